@@ -1,0 +1,56 @@
+//! Prime fields for zkmsm.
+//!
+//! One generic type, [`Fp<P, N>`], does Montgomery arithmetic for any odd
+//! modulus of N 64-bit limbs; the concrete fields in [`params`] only state their
+//! modulus and a non-residue. R, R^2 and -q^-1 are derived at compile time.
+
+pub mod batch;
+pub mod fp;
+pub mod limbs;
+pub mod params;
+
+pub use batch::batch_inverse;
+pub use fp::{Fp, FpConfig};
+pub use params::{Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, F17};
+
+use core::fmt::Debug;
+use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+/// The operations curve code needs from a prime field.
+pub trait PrimeField:
+    'static
+    + Copy
+    + Debug
+    + Default
+    + Eq
+    + Send
+    + Sync
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign
+{
+    const NUM_BITS: u32;
+    /// Bytes of the canonical little-endian encoding.
+    const NUM_BYTES: usize;
+    const ZERO: Self;
+    const ONE: Self;
+
+    fn is_zero(&self) -> bool;
+    fn square(&self) -> Self;
+    fn double(&self) -> Self;
+    /// `None` for zero.
+    fn inverse(&self) -> Option<Self>;
+    /// `None` if not a square.
+    fn sqrt(&self) -> Option<Self>;
+    fn from_u64(v: u64) -> Self;
+    fn to_bytes_le(&self) -> Vec<u8>;
+    /// `None` unless exactly NUM_BYTES bytes encoding a value below the modulus.
+    fn from_bytes_le(bytes: &[u8]) -> Option<Self>;
+    /// True when the canonical value exceeds (q-1)/2, i.e. when x > -x.
+    fn is_lexicographically_largest(&self) -> bool;
+    fn random<R: rand::Rng + ?Sized>(rng: &mut R) -> Self;
+}
