@@ -11,7 +11,7 @@ pub mod params;
 
 pub use batch::batch_inverse;
 pub use fp::{Fp, FpConfig};
-pub use params::{Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, F17};
+pub use params::*;
 
 use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};

@@ -1,0 +1,88 @@
+//! The moduli are not trusted as pasted: re-derive them from each curve's seed
+//! x (q = (x-1)^2 (x^4 - x^2 + 1)/3 + x, r = x^4 - x^2 + 1) and compare with arkworks.
+
+use ark_ff::PrimeField as ArkPrimeField;
+use num_bigint::{BigInt, BigUint};
+use zkmsm_field::*;
+
+fn limbs_to_big(l: &[u64]) -> BigUint {
+    l.iter().rev().fold(BigUint::from(0u32), |acc, &x| (acc << 64) + BigUint::from(x))
+}
+
+fn from_seed(x: BigInt) -> (BigInt, BigInt) {
+    let r = x.pow(4) - x.pow(2) + 1;
+    let xm1: BigInt = &x - 1;
+    let q = xm1.pow(2) * &r / 3 + &x;
+    (q, r)
+}
+
+fn ark_modulus<F: ArkPrimeField>() -> BigUint {
+    F::MODULUS.into()
+}
+
+#[test]
+fn bls12_377_moduli_from_seed_and_arkworks() {
+    let (q, r) = from_seed(BigInt::from(0x8508c00000000001u64));
+    assert_eq!(limbs_to_big(&Bls12_377Fq::MODULUS), q.to_biguint().unwrap());
+    assert_eq!(limbs_to_big(&Bls12_377Fr::MODULUS), r.to_biguint().unwrap());
+    assert_eq!(limbs_to_big(&Bls12_377Fq::MODULUS), ark_modulus::<ark_bls12_377::Fq>());
+    assert_eq!(limbs_to_big(&Bls12_377Fr::MODULUS), ark_modulus::<ark_bls12_377::Fr>());
+    assert_eq!(Bls12_377Fq::NUM_BITS, 377);
+    assert_eq!(Bls12_377Fr::NUM_BITS, 253);
+}
+
+#[test]
+fn bls12_381_moduli_from_seed_and_arkworks() {
+    let (q, r) = from_seed(-BigInt::from(0xd201000000010000u64));
+    assert_eq!(limbs_to_big(&Bls12_381Fq::MODULUS), q.to_biguint().unwrap());
+    assert_eq!(limbs_to_big(&Bls12_381Fr::MODULUS), r.to_biguint().unwrap());
+    assert_eq!(limbs_to_big(&Bls12_381Fq::MODULUS), ark_modulus::<ark_bls12_381::Fq>());
+    assert_eq!(limbs_to_big(&Bls12_381Fr::MODULUS), ark_modulus::<ark_bls12_381::Fr>());
+    assert_eq!(Bls12_381Fq::NUM_BITS, 381);
+    assert_eq!(Bls12_381Fr::NUM_BITS, 255);
+}
+
+fn check_derived<P: FpConfig<N>, const N: usize>() {
+    let q = limbs_to_big(&P::MODULUS);
+    let r = BigUint::from(1u32) << (64 * N);
+    assert_eq!(limbs_to_big(&Fp::<P, N>::R), &r % &q, "{}: R", P::NAME);
+    assert_eq!(limbs_to_big(&Fp::<P, N>::R2), (&r * &r) % &q, "{}: R^2", P::NAME);
+    let inv = BigUint::from(Fp::<P, N>::INV);
+    let word = BigUint::from(1u32) << 64;
+    assert_eq!((&q * inv + 1u32) % word, BigUint::from(0u32), "{}: -q^-1", P::NAME);
+    // The stated non-residue really is one (Tonelli-Shanks depends on it).
+    assert_eq!(Fp::<P, N>::from_u64(P::NONRESIDUE).legendre(), -1, "{}: non-residue", P::NAME);
+}
+
+#[test]
+fn montgomery_constants_and_nonresidues() {
+    check_derived::<Bls12_377FqConfig, 6>();
+    check_derived::<Bls12_377FrConfig, 4>();
+    check_derived::<Bls12_381FqConfig, 6>();
+    check_derived::<Bls12_381FrConfig, 4>();
+    check_derived::<F17Config, 1>();
+}
+
+#[test]
+fn toy_field_exhaustive() {
+    // Every pair in F17 against integer arithmetic; every inverse and square root.
+    for a in 0..17u64 {
+        let fa = F17::from_u64(a);
+        assert_eq!(fa.to_canonical()[0], a);
+        for b in 0..17u64 {
+            let fb = F17::from_u64(b);
+            assert_eq!((fa * fb).to_canonical()[0], a * b % 17);
+            assert_eq!((fa + fb).to_canonical()[0], (a + b) % 17);
+            assert_eq!((fa - fb).to_canonical()[0], (a + 17 - b) % 17);
+        }
+        match fa.inverse() {
+            None => assert_eq!(a, 0),
+            Some(i) => assert_eq!((i * fa), F17::ONE),
+        }
+        let is_square = (0..17u64).any(|y| y * y % 17 == a);
+        match fa.sqrt() {
+            Some(s) => assert_eq!(s.square(), fa),
+            None => assert!(!is_square, "{a} is a square"),
+        }
+    }
+}
