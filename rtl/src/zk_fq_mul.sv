@@ -1,0 +1,85 @@
+// zk_fq_mul -- fully pipelined Montgomery multiplier, c = a*b/2^NB mod q,
+// one product per cycle.
+//
+//   Karatsuba product (zk_kmul, 3^LEVELS tiled base multipliers = DSPs)
+//   -> NB/RW word-serial reduction steps (zk_redc_step, shift-add, no DSPs).
+//
+// Range: inputs a, b < IN_BOUND = 12q (redundant) give c < 2q, because
+// c < a*b/2^NB + q and (12q)^2 < 2^NB * q for BLS12-377 (2^384 > 152q).
+// Inputs in [0,2q) are therefore closed under the multiplier and under the
+// lazy add/sub used by the curve adder. Latency: LATENCY (computed).
+module zk_fq_mul #(
+    parameter integer         NB     = 384,
+    parameter integer         QBITS  = 377,
+    parameter logic   [511:0] Q      = 512'h01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001,
+    parameter integer         LEVELS = 3,   // Karatsuba levels
+    parameter integer         TA     = 26,  // tile width, DSP A port (unsigned)
+    parameter integer         TB     = 17,  // tile width, DSP B port (unsigned)
+    parameter integer         RW     = 48,  // Montgomery reduction word
+    parameter integer         WIN    = 4,   // wNAF window of q
+    parameter integer         FANIN  = 8    // reduction adder-tree fan-in
+) (
+    input  logic          clk,
+    input  logic          rst,       // clears the valid pipeline only
+    input  logic          in_valid,
+    input  logic [NB-1:0] a,
+    input  logic [NB-1:0] b,
+    output logic          out_valid,
+    output logic [NB-1:0] c
+);
+`include "zk_funcs.svh"
+  localparam integer NSTEP = NB / RW;
+  localparam integer LATENCY = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN);
+  localparam integer TWMAX = 2 * NB;
+
+  logic [TWMAX-1:0] tv[NSTEP+1];
+  logic [TWMAX-1:0] prod;
+  zk_kmul #(
+      .W(NB),
+      .LEVELS(LEVELS),
+      .TA(TA),
+      .TB(TB)
+  ) u_kmul (
+      .clk(clk),
+      .a  (a),
+      .b  (b),
+      .p  (prod)
+  );
+  always_comb tv[0] = prod;
+
+  genvar s;
+  generate
+    for (s = 0; s < NSTEP; s++) begin : g_step
+      localparam integer TWI = zk_redc_tw(NB, QBITS, RW, s);
+      localparam integer TWO = zk_redc_ow(TWI, QBITS, RW);
+      logic [TWO-1:0] to;
+      zk_redc_step #(
+          .QBITS(QBITS),
+          .Q(Q),
+          .TW(TWI),
+          .RW(RW),
+          .WIN(WIN),
+          .FANIN(FANIN),
+          .OW(TWO)
+      ) u_step (
+          .clk  (clk),
+          .t_in (tv[s][TWI-1:0]),
+          .t_out(to)
+      );
+      always_comb begin
+        tv[s+1] = '0;
+        tv[s+1][TWO-1:0] = to;
+      end
+    end
+  endgenerate
+  assign c = tv[NSTEP][NB-1:0];
+
+  zk_valid_pipe #(
+      .N(LATENCY)
+  ) u_vld (
+      .clk(clk),
+      .rst(rst),
+      .d  (in_valid),
+      .q  (out_valid)
+  );
+endmodule

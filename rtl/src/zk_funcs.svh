@@ -1,0 +1,138 @@
+// zk_funcs.svh -- constant functions shared by the zkmsm RTL.
+//
+// Included *inside* module bodies (the subset Verilator 5.006 and Yosys 0.23
+// both accept has no packages/import). Every latency in the design is computed
+// here from module parameters; nothing is hand-counted.
+//
+// Version 5.006 of Verilator reports the implicit return variable of a function that
+// assigns to its own name as hiding the function (VARHIDDEN); the subset we
+// share with Yosys 0.23 has no `return`, so that one warning is waived here.
+/* verilator lint_off VARHIDDEN */
+
+// ceil(a / b)
+function automatic integer zk_cdiv(input integer f_a, input integer f_b);
+  zk_cdiv = (f_a + f_b - 1) / f_b;
+endfunction
+
+// ceil(log2(n)) for n >= 1
+function automatic integer zk_clog2(input integer f_n);
+  integer f_i;
+  begin
+    zk_clog2 = 0;
+    for (f_i = 0; f_i < 31; f_i = f_i + 1)
+      if ((1 << f_i) < f_n) zk_clog2 = f_i + 1;
+  end
+endfunction
+
+// Pipeline depth of zk_sum_tree: one register level per fan-in reduction.
+function automatic integer zk_tree_lat(input integer f_n, input integer f_f);
+  integer f_i, f_k;
+  begin
+    zk_tree_lat = 0;
+    f_k = f_n;
+    for (f_i = 0; f_i < 64; f_i = f_i + 1)
+      if (f_k > 1) begin
+        f_k = (f_k + f_f - 1) / f_f;
+        zk_tree_lat = zk_tree_lat + 1;
+      end
+  end
+endfunction
+
+// Latency of zk_mul_tiled (product register + sum register).
+function automatic integer zk_tiled_lat(input integer f_dummy);
+  zk_tiled_lat = 2 + 0 * f_dummy;
+endfunction
+
+// Latency of zk_kmul: each Karatsuba level adds a pre-subtract and a
+// recombination register.
+function automatic integer zk_kmul_lat(input integer f_levels);
+  zk_kmul_lat = zk_tiled_lat(0) + 2 * f_levels;
+endfunction
+
+// Width-`f_win` NAF (wNAF) of a constant k < 2^510: digit i (signed, odd,
+// |f_d| < 2^(f_win-1)) in bits [8*f_i +: 8] as two's complement.
+function automatic [4095:0] zk_wnaf(input [511:0] f_k, input integer f_win);
+  reg [513:0] f_kk;
+  reg [7:0] f_z;
+  integer f_i;
+  begin
+    zk_wnaf = 4096'b0;
+    f_kk = {2'b00, f_k};
+    for (f_i = 0; f_i < 512; f_i = f_i + 1) begin
+      if (f_kk[0]) begin
+        f_z = f_kk[7:0] & ((8'd1 << f_win) - 8'd1);
+        if (f_z >= (8'd1 << (f_win - 1))) begin
+          // negative digit f_z - 2^f_win; f_k - digit = f_k + (2^f_win - f_z)
+          f_kk = f_kk + {506'b0, ((8'd1 << f_win) - f_z)};
+          f_z = f_z - (8'd1 << f_win);
+        end else begin
+          f_kk = f_kk - {506'b0, f_z};
+        end
+        zk_wnaf[8*f_i +: 8] = f_z;
+      end
+      f_kk = f_kk >> 1;
+    end
+  end
+endfunction
+
+// Number of non-zero digits of f_a wNAF among positions [0, f_upto).
+function automatic integer zk_wnaf_count(input [4095:0] f_d, input integer f_upto);
+  integer f_i;
+  begin
+    zk_wnaf_count = 0;
+    for (f_i = 0; f_i < 512; f_i = f_i + 1)
+      if (f_i < f_upto && f_d[8*f_i +: 8] != 8'd0) zk_wnaf_count = zk_wnaf_count + 1;
+  end
+endfunction
+
+// f_q^-1 mod 2^f_w for odd f_q (f_w <= 64), by Hensel lifting bit by bit.
+function automatic [63:0] zk_inv2w(input [63:0] f_q, input integer f_w);
+  reg [63:0] f_inv;
+  reg [127:0] f_prod;
+  integer f_i;
+  begin
+    f_inv = 64'd1;
+    for (f_i = 1; f_i < 64; f_i = f_i + 1)
+      if (f_i < f_w) begin
+        f_prod = {64'b0, f_q} * {64'b0, f_inv};
+        if (f_prod[f_i]) f_inv = f_inv | (64'd1 << f_i);
+      end
+    zk_inv2w = (f_w >= 64) ? f_inv : (f_inv & ((64'd1 << f_w) - 64'd1));
+  end
+endfunction
+
+// Latency of one word-serial Montgomery reduction f_step (zk_redc_step):
+// m and its odd multiples | wNAF term tree | t + m*f_q, shift.
+function automatic integer zk_redc_step_lat(input [511:0] f_q, input integer f_win,
+                                            input integer f_fanin);
+  zk_redc_step_lat = 1 + zk_tree_lat(zk_wnaf_count(zk_wnaf(f_q, f_win), 512), f_fanin) + 1;
+endfunction
+
+// Latency of zk_fq_mul: Karatsuba product, then NB/f_red_w reduction steps.
+function automatic integer zk_fq_mul_lat(input [511:0] f_q, input integer f_nb,
+                                         input integer f_levels, input integer f_red_w,
+                                         input integer f_win, input integer f_fanin);
+  zk_fq_mul_lat = zk_kmul_lat(f_levels) + (f_nb / f_red_w) * zk_redc_step_lat(f_q, f_win, f_fanin);
+endfunction
+
+// Latency of zk_te_madd: lazy add/sub | 3 mul | lazy add/sub | 4 mul.
+function automatic integer zk_te_madd_lat(input integer f_mul_lat);
+  zk_te_madd_lat = 1 + f_mul_lat + 1 + f_mul_lat;
+endfunction
+
+// Width of zk_redc_step's output for f_a t_in of f_tw bits: (t + m*f_q) >> f_rw.
+function automatic integer zk_redc_ow(input integer f_tw, input integer f_qbits, input integer f_rw);
+  zk_redc_ow = ((f_tw > f_rw + f_qbits) ? f_tw : f_rw + f_qbits) + 1 - f_rw;
+endfunction
+
+// Width of t entering reduction f_step `f_step` (f_step 0: the 2*f_nb-bit product).
+function automatic integer zk_redc_tw(input integer f_nb, input integer f_qbits, input integer f_rw,
+                                      input integer f_step);
+  integer f_i;
+  begin
+    zk_redc_tw = 2 * f_nb;
+    for (f_i = 0; f_i < 64; f_i = f_i + 1)
+      if (f_i < f_step) zk_redc_tw = zk_redc_ow(zk_redc_tw, f_qbits, f_rw);
+  end
+endfunction
+/* verilator lint_on VARHIDDEN */

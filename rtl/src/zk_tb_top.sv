@@ -1,0 +1,142 @@
+// zk_tb_top -- test-bench top: the multiplier, the reduced add/sub pipes and
+// the mixed point adder side by side, with their computed latencies on ports
+// (ports survive Yosys flattening, parameters do not).
+module zk_tb_top #(
+    parameter integer         NB     = 384,
+    parameter integer         QBITS  = 377,
+    parameter logic   [511:0] Q      = 512'h01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001,
+    parameter integer         LEVELS = 3,
+    parameter integer         TA     = 26,
+    parameter integer         TB     = 17,
+    parameter integer         RW     = 48,
+    parameter integer         WIN    = 4,
+    parameter integer         FANIN  = 8,
+    parameter integer         AS_STG = 2,  // add/sub pipe stages
+    parameter integer         TAGW   = 32
+) (
+    input  logic            clk,
+    input  logic            rst,
+    // multiplier
+    input  logic            mul_in_valid,
+    input  logic [  NB-1:0] mul_a,
+    input  logic [  NB-1:0] mul_b,
+    output logic            mul_out_valid,
+    output logic [  NB-1:0] mul_c,
+    // add / sub (canonical)
+    input  logic            as_in_valid,
+    input  logic [  NB-1:0] as_a,
+    input  logic [  NB-1:0] as_b,
+    output logic            as_out_valid,
+    output logic [  NB-1:0] as_sum,
+    output logic [  NB-1:0] as_diff,
+    // point adder
+    input  logic            pa_in_valid,
+    input  logic            pa_in_sub,
+    input  logic [TAGW-1:0] pa_in_tag,
+    input  logic [  NB-1:0] pa_x1,
+    input  logic [  NB-1:0] pa_y1,
+    input  logic [  NB-1:0] pa_z1,
+    input  logic [  NB-1:0] pa_t1,
+    input  logic [  NB-1:0] pa_ymx,
+    input  logic [  NB-1:0] pa_ypx,
+    input  logic [  NB-1:0] pa_kxy,
+    output logic            pa_out_valid,
+    output logic [TAGW-1:0] pa_out_tag,
+    output logic [  NB-1:0] pa_x3,
+    output logic [  NB-1:0] pa_y3,
+    output logic [  NB-1:0] pa_z3,
+    output logic [  NB-1:0] pa_t3,
+    // computed latencies
+    output logic [    15:0] lat_mul,
+    output logic [    15:0] lat_as,
+    output logic [    15:0] lat_pa
+);
+`include "zk_funcs.svh"
+  localparam integer MLAT = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN);
+  assign lat_mul = 16'(MLAT);
+  assign lat_as  = 16'(AS_STG);
+  assign lat_pa  = 16'(zk_te_madd_lat(MLAT));
+
+  zk_fq_mul #(
+      .NB(NB),
+      .QBITS(QBITS),
+      .Q(Q),
+      .LEVELS(LEVELS),
+      .TA(TA),
+      .TB(TB),
+      .RW(RW),
+      .WIN(WIN),
+      .FANIN(FANIN)
+  ) u_mul (
+      .clk(clk),
+      .rst(rst),
+      .in_valid(mul_in_valid),
+      .a(mul_a),
+      .b(mul_b),
+      .out_valid(mul_out_valid),
+      .c(mul_c)
+  );
+
+  zk_fq_add #(
+      .NB(NB),
+      .Q(Q),
+      .REDUCE(1),
+      .STAGES(AS_STG)
+  ) u_add (
+      .clk(clk),
+      .a  (as_a),
+      .b  (as_b),
+      .c  (as_sum)
+  );
+  zk_fq_sub #(
+      .NB(NB),
+      .Q(Q),
+      .REDUCE(1),
+      .STAGES(AS_STG)
+  ) u_sub (
+      .clk(clk),
+      .a  (as_a),
+      .b  (as_b),
+      .c  (as_diff)
+  );
+  zk_valid_pipe #(
+      .N(AS_STG)
+  ) u_as_vld (
+      .clk(clk),
+      .rst(rst),
+      .d  (as_in_valid),
+      .q  (as_out_valid)
+  );
+
+  zk_te_madd #(
+      .NB(NB),
+      .QBITS(QBITS),
+      .Q(Q),
+      .LEVELS(LEVELS),
+      .TA(TA),
+      .TB(TB),
+      .RW(RW),
+      .WIN(WIN),
+      .FANIN(FANIN),
+      .TAGW(TAGW)
+  ) u_pa (
+      .clk(clk),
+      .rst(rst),
+      .in_valid(pa_in_valid),
+      .in_sub(pa_in_sub),
+      .in_tag(pa_in_tag),
+      .x1(pa_x1),
+      .y1(pa_y1),
+      .z1(pa_z1),
+      .t1(pa_t1),
+      .p_ymx(pa_ymx),
+      .p_ypx(pa_ypx),
+      .p_kxy(pa_kxy),
+      .out_valid(pa_out_valid),
+      .out_tag(pa_out_tag),
+      .x3(pa_x3),
+      .y3(pa_y3),
+      .z3(pa_z3),
+      .t3(pa_t3)
+  );
+endmodule
