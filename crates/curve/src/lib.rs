@@ -1,1 +1,51 @@
+//! G1 of BLS12-377 and BLS12-381 (and a toy curve) for zkmsm.
+//!
+//! - [`Affine`]: short Weierstrass y^2 = x^3 + b points, the input format;
+//! - [`Xyzz`]: extended Jacobian (X, Y, ZZ = Z^2, ZZZ = Z^3) buckets and sums;
+//! - [`te`]: the twisted Edwards (a = -1) form of BLS12-377, arkworks' convention;
+//! - [`encoding`]: arkworks-canonical bytes (compressed and uncompressed).
 
+pub mod affine;
+pub mod encoding;
+pub mod params;
+pub mod te;
+pub mod xyzz;
+
+pub use affine::Affine;
+pub use encoding::{DecodeError, Encoding, PointFormat};
+pub use params::{Bls12_377, Bls12_381, Toy17};
+pub use xyzz::Xyzz;
+
+use core::fmt::Debug;
+use zkmsm_field::PrimeField;
+
+/// A short Weierstrass curve y^2 = x^3 + b (a = 0 for every curve here) with a
+/// distinguished prime-order subgroup.
+pub trait SwCurve: 'static + Copy + Clone + Debug + Default + Eq + Send + Sync {
+    type Base: PrimeField;
+    const NAME: &'static str;
+    /// Order of the subgroup MSM works in (little-endian limbs).
+    const ORDER: &'static [u64];
+    /// |E(Fq)| / ORDER.
+    const COFACTOR: &'static [u64];
+    fn coeff_b() -> Self::Base;
+    fn generator() -> Affine<Self>;
+}
+
+/// A curve with a prime-order scalar field and an arkworks byte encoding: what
+/// the MSM library and the CLI accept.
+pub trait MsmCurve: SwCurve {
+    type Scalar: PrimeField;
+    const ENCODING: Encoding;
+    /// Canonical little-endian limbs of a scalar (4 limbs for both BLS curves).
+    fn scalar_to_limbs(s: &Self::Scalar) -> [u64; 4];
+}
+
+/// Errors from point validation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PointError {
+    #[error("point is not on the curve")]
+    NotOnCurve,
+    #[error("point is not in the prime-order subgroup")]
+    NotInSubgroup,
+}

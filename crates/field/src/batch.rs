@@ -40,9 +40,8 @@ mod tests {
     fn matches_single_inversions_with_zeros() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
         for n in [0usize, 1, 2, 7, 64] {
-            let mut v: Vec<Bls12_377Fq> = (0..n)
-                .map(|i| if i % 3 == 1 { Bls12_377Fq::ZERO } else { Bls12_377Fq::random(&mut rng) })
-                .collect();
+            let mut v: Vec<Bls12_377Fq> =
+                (0..n).map(|i| if i % 3 == 1 { Bls12_377Fq::ZERO } else { Bls12_377Fq::random(&mut rng) }).collect();
             let expect: Vec<_> = v.iter().map(|x| x.inverse().unwrap_or(Bls12_377Fq::ZERO)).collect();
             batch_inverse(&mut v);
             assert_eq!(v, expect);

@@ -60,6 +60,7 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
     }
 
     /// Montgomery multiplication (CIOS): a * b / R mod q for a, b < q.
+    #[allow(clippy::needless_range_loop)] // index form mirrors the CIOS recurrence
     #[inline(always)]
     fn mont_mul(a: &[u64; N], b: &[u64; N]) -> [u64; N] {
         let p = &P::MODULUS;

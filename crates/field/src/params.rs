@@ -18,14 +18,38 @@ macro_rules! field {
     };
 }
 
-field!(Bls12_377FqConfig, Bls12_377Fq, 6, "bls12_377::Fq",
-    "0x01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001", 15);
-field!(Bls12_377FrConfig, Bls12_377Fr, 4, "bls12_377::Fr",
-    "0x12ab655e9a2ca55660b44d1e5c37b00159aa76fed00000010a11800000000001", 22);
-field!(Bls12_381FqConfig, Bls12_381Fq, 6, "bls12_381::Fq",
-    "0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab", 2);
-field!(Bls12_381FrConfig, Bls12_381Fr, 4, "bls12_381::Fr",
-    "0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 7);
+field!(
+    Bls12_377FqConfig,
+    Bls12_377Fq,
+    6,
+    "bls12_377::Fq",
+    "0x01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001",
+    15
+);
+field!(
+    Bls12_377FrConfig,
+    Bls12_377Fr,
+    4,
+    "bls12_377::Fr",
+    "0x12ab655e9a2ca55660b44d1e5c37b00159aa76fed00000010a11800000000001",
+    22
+);
+field!(
+    Bls12_381FqConfig,
+    Bls12_381Fq,
+    6,
+    "bls12_381::Fq",
+    "0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab",
+    2
+);
+field!(
+    Bls12_381FrConfig,
+    Bls12_381Fr,
+    4,
+    "bls12_381::Fr",
+    "0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001",
+    7
+);
 // The toy field of the thesis' example curve y^2 = x^3 + 7: small enough that
 // tests can enumerate every element and every curve point.
 field!(F17Config, F17, 1, "F17", "0x11", 3);

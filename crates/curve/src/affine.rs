@@ -1,0 +1,126 @@
+//! Affine short Weierstrass points, with an explicit infinity flag.
+
+use crate::{PointError, SwCurve, Xyzz};
+use zkmsm_field::PrimeField;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Affine<C: SwCurve> {
+    pub x: C::Base,
+    pub y: C::Base,
+    pub infinity: bool,
+}
+
+impl<C: SwCurve> Default for Affine<C> {
+    fn default() -> Self {
+        Self::identity()
+    }
+}
+
+impl<C: SwCurve> Affine<C> {
+    pub const fn new_unchecked(x: C::Base, y: C::Base) -> Self {
+        Self { x, y, infinity: false }
+    }
+
+    pub fn identity() -> Self {
+        Self { x: C::Base::ZERO, y: C::Base::ZERO, infinity: true }
+    }
+
+    pub fn is_identity(&self) -> bool {
+        self.infinity
+    }
+
+    pub fn is_on_curve(&self) -> bool {
+        self.infinity || self.y.square() == self.x.square() * self.x + C::coeff_b()
+    }
+
+    /// Multiplication by the subgroup order gives the identity.
+    pub fn is_in_subgroup(&self) -> bool {
+        self.mul_bigint(C::ORDER).is_identity()
+    }
+
+    /// On the curve and in the prime-order subgroup: what MSM inputs must be.
+    pub fn validate(&self) -> Result<(), PointError> {
+        if !self.is_on_curve() {
+            Err(PointError::NotOnCurve)
+        } else if !self.is_in_subgroup() {
+            Err(PointError::NotInSubgroup)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The two points with this x, if any: (y, -y) with y not lexicographically largest.
+    pub fn ys_from_x(x: C::Base) -> Option<(C::Base, C::Base)> {
+        let y = (x.square() * x + C::coeff_b()).sqrt()?;
+        let neg = -y;
+        Some(if y.is_lexicographically_largest() { (neg, y) } else { (y, neg) })
+    }
+
+    /// Point with the given x and "sign" (true: the lexicographically largest y).
+    pub fn from_x(x: C::Base, largest: bool) -> Option<Self> {
+        let (small, large) = Self::ys_from_x(x)?;
+        Some(Self::new_unchecked(x, if largest { large } else { small }))
+    }
+
+    pub fn neg(&self) -> Self {
+        Self { x: self.x, y: -self.y, infinity: self.infinity }
+    }
+
+    pub fn to_xyzz(&self) -> Xyzz<C> {
+        Xyzz::from_affine(self)
+    }
+
+    /// Double-and-add scalar multiplication by a little-endian integer.
+    pub fn mul_bigint(&self, k: &[u64]) -> Xyzz<C> {
+        let mut acc = Xyzz::identity();
+        for i in (0..k.len() * 64).rev() {
+            acc = acc.double();
+            if (k[i / 64] >> (i % 64)) & 1 == 1 {
+                acc = acc.add_affine(self);
+            }
+        }
+        acc
+    }
+
+    /// Multiply by the cofactor: maps any curve point into the subgroup.
+    pub fn clear_cofactor(&self) -> Self {
+        self.mul_bigint(C::COFACTOR).to_affine()
+    }
+
+    /// A uniformly random point of the prime-order subgroup (slow: one cofactor
+    /// multiplication; bulk generation belongs elsewhere).
+    pub fn random_in_subgroup<R: rand::Rng + ?Sized>(rng: &mut R) -> Self {
+        loop {
+            let x = C::Base::random(rng);
+            if let Some(p) = Self::from_x(x, rng.gen()) {
+                let q = p.clear_cofactor();
+                if !q.infinity {
+                    return q;
+                }
+            }
+        }
+    }
+
+    /// Affine addition by the chord-and-tangent rule, every special case
+    /// handled: the textbook formula used as a reference for the fast paths.
+    pub fn add_reference(&self, o: &Self) -> Self {
+        if self.infinity {
+            return *o;
+        }
+        if o.infinity {
+            return *self;
+        }
+        let lambda = if self.x == o.x {
+            if self.y != o.y || self.y.is_zero() {
+                return Self::identity(); // P + (-P), or doubling a 2-torsion point
+            }
+            let x2 = self.x.square();
+            (x2 + x2 + x2) * (self.y.double()).inverse().unwrap()
+        } else {
+            (o.y - self.y) * (o.x - self.x).inverse().unwrap()
+        };
+        let x3 = lambda.square() - self.x - o.x;
+        let y3 = lambda * (self.x - x3) - self.y;
+        Self::new_unchecked(x3, y3)
+    }
+}

@@ -1,0 +1,190 @@
+//! arkworks-canonical point encodings, so that files written by arkworks
+//! (`CanonicalSerialize`) load unchanged:
+//!
+//! - BLS12-377 ([`Encoding::ArkworksLe`]): coordinates little-endian; the flags
+//!   sit in the top two bits of the last byte of the last coordinate written:
+//!   bit 7 = y is the lexicographically largest root, bit 6 = infinity
+//!   (encoded as x = y = 0).
+//! - BLS12-381 ([`Encoding::ZcashBe`]): arkworks uses the Zcash format:
+//!   big-endian; first byte bit 7 = compressed, bit 6 = infinity, bit 5 =
+//!   y is the lexicographically largest (compressed only).
+//!
+//! Decoding checks canonical coordinates and that the point is on the curve;
+//! subgroup membership is checked by the caller (in bulk, in parallel).
+
+use crate::{Affine, MsmCurve, SwCurve};
+use zkmsm_field::PrimeField;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    ArkworksLe,
+    ZcashBe,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointFormat {
+    Compressed,
+    Uncompressed,
+}
+
+impl PointFormat {
+    /// Bytes per encoded point.
+    pub fn size<C: SwCurve>(self) -> usize {
+        match self {
+            PointFormat::Compressed => C::Base::NUM_BYTES,
+            PointFormat::Uncompressed => 2 * C::Base::NUM_BYTES,
+        }
+    }
+}
+
+/// What is wrong with one encoded point. `byte` is relative to the start of
+/// the point's encoding.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("expected {expected} bytes, got {got}")]
+    WrongLength { expected: usize, got: usize },
+    #[error("invalid flag bits {flags:#04x} at byte {byte}")]
+    BadFlags { byte: usize, flags: u8 },
+    #[error("coordinate at byte {byte} is not a canonical field element (>= q)")]
+    NonCanonical { byte: usize },
+    #[error("the point at infinity must be encoded with zero coordinates")]
+    NonZeroInfinity,
+    #[error("no curve point has this x coordinate")]
+    NoSuchX,
+    #[error("point is not on the curve")]
+    NotOnCurve,
+}
+
+const LE_NEG: u8 = 1 << 7;
+const LE_INF: u8 = 1 << 6;
+const BE_COMPRESSED: u8 = 1 << 7;
+const BE_INF: u8 = 1 << 6;
+const BE_LARGEST: u8 = 1 << 5;
+
+fn be_bytes<F: PrimeField>(f: &F) -> Vec<u8> {
+    let mut b = f.to_bytes_le();
+    b.reverse();
+    b
+}
+
+fn from_be<F: PrimeField>(b: &[u8]) -> Option<F> {
+    let mut le = b.to_vec();
+    le.reverse();
+    F::from_bytes_le(&le)
+}
+
+impl<C: MsmCurve> Affine<C> {
+    pub fn to_bytes(&self, format: PointFormat) -> Vec<u8> {
+        let (x, y) = if self.infinity { (C::Base::ZERO, C::Base::ZERO) } else { (self.x, self.y) };
+        let largest = !self.infinity && y.is_lexicographically_largest();
+        match C::ENCODING {
+            Encoding::ArkworksLe => {
+                let mut out = x.to_bytes_le();
+                if format == PointFormat::Uncompressed {
+                    out.extend(y.to_bytes_le());
+                }
+                let last = out.len() - 1;
+                out[last] |= if self.infinity {
+                    LE_INF
+                } else if largest {
+                    LE_NEG
+                } else {
+                    0
+                };
+                out
+            }
+            Encoding::ZcashBe => {
+                let mut out = be_bytes(&x);
+                if format == PointFormat::Uncompressed {
+                    out.extend(be_bytes(&y));
+                } else {
+                    out[0] |= BE_COMPRESSED;
+                    if largest {
+                        out[0] |= BE_LARGEST;
+                    }
+                }
+                if self.infinity {
+                    out[0] |= BE_INF;
+                }
+                out
+            }
+        }
+    }
+
+    /// Decode one point; checks encoding and curve equation, not the subgroup.
+    pub fn from_bytes(bytes: &[u8], format: PointFormat) -> Result<Self, DecodeError> {
+        let n = C::Base::NUM_BYTES;
+        let expected = format.size::<C>();
+        if bytes.len() != expected {
+            return Err(DecodeError::WrongLength { expected, got: bytes.len() });
+        }
+        match C::ENCODING {
+            Encoding::ArkworksLe => Self::decode_le(bytes, format, n),
+            Encoding::ZcashBe => Self::decode_be(bytes, format, n),
+        }
+    }
+
+    fn decode_le(bytes: &[u8], format: PointFormat, n: usize) -> Result<Self, DecodeError> {
+        let last = bytes.len() - 1;
+        let flags = bytes[last] & (LE_NEG | LE_INF);
+        if flags == LE_NEG | LE_INF {
+            return Err(DecodeError::BadFlags { byte: last, flags });
+        }
+        let mut b = bytes.to_vec();
+        b[last] &= !(LE_NEG | LE_INF);
+        let x = C::Base::from_bytes_le(&b[..n]).ok_or(DecodeError::NonCanonical { byte: 0 })?;
+        let y = match format {
+            PointFormat::Uncompressed => {
+                Some(C::Base::from_bytes_le(&b[n..]).ok_or(DecodeError::NonCanonical { byte: n })?)
+            }
+            PointFormat::Compressed => None,
+        };
+        if flags == LE_INF {
+            if !x.is_zero() || y.is_some_and(|y| !y.is_zero()) {
+                return Err(DecodeError::NonZeroInfinity);
+            }
+            return Ok(Self::identity());
+        }
+        Self::finish(x, y, flags == LE_NEG)
+    }
+
+    fn decode_be(bytes: &[u8], format: PointFormat, n: usize) -> Result<Self, DecodeError> {
+        let flags = bytes[0] & (BE_COMPRESSED | BE_INF | BE_LARGEST);
+        let compressed = flags & BE_COMPRESSED != 0;
+        let infinity = flags & BE_INF != 0;
+        let largest = flags & BE_LARGEST != 0;
+        if compressed != (format == PointFormat::Compressed) || (largest && (!compressed || infinity)) {
+            return Err(DecodeError::BadFlags { byte: 0, flags });
+        }
+        let mut b = bytes.to_vec();
+        b[0] &= !(BE_COMPRESSED | BE_INF | BE_LARGEST);
+        let x = from_be::<C::Base>(&b[..n]).ok_or(DecodeError::NonCanonical { byte: 0 })?;
+        let y = match format {
+            PointFormat::Uncompressed => {
+                Some(from_be::<C::Base>(&b[n..]).ok_or(DecodeError::NonCanonical { byte: n })?)
+            }
+            PointFormat::Compressed => None,
+        };
+        if infinity {
+            if !x.is_zero() || y.is_some_and(|y| !y.is_zero()) {
+                return Err(DecodeError::NonZeroInfinity);
+            }
+            return Ok(Self::identity());
+        }
+        Self::finish(x, y, largest)
+    }
+
+    fn finish(x: C::Base, y: Option<C::Base>, largest: bool) -> Result<Self, DecodeError> {
+        match y {
+            Some(y) => {
+                let p = Self::new_unchecked(x, y);
+                if p.is_on_curve() {
+                    Ok(p)
+                } else {
+                    Err(DecodeError::NotOnCurve)
+                }
+            }
+            None => Self::from_x(x, largest).ok_or(DecodeError::NoSuchX),
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! The curve layer against arkworks: generators, cofactors, group law, encodings.
+
+mod common;
+use ark_ec::{AffineRepr, CurveGroup};
+use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
+use ark_std::UniformRand;
+use common::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use zkmsm_curve::*;
+use zkmsm_field::PrimeField;
+
+type A377 = ark_bls12_377::G1Affine;
+type A381 = ark_bls12_381::G1Affine;
+type Cfg377 = ark_bls12_377::g1::Config;
+type Cfg381 = ark_bls12_381::g1::Config;
+
+#[test]
+fn generators_and_orders_match_arkworks() {
+    let g: Affine<Bls12_377> = Bls12_377::generator();
+    assert_eq!(to_ark::<_, Cfg377>(&g), A377::generator());
+    assert!(g.is_on_curve() && g.is_in_subgroup());
+    let g: Affine<Bls12_381> = Bls12_381::generator();
+    assert_eq!(to_ark::<_, Cfg381>(&g), A381::generator());
+    assert!(g.is_on_curve() && g.is_in_subgroup());
+    use ark_ec::CurveConfig;
+    assert_eq!(Bls12_377::COFACTOR, Cfg377::COFACTOR);
+    assert_eq!(Bls12_381::COFACTOR, Cfg381::COFACTOR);
+}
+
+fn group_law<C: MsmCurve, P: ark_ec::short_weierstrass::SWCurveConfig>(seed: u64)
+where
+    P::BaseField: ark_ff::PrimeField,
+{
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    for _ in 0..20 {
+        let p = Affine::<C>::random_in_subgroup(&mut rng);
+        let q = Affine::<C>::random_in_subgroup(&mut rng);
+        assert!(p.validate().is_ok());
+        let (ap, aq) = (to_ark::<C, P>(&p), to_ark::<C, P>(&q));
+        let sum = (ap + aq).into_affine();
+        assert_eq!(from_ark::<C, P>(&sum), p.add_reference(&q));
+        assert_eq!(p.to_xyzz().add_affine(&q).to_affine(), p.add_reference(&q));
+        assert_eq!(p.to_xyzz().add(&q.to_xyzz()).to_affine(), p.add_reference(&q));
+        assert_eq!(p.to_xyzz().double().to_affine(), from_ark::<C, P>(&(ap + ap).into_affine()));
+        // special cases of the mixed and general additions
+        let pp = p.to_xyzz().double();
+        assert_eq!(p.to_xyzz().add_affine(&p), pp);
+        assert!(p.to_xyzz().add_affine(&p.neg()).is_identity());
+        assert!(p.to_xyzz().add(&p.to_xyzz().neg()).is_identity());
+        assert_eq!(p.to_xyzz().add(&p.to_xyzz()), pp);
+        assert_eq!(Xyzz::<C>::identity().add_affine(&p).to_affine(), p);
+        assert_eq!(p.to_xyzz().add_affine(&Affine::identity()).to_affine(), p);
+        // a non-normalized left operand
+        let big = pp.add_affine(&q);
+        assert_eq!(big.add_affine(&p).to_affine(), p.add_reference(&p).add_reference(&q).add_reference(&p));
+        let k: [u64; 4] = [rand::Rng::gen(&mut rng), 3, 0, 1];
+        let ak = <P::ScalarField as ark_ff::PrimeField>::from_le_bytes_mod_order(
+            &k.iter().flat_map(|l| l.to_le_bytes()).collect::<Vec<_>>(),
+        );
+        assert_eq!(p.mul_bigint(&k).to_affine(), from_ark::<C, P>(&(ap * ak).into_affine()));
+    }
+    let pts: Vec<Xyzz<C>> = (0..9u64).map(|i| C::generator().mul_bigint(&[i])).collect();
+    let aff = Xyzz::batch_to_affine(&pts);
+    for (p, a) in pts.iter().zip(&aff) {
+        assert_eq!(p.to_affine(), *a);
+    }
+    assert!(aff[0].is_identity());
+}
+
+#[test]
+fn group_law_bls12_377() {
+    group_law::<Bls12_377, Cfg377>(1);
+}
+
+#[test]
+fn group_law_bls12_381() {
+    group_law::<Bls12_381, Cfg381>(2);
+}
+
+#[test]
+fn random_points_are_uniformly_placed_in_subgroup() {
+    // cofactor clearing lands in the subgroup; a raw point off the subgroup is rejected
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    let mut off = 0;
+    for _ in 0..10 {
+        let x = zkmsm_field::Bls12_377Fq::random(&mut rng);
+        if let Some(p) = Affine::<Bls12_377>::from_x(x, false) {
+            if p.validate() == Err(PointError::NotInSubgroup) {
+                off += 1;
+            }
+            assert!(p.clear_cofactor().validate().is_ok());
+        }
+    }
+    assert!(off > 0);
+    let bad = Affine::<Bls12_377>::new_unchecked(zkmsm_field::Bls12_377Fq::ONE, zkmsm_field::Bls12_377Fq::ONE);
+    assert_eq!(bad.validate(), Err(PointError::NotOnCurve));
+}
+
+fn encodings<C: MsmCurve, P: ark_ec::short_weierstrass::SWCurveConfig>(seed: u64)
+where
+    P::BaseField: ark_ff::PrimeField,
+{
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let mut points: Vec<Affine<C>> = (0..30).map(|_| Affine::<C>::random_in_subgroup(&mut rng)).collect();
+    points.push(Affine::identity());
+    points.push(C::generator());
+    points.push(C::generator().neg());
+    for p in &points {
+        let a = to_ark::<C, P>(p);
+        for (fmt, compress) in [
+            (PointFormat::Compressed, ark_serialize::Compress::Yes),
+            (PointFormat::Uncompressed, ark_serialize::Compress::No),
+        ] {
+            let mut ark_bytes = Vec::new();
+            a.serialize_with_mode(&mut ark_bytes, compress).unwrap();
+            let ours = p.to_bytes(fmt);
+            assert_eq!(ours, ark_bytes, "{} {:?} {:?}", C::NAME, fmt, p);
+            assert_eq!(Affine::<C>::from_bytes(&ark_bytes, fmt).unwrap(), *p);
+            let back = ark_ec::short_weierstrass::Affine::<P>::deserialize_with_mode(
+                &ours[..],
+                compress,
+                ark_serialize::Validate::Yes,
+            )
+            .unwrap();
+            assert_eq!(back, a);
+        }
+    }
+    // arkworks-random points too (not produced by our generator)
+    for _ in 0..10 {
+        let a = ark_ec::short_weierstrass::Projective::<P>::rand(&mut ark_std::test_rng()).into_affine();
+        let mut b = Vec::new();
+        a.serialize_compressed(&mut b).unwrap();
+        assert_eq!(to_ark::<C, P>(&Affine::<C>::from_bytes(&b, PointFormat::Compressed).unwrap()), a);
+    }
+}
+
+#[test]
+fn encodings_match_arkworks_bls12_377() {
+    encodings::<Bls12_377, Cfg377>(4);
+}
+
+#[test]
+fn encodings_match_arkworks_bls12_381() {
+    encodings::<Bls12_381, Cfg381>(5);
+}
+
+#[test]
+fn malformed_encodings_are_rejected() {
+    let g = Bls12_377::generator();
+    let c = g.to_bytes(PointFormat::Compressed);
+    // both flags
+    let mut b = c.clone();
+    b[47] |= 0xc0;
+    assert!(matches!(
+        Affine::<Bls12_377>::from_bytes(&b, PointFormat::Compressed),
+        Err(DecodeError::BadFlags { byte: 47, .. })
+    ));
+    // x >= q
+    let mut b = c.clone();
+    b[47] |= 0x3f;
+    assert_eq!(
+        Affine::<Bls12_377>::from_bytes(&b, PointFormat::Compressed),
+        Err(DecodeError::NonCanonical { byte: 0 })
+    );
+    // wrong length
+    assert!(matches!(
+        Affine::<Bls12_377>::from_bytes(&c[..47], PointFormat::Compressed),
+        Err(DecodeError::WrongLength { .. })
+    ));
+    // an x with no point: search a few
+    let mut found = false;
+    for i in 2..50u64 {
+        let x = zkmsm_field::Bls12_377Fq::from_u64(i);
+        if Affine::<Bls12_377>::from_x(x, false).is_none() {
+            let b = x.to_bytes_le();
+            assert_eq!(Affine::<Bls12_377>::from_bytes(&b, PointFormat::Compressed), Err(DecodeError::NoSuchX));
+            found = true;
+            break;
+        }
+    }
+    assert!(found);
+    // uncompressed, y altered: off the curve
+    let mut u = g.to_bytes(PointFormat::Uncompressed);
+    u[48] ^= 1;
+    assert_eq!(Affine::<Bls12_377>::from_bytes(&u, PointFormat::Uncompressed), Err(DecodeError::NotOnCurve));
+    // infinity with non-zero x
+    let mut inf = Affine::<Bls12_377>::identity().to_bytes(PointFormat::Compressed);
+    inf[0] = 1;
+    assert_eq!(Affine::<Bls12_377>::from_bytes(&inf, PointFormat::Compressed), Err(DecodeError::NonZeroInfinity));
+    // BLS12-381: the compression bit must agree with the format
+    let g = Bls12_381::generator();
+    let c = g.to_bytes(PointFormat::Compressed);
+    assert!(matches!(
+        Affine::<Bls12_381>::from_bytes(&[&c[..], &c[..]].concat(), PointFormat::Uncompressed),
+        Err(DecodeError::BadFlags { byte: 0, .. })
+    ));
+    let mut b = g.to_bytes(PointFormat::Uncompressed);
+    b[0] |= 0x20; // sort flag on an uncompressed point
+    assert!(matches!(
+        Affine::<Bls12_381>::from_bytes(&b, PointFormat::Uncompressed),
+        Err(DecodeError::BadFlags { .. })
+    ));
+}
+
+#[test]
+fn toy_curve_exhaustive() {
+    // All 18 points of y^2 = x^3 + 7 over F17; every sum in every form.
+    use zkmsm_field::F17;
+    let mut pts = vec![Affine::<Toy17>::identity()];
+    for x in 0..17u64 {
+        for y in 0..17u64 {
+            let p = Affine::<Toy17>::new_unchecked(F17::from_u64(x), F17::from_u64(y));
+            if p.is_on_curve() {
+                pts.push(p);
+            }
+        }
+    }
+    assert_eq!(pts.len(), 18);
+    for p in &pts {
+        for q in &pts {
+            let r = p.add_reference(q);
+            assert!(r.is_on_curve());
+            assert_eq!(p.to_xyzz().add_affine(q).to_affine(), r, "{p:?} + {q:?}");
+            assert_eq!(p.to_xyzz().add(&q.to_xyzz()).to_affine(), r);
+            assert_eq!(p.to_xyzz().double().add(&q.to_xyzz()).to_affine(), p.add_reference(p).add_reference(q));
+        }
+        assert!(p.mul_bigint(Toy17::ORDER).is_identity());
+    }
+    // the generator has order exactly 18
+    let g = Toy17::generator();
+    for k in 1..18u64 {
+        assert!(!g.mul_bigint(&[k]).is_identity(), "order divides {k}");
+    }
+}
