@@ -1,1 +1,30 @@
+//! zkmsm-sim: a cycle-level model of MSM accelerator hardware.
+//!
+//! The model reproduces the machines of the seed papers (CycloneMSM,
+//! Hardcaml MSM, PriorMSM, the ZPrize 2023 batched-affine design, and the
+//! UCSC thesis as a baseline) at the level of cycles: adder pipelines of
+//! depth T accepting one operation per cycle, bucket memory, signed c-bit
+//! digits streamed one per cycle, and a scheduler that keeps the pipeline
+//! free of bucket conflicts. It has two modes:
+//!
+//! * statistics: bucket indices and timing only, with digits of uniform
+//!   scalars from a counter-based hash ([`digits::UniformDigits`]);
+//! * functional: real points travel through the modelled pipeline, read at
+//!   issue and written at retire, so a scheduler error corrupts the MSM.
+//!
+//! See `docs/MODEL.md` for the published claims the model reproduces.
 
+pub mod aggregate;
+pub mod cli;
+pub mod curves;
+pub mod datapath;
+pub mod digits;
+pub mod model;
+pub mod rng;
+pub mod sched;
+pub mod svg;
+pub mod thesis;
+
+pub use cli::{run, SimArgs, SimError};
+pub use model::{AggKind, ModelConfig, Report, SchedKind};
+pub use sched::{AccStats, Machine, Scheduler};

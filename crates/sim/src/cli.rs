@@ -1,0 +1,529 @@
+//! Command-line front end: `zkmsm sim ...` (through the `zkmsm` CLI crate)
+//! and the stand-alone `zkmsm-sim` binary share [`SimArgs`] and [`run`].
+
+use crate::digits::num_windows;
+use crate::model::{AggKind, ModelConfig, Report, SchedKind};
+use crate::svg::{line_chart, Series};
+use crate::thesis;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Statistics mode tracks bucket indices only; functional mode moves real
+/// points through the modelled pipeline and checks the MSM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Mode {
+    Stats,
+    Functional,
+}
+
+/// Curve for the functional mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CurveArg {
+    /// The thesis' toy curve y^2 = x^3 + 7 over F_17.
+    Toy,
+}
+
+/// Scalar distribution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScalarsArg {
+    /// Independent uniform scalars.
+    Uniform,
+    /// All scalars equal (adversarial: every digit hits one bucket).
+    Equal,
+    /// All scalars zero.
+    Zero,
+}
+
+/// Cycle-level model of MSM accelerator hardware.
+///
+/// Without a subcommand: run one MSM on the model and print cycles, cycles
+/// per bucket addition, pipeline utilization, stalls and bubbles, queue
+/// high-water marks, aggregation share and the projected latency. Unset
+/// parameters take the published design's values for the chosen scheduler.
+#[derive(clap::Args, Clone, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct SimArgs {
+    #[command(subcommand)]
+    pub command: Option<SimCommand>,
+    /// Scheduler (and with it the published design's default parameters).
+    #[arg(long, value_enum, default_value = "delayed")]
+    pub scheduler: SchedKind,
+    /// N = 2^log_n points.
+    #[arg(long, default_value_t = 20)]
+    pub log_n: u32,
+    /// Exact N (overrides --log-n).
+    #[arg(long)]
+    pub n: Option<usize>,
+    /// Window size c (signed digits: 2^(c-1) buckets per window).
+    #[arg(long)]
+    pub window: Option<u32>,
+    /// Adder pipeline depth T (ZPrize: in-flight time of an operation).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Number of adder pipelines (delayed, greedy: digits per cycle;
+    /// prior: PADD units).
+    #[arg(long)]
+    pub adders: Option<u32>,
+    /// Bucket-memory banks.
+    #[arg(long)]
+    pub banks: Option<u32>,
+    /// Read ports per bank (delayed, greedy).
+    #[arg(long)]
+    pub ports: Option<u32>,
+    /// Scheduler queue capacity, 0 = unbounded (greedy queue, prior FIFOs).
+    #[arg(long)]
+    pub fifo_depth: Option<usize>,
+    /// Hardcaml per-window stall FIFO depth.
+    #[arg(long)]
+    pub stall_fifo: Option<usize>,
+    /// ZPrize compute units.
+    #[arg(long)]
+    pub cus: Option<usize>,
+    /// ZPrize pending-buffer capacity per lane, 0 = unbounded.
+    #[arg(long)]
+    pub pending_cap: Option<usize>,
+    /// Clock frequency in MHz for the projected latency.
+    #[arg(long)]
+    pub freq_mhz: Option<f64>,
+    /// Scalar bit width (253 for BLS12-377, 255 for BLS12-381).
+    #[arg(long)]
+    pub scalar_bits: Option<u32>,
+    /// Bucket aggregation model.
+    #[arg(long, value_enum)]
+    pub agg: Option<AggKind>,
+    /// Groups H for partitioned aggregation.
+    #[arg(long)]
+    pub groups: Option<usize>,
+    /// Field multiplier latency (CycloneMSM full Add = T + this + 1).
+    #[arg(long)]
+    pub mul_latency: Option<u32>,
+    /// Seed of the deterministic digit generator.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Statistics or functional mode.
+    #[arg(long, value_enum, default_value = "stats")]
+    pub mode: Mode,
+    /// Curve for the functional mode.
+    #[arg(long, value_enum, default_value = "toy")]
+    pub curve: CurveArg,
+    /// Scalar distribution.
+    #[arg(long, value_enum, default_value = "uniform")]
+    pub scalars: ScalarsArg,
+}
+
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum SimCommand {
+    /// Window-size and depth sweeps for every scheduler: CSV and SVG plots.
+    Sweep(SweepArgs),
+    /// The UCSC thesis architecture against the bucket architecture on its
+    /// toy curve, for k = 2..24 multipliers.
+    Thesis(ThesisArgs),
+}
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct SweepArgs {
+    /// Output directory (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// N = 2^log_n points per run.
+    #[arg(long, default_value_t = 16)]
+    pub log_n: u32,
+    /// Smallest window size.
+    #[arg(long, default_value_t = 8)]
+    pub c_min: u32,
+    /// Largest window size.
+    #[arg(long, default_value_t = 16)]
+    pub c_max: u32,
+    /// Pipeline depths for the depth sweep (comma separated).
+    #[arg(long, value_delimiter = ',', default_value = "25,50,100,200,400,800")]
+    pub depths: Vec<u32>,
+    /// Schedulers (comma separated; default all).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub schedulers: Vec<SchedKind>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct ThesisArgs {
+    /// Points and scalars in the workload (the thesis used 12,000).
+    #[arg(long, default_value_t = 12000)]
+    pub n: usize,
+    /// Pipeline depth of the bucket architecture's adder.
+    #[arg(long, default_value_t = 4)]
+    pub depth: u32,
+    /// Window size of the bucket architecture.
+    #[arg(long, default_value_t = 3)]
+    pub window: u32,
+    /// Workload seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Largest k (multipliers).
+    #[arg(long, default_value_t = 24)]
+    pub k_max: usize,
+    /// Also write the table as CSV here.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+}
+
+/// Errors of the sim front end.
+#[derive(Debug)]
+pub struct SimError(pub String);
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SimError {}
+
+impl From<std::io::Error> for SimError {
+    fn from(e: std::io::Error) -> Self {
+        SimError(e.to_string())
+    }
+}
+
+impl SimArgs {
+    /// The model configuration these arguments describe.
+    pub fn config(&self) -> Result<ModelConfig, SimError> {
+        let mut c = self.scheduler.preset();
+        c.n = match self.n {
+            Some(n) => n,
+            None if self.log_n <= 40 => 1usize << self.log_n,
+            None => return Err(SimError("--log-n must be at most 40".into())),
+        };
+        if let Some(v) = self.window {
+            if !(2..=30).contains(&v) {
+                return Err(SimError("--window must be in 2..=30".into()));
+            }
+            c.c = v;
+        }
+        if let Some(v) = self.depth {
+            c.machine.depth = v;
+        }
+        if let Some(v) = self.adders {
+            c.machine.adders = v.max(1);
+        }
+        if let Some(v) = self.banks {
+            c.machine.banks = v.max(1);
+        }
+        if let Some(v) = self.ports {
+            c.machine.ports = v.max(1);
+        }
+        if let Some(v) = self.fifo_depth {
+            c.machine.fifo_depth = v;
+        }
+        if let Some(v) = self.stall_fifo {
+            c.stall_fifo = v.max(1);
+        }
+        if let Some(v) = self.cus {
+            c.cus = v.max(1);
+        }
+        if let Some(v) = self.pending_cap {
+            c.pending_cap = v;
+        }
+        if let Some(v) = self.freq_mhz {
+            c.freq_mhz = v;
+        }
+        if let Some(v) = self.scalar_bits {
+            c.bits = v;
+        }
+        if let Some(v) = self.agg {
+            c.agg = v;
+        }
+        if let Some(v) = self.groups {
+            if !v.is_power_of_two() {
+                return Err(SimError("--groups must be a power of two".into()));
+            }
+            c.groups = v;
+        }
+        if let Some(v) = self.mul_latency {
+            c.mul_latency = v;
+        }
+        c.seed = self.seed;
+        Ok(c)
+    }
+}
+
+/// Human-readable report of one run.
+pub fn format_report(r: &Report, wall_s: f64) -> String {
+    let c = &r.cfg;
+    let a = &r.acc;
+    let mut s = String::new();
+    let _ = writeln!(s, "scheduler            {}", c.sched.name());
+    let _ = writeln!(s, "N                    {} (2^{:.2})", c.n, (c.n.max(1) as f64).log2());
+    let _ = writeln!(
+        s,
+        "window c             {} ({} windows of {} buckets, {}-bit scalars)",
+        c.c, r.windows, r.buckets, c.bits
+    );
+    let _ = writeln!(
+        s,
+        "depth T              {}   adders {}   banks {}   ports {}",
+        c.machine.depth, c.machine.adders, c.machine.banks, c.machine.ports
+    );
+    let _ = writeln!(s, "accumulation cycles  {}", a.cycles);
+    let _ = writeln!(s, "cycles per addition  {:.6}", r.cycles_per_op());
+    let _ = writeln!(s, "pipeline utilization {:.4}%", 100.0 * a.utilization());
+    let _ = writeln!(s, "operations issued    {}", a.ops);
+    let _ = writeln!(s, "zero digits          {}", a.zero_digits);
+    let _ = writeln!(
+        s,
+        "conflicts            {} ({:.4}% of N per window)",
+        a.conflicts,
+        100.0 * a.conflicts as f64 / (c.n.max(1) as f64 * r.windows as f64)
+    );
+    let _ = writeln!(s, "bubbles              {}", a.bubbles);
+    let _ = writeln!(s, "input stalls         {}", a.input_stalls);
+    let ideal = c.n as u64 * r.windows as u64;
+    if c.sched == SchedKind::Hardcaml && ideal > 0 {
+        let _ = writeln!(
+            s,
+            "stall overhead       {:.4}% (issue cycles over N*W)",
+            100.0 * (a.slots as f64 / ideal as f64 - 1.0)
+        );
+    }
+    if c.sched == SchedKind::Delayed {
+        let _ = writeln!(s, "passes (max)         {}", a.passes);
+        let _ = writeln!(s, "FIFO total/window    {} (worst window, all passes)", a.deferred_per_window);
+    }
+    let _ = writeln!(s, "queue high-water     {}", a.queue_hwm);
+    for (k, v) in &a.extra {
+        let _ = writeln!(s, "{:<20} {}", k, v);
+    }
+    if !a.window_cycles.is_empty() && c.n > 0 {
+        let max = *a.window_cycles.iter().max().unwrap();
+        let _ = writeln!(s, "cycles per point     {:.6} (worst window)", max as f64 / c.n as f64);
+    }
+    let where_ = if r.agg_on_device() { "device" } else { "host" };
+    let _ = writeln!(
+        s,
+        "aggregation          {:?} on {where_}: {} cycles/window ({} adds, {} doublings), {} total",
+        c.agg,
+        r.agg_cycles_per_window,
+        r.agg_adds_per_window,
+        r.agg_doubles_per_window,
+        r.agg_cycles_total()
+    );
+    if r.agg_on_device() {
+        let _ = writeln!(s, "result aggregation   {} cycles", r.result_agg_cycles);
+        let _ = writeln!(s, "aggregation share    {:.3}%", 100.0 * r.agg_share());
+    }
+    let _ = writeln!(s, "device cycles        {}", r.device_cycles);
+    let _ =
+        writeln!(s, "latency @ {} MHz   {:.3} ms (device only: no host, PCIe or DDR time)", c.freq_mhz, r.latency_ms());
+    let _ = writeln!(s, "model wall time      {wall_s:.2} s");
+    s
+}
+
+fn scalars_for(kind: ScalarsArg, n: usize, bits: u32, seed: u64) -> Vec<Vec<u64>> {
+    let limbs = bits.div_ceil(64) as usize;
+    let mut r = crate::rng::SplitMix64::new(seed);
+    let mut one = || -> Vec<u64> {
+        (0..limbs)
+            .map(|k| {
+                let x = r.next_u64();
+                let top = bits as usize - 64 * k;
+                if top >= 64 {
+                    x
+                } else {
+                    x & ((1u64 << top) - 1)
+                }
+            })
+            .collect()
+    };
+    match kind {
+        ScalarsArg::Uniform => (0..n).map(|_| one()).collect(),
+        ScalarsArg::Equal => {
+            let s = one();
+            vec![s; n]
+        }
+        ScalarsArg::Zero => vec![vec![0; limbs]; n],
+    }
+}
+
+fn run_functional(args: &SimArgs, cfg: &ModelConfig) -> Result<String, SimError> {
+    match args.curve {
+        CurveArg::Toy => {
+            let (points, _) = thesis::workload(cfg.n, cfg.seed);
+            let mut cfg = cfg.clone();
+            cfg.bits = 5;
+            let scal: Vec<Vec<u64>> = scalars_for(args.scalars, cfg.n, 64, cfg.seed + 1)
+                .into_iter()
+                .map(|s| vec![s[0] % thesis::ORDER])
+                .collect();
+            let g = thesis::Toy;
+            let t0 = Instant::now();
+            let (rep, got) = cfg.run_functional(&g, &points, &scal);
+            let want = points
+                .iter()
+                .zip(&scal)
+                .fold(None, |acc, (p, s)| crate::datapath::SimGroup::add(&g, &acc, &g.mul(s[0], p)));
+            let mut out = format_report(&rep, t0.elapsed().as_secs_f64());
+            let _ = writeln!(out, "functional result    {:?}", got);
+            let _ = writeln!(out, "reference result     {:?}", want);
+            if got != want {
+                return Err(SimError(format!("{out}MISMATCH")));
+            }
+            let _ = writeln!(out, "functional check     OK");
+            Ok(out)
+        }
+    }
+}
+
+/// Run the `sim` command.
+pub fn run(args: SimArgs) -> Result<(), SimError> {
+    match &args.command {
+        Some(SimCommand::Sweep(s)) => return sweep(s),
+        Some(SimCommand::Thesis(t)) => return thesis_cmd(t),
+        None => {}
+    }
+    let cfg = args.config()?;
+    let _ = num_windows(cfg.bits, cfg.c);
+    let out = match args.mode {
+        Mode::Stats => {
+            let t0 = Instant::now();
+            let rep = if args.scalars == ScalarsArg::Uniform {
+                cfg.run_stats()
+            } else {
+                let sc = scalars_for(args.scalars, cfg.n, cfg.bits, cfg.seed);
+                cfg.run_stats_on(&sc)
+            };
+            format_report(&rep, t0.elapsed().as_secs_f64())
+        }
+        Mode::Functional => run_functional(&args, &cfg)?,
+    };
+    print!("{out}");
+    Ok(())
+}
+
+fn sweep(a: &SweepArgs) -> Result<(), SimError> {
+    std::fs::create_dir_all(&a.out)?;
+    let scheds: Vec<SchedKind> = if a.schedulers.is_empty() { SchedKind::ALL.to_vec() } else { a.schedulers.clone() };
+    if a.c_min < 2 || a.c_max > 24 || a.c_min > a.c_max {
+        return Err(SimError("need 2 <= c-min <= c-max <= 24".into()));
+    }
+    let header = "sweep,scheduler,log_n,c,depth,windows,acc_cycles,device_cycles,cycles_per_op,utilization,conflicts,queue_hwm,agg_share,latency_ms\n";
+    let mut csv = String::from(header);
+    let mut win_series = Vec::new();
+    let mut dep_series = Vec::new();
+    for &sk in &scheds {
+        let mut pts = Vec::new();
+        for c in a.c_min..=a.c_max {
+            let mut cfg = sk.preset();
+            cfg.n = 1 << a.log_n;
+            cfg.c = c;
+            cfg.seed = a.seed;
+            let r = cfg.run_stats();
+            row(&mut csv, "window", &r, a.log_n);
+            pts.push((c as f64, r.latency_ms()));
+            eprintln!("window {} c={c}: {:.3} ms", sk.name(), r.latency_ms());
+        }
+        win_series.push(Series { name: sk.name().into(), points: pts });
+        let mut pts = Vec::new();
+        for &d in &a.depths {
+            let mut cfg = sk.preset();
+            cfg.n = 1 << a.log_n;
+            cfg.machine.depth = d;
+            cfg.seed = a.seed;
+            let r = cfg.run_stats();
+            row(&mut csv, "depth", &r, a.log_n);
+            pts.push((d as f64, r.cycles_per_op()));
+            eprintln!("depth {} T={d}: {:.5} cycles/op", sk.name(), r.cycles_per_op());
+        }
+        dep_series.push(Series { name: sk.name().into(), points: pts });
+    }
+    std::fs::write(a.out.join("sweep.csv"), csv)?;
+    std::fs::write(
+        a.out.join("window_sweep.svg"),
+        line_chart(
+            &format!("Projected device latency vs window size, N = 2^{}", a.log_n),
+            "window size c",
+            "latency (ms, each design's clock)",
+            &win_series,
+            true,
+        ),
+    )?;
+    std::fs::write(
+        a.out.join("depth_sweep.svg"),
+        line_chart(
+            &format!("Accumulation cycles per bucket addition vs depth, N = 2^{}", a.log_n),
+            "pipeline depth T",
+            "cycles per addition",
+            &dep_series,
+            false,
+        ),
+    )?;
+    println!(
+        "wrote {}, {}, {}",
+        a.out.join("sweep.csv").display(),
+        a.out.join("window_sweep.svg").display(),
+        a.out.join("depth_sweep.svg").display()
+    );
+    Ok(())
+}
+
+fn row(csv: &mut String, sweep: &str, r: &Report, log_n: u32) {
+    let _ = writeln!(
+        csv,
+        "{sweep},{},{log_n},{},{},{},{},{},{:.6},{:.6},{},{},{:.6},{:.6}",
+        r.cfg.sched.name(),
+        r.cfg.c,
+        r.cfg.machine.depth,
+        r.windows,
+        r.acc.cycles,
+        r.device_cycles,
+        r.cycles_per_op(),
+        r.acc.utilization(),
+        r.acc.conflicts,
+        r.acc.queue_hwm,
+        r.agg_share(),
+        r.latency_ms()
+    );
+}
+
+fn thesis_cmd(a: &ThesisArgs) -> Result<(), SimError> {
+    let (points, scalars) = thesis::workload(a.n, a.seed);
+    let g = thesis::Toy;
+    let limbs: Vec<Vec<u64>> = scalars.iter().map(|&s| vec![s]).collect();
+    // Bucket architecture: one pipelined adder of depth T, greedy scheduler,
+    // serial aggregation on the same adder (in-order, non-blocking).
+    let mut cfg = SchedKind::Greedy.preset();
+    cfg.n = a.n;
+    cfg.bits = 5;
+    cfg.c = a.window;
+    cfg.machine.depth = a.depth;
+    cfg.agg = AggKind::SerialOverlap;
+    cfg.mul_latency = 0;
+    let (rep, bucket_res) = cfg.run_functional(&g, &points, &limbs);
+    let mut out = String::new();
+    let mut csv = String::from("k,thesis_cycles,bucket_cycles,speedup\n");
+    let _ = writeln!(out, "workload: {} points on y^2 = x^3 + 7 over F_17, scalars uniform in [0, 18)", a.n);
+    let _ = writeln!(
+        out,
+        "bucket architecture: depth {} pipelined adder, c = {}, greedy scheduler: {} cycles (accumulation {}, aggregation {})",
+        a.depth,
+        a.window,
+        rep.device_cycles,
+        rep.acc.cycles,
+        rep.device_cycles - rep.acc.cycles
+    );
+    let _ = writeln!(out, "{:>3} {:>14} {:>14} {:>9}", "k", "thesis cycles", "bucket cycles", "ratio");
+    for k in 2..=a.k_max.max(2) {
+        let (cy, res) = thesis::thesis_msm(k, &points, &scalars);
+        if res != bucket_res {
+            return Err(SimError(format!("results differ at k={k}: thesis {res:?}, bucket {bucket_res:?}")));
+        }
+        let ratio = cy as f64 / rep.device_cycles as f64;
+        let _ = writeln!(out, "{k:>3} {cy:>14} {:>14} {ratio:>8.2}x", rep.device_cycles);
+        let _ = writeln!(csv, "{k},{cy},{},{ratio:.4}", rep.device_cycles);
+    }
+    let _ = writeln!(out, "both architectures computed {bucket_res:?}");
+    if let Some(p) = &a.csv {
+        std::fs::write(p, csv)?;
+    }
+    print!("{out}");
+    Ok(())
+}

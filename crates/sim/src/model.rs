@@ -1,0 +1,259 @@
+//! A whole MSM on the modelled accelerator: bucket accumulation by one of the
+//! schedulers, bucket aggregation, result aggregation; cycles per phase, and
+//! in functional mode the resulting point.
+
+use crate::aggregate::{partitioned, serial, Program};
+use crate::datapath::{Buckets, Datapath, Functional, SimGroup, Stats};
+use crate::digits::{num_buckets, DigitSource, TableDigits, UniformDigits};
+use crate::sched::cyclone::{Delayed, Greedy};
+use crate::sched::hardcaml::StallController;
+use crate::sched::prior::Pbsm;
+use crate::sched::zprize::CollisionHandler;
+use crate::sched::{AccStats, Machine, Scheduler};
+
+/// The schedulers of the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SchedKind {
+    /// CycloneMSM delayed scheduler (conflicts replayed in later passes).
+    Delayed,
+    /// CycloneMSM greedy scheduler (conflicts replayed when the bucket frees).
+    Greedy,
+    /// Hardcaml stall controller (per-window stall FIFOs, three rules).
+    Hardcaml,
+    /// PriorMSM priority-based scheduling (pairing, multi-FIFO, multi-bank).
+    Prior,
+    /// ZPrize 2023 collision handler (locked buckets, pending buffer).
+    Zprize,
+}
+
+impl SchedKind {
+    pub const ALL: [SchedKind; 5] =
+        [SchedKind::Delayed, SchedKind::Greedy, SchedKind::Hardcaml, SchedKind::Prior, SchedKind::Zprize];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SchedKind::Delayed => "delayed",
+            SchedKind::Greedy => "greedy",
+            SchedKind::Hardcaml => "hardcaml",
+            SchedKind::Prior => "prior",
+            SchedKind::Zprize => "zprize",
+        }
+    }
+
+    /// The published design's parameters (see docs/MODEL.md for sources).
+    pub fn preset(self) -> ModelConfig {
+        let base = ModelConfig {
+            sched: self,
+            n: 1 << 20,
+            c: 16,
+            bits: 253,
+            seed: 1,
+            machine: Machine::default(),
+            freq_mhz: 250.0,
+            agg: AggKind::Serial,
+            groups: 16,
+            mul_latency: 39,
+            stall_fifo: 4,
+            cus: 3,
+            pending_cap: 0,
+        };
+        match self {
+            SchedKind::Delayed | SchedKind::Greedy => base,
+            SchedKind::Hardcaml => ModelConfig {
+                c: 13,
+                machine: Machine { depth: 238, ..Machine::default() },
+                freq_mhz: 278.0,
+                agg: AggKind::Host,
+                ..base
+            },
+            SchedKind::Prior => ModelConfig {
+                c: 12,
+                machine: Machine { depth: 87, banks: 8, ..Machine::default() },
+                freq_mhz: 1000.0,
+                agg: AggKind::Partitioned,
+                ..base
+            },
+            SchedKind::Zprize => ModelConfig {
+                c: 13,
+                bits: 255,
+                machine: Machine { depth: 3500, ..Machine::default() },
+                agg: AggKind::Host,
+                ..base
+            },
+        }
+    }
+}
+
+/// Bucket aggregation model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AggKind {
+    /// CycloneMSM Algorithm 3 on the adder reconfigured for full Add
+    /// (2-cycle issue, latency T + mul latency + 1), one Add in flight.
+    Serial,
+    /// Algorithm 3 with in-order, non-blocking issue (the two Adds of a step
+    /// overlap).
+    SerialOverlap,
+    /// PriorMSM partitioned aggregation with H groups on the pipelined PADD.
+    Partitioned,
+    /// Aggregation on the host (Hardcaml, ZPrize): not in the device cycles.
+    Host,
+}
+
+#[derive(Clone, Debug)]
+pub struct ModelConfig {
+    pub sched: SchedKind,
+    pub n: usize,
+    pub c: u32,
+    pub bits: u32,
+    pub seed: u64,
+    pub machine: Machine,
+    pub freq_mhz: f64,
+    pub agg: AggKind,
+    /// H for partitioned aggregation.
+    pub groups: usize,
+    /// Field-multiplier latency, for the reconfigured full Add (CycloneMSM).
+    pub mul_latency: u32,
+    /// Hardcaml stall FIFO depth.
+    pub stall_fifo: usize,
+    /// ZPrize compute units.
+    pub cus: usize,
+    /// ZPrize pending-buffer capacity per lane (0: unbounded).
+    pub pending_cap: usize,
+}
+
+/// Everything one run measured.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub cfg: ModelConfig,
+    pub windows: usize,
+    pub buckets: usize,
+    pub acc: AccStats,
+    /// Aggregation program for one window: cycles, additions, doublings.
+    pub agg_cycles_per_window: u64,
+    pub agg_adds_per_window: usize,
+    pub agg_doubles_per_window: usize,
+    /// Result aggregation (Horner over windows) cycles, on device or host.
+    pub result_agg_cycles: u64,
+    /// Device cycles: accumulation plus on-device aggregation phases.
+    pub device_cycles: u64,
+}
+
+impl Report {
+    pub fn agg_on_device(&self) -> bool {
+        self.cfg.agg != AggKind::Host
+    }
+    pub fn agg_cycles_total(&self) -> u64 {
+        self.agg_cycles_per_window * self.windows as u64
+    }
+    /// Share of the device cycles spent in bucket aggregation.
+    pub fn agg_share(&self) -> f64 {
+        if !self.agg_on_device() || self.device_cycles == 0 {
+            return 0.0;
+        }
+        self.agg_cycles_total() as f64 / self.device_cycles as f64
+    }
+    /// Projected latency in milliseconds at the configured clock.
+    pub fn latency_ms(&self) -> f64 {
+        self.device_cycles as f64 / (self.cfg.freq_mhz * 1e3)
+    }
+    /// Bucket additions wanted: one per non-zero digit.
+    pub fn digit_ops(&self) -> u64 {
+        (self.cfg.n as u64 * self.windows as u64).saturating_sub(self.acc.zero_digits)
+    }
+    /// Accumulation cycles per non-zero digit (1.0 is a perfectly fed adder).
+    pub fn cycles_per_op(&self) -> f64 {
+        let d = self.digit_ops();
+        if d == 0 {
+            return 0.0;
+        }
+        self.acc.cycles as f64 / d as f64 * self.cfg.machine.adders.max(1) as f64
+    }
+}
+
+impl ModelConfig {
+    pub fn windows(&self) -> usize {
+        crate::digits::num_windows(self.bits, self.c) as usize
+    }
+
+    fn agg_program(&self, nb: usize) -> (Program, u64, u64, bool) {
+        let t = self.machine.depth as u64;
+        match self.agg {
+            AggKind::Serial => (serial(nb), t + self.mul_latency as u64 + 1, 2, true),
+            AggKind::SerialOverlap => (serial(nb), t + self.mul_latency as u64 + 1, 2, false),
+            AggKind::Partitioned => (partitioned(nb, self.groups), t, 1, false),
+            AggKind::Host => (serial(nb), t, 1, false),
+        }
+    }
+
+    fn run_with<D: Datapath, S: DigitSource>(&self, digits: &S, dp: &D) -> (Report, Buckets<D::V>, Program) {
+        let nb = num_buckets(self.c) as usize;
+        let w = digits.windows();
+        let mut buckets = Buckets::new(w, nb, D::FUNCTIONAL);
+        let m = &self.machine;
+        let acc = match self.sched {
+            SchedKind::Delayed => Delayed.accumulate(m, digits, dp, &mut buckets),
+            SchedKind::Greedy => Greedy.accumulate(m, digits, dp, &mut buckets),
+            SchedKind::Hardcaml => {
+                StallController { fifo_depth: self.stall_fifo }.accumulate(m, digits, dp, &mut buckets)
+            }
+            SchedKind::Prior => Pbsm.accumulate(m, digits, dp, &mut buckets),
+            SchedKind::Zprize => CollisionHandler { cus: self.cus, pending_cap: self.pending_cap }.accumulate(
+                m,
+                digits,
+                dp,
+                &mut buckets,
+            ),
+        };
+        let (prog, lat, issue, blocking) = self.agg_program(nb);
+        let agg_cycles = prog.cycles(lat, issue, blocking);
+        // Horner: c doublings and one addition per window but the top one,
+        // a dependent chain on the device's full-add latency.
+        let result_agg = (w.saturating_sub(1) as u64) * (self.c as u64 + 1) * lat;
+        let device =
+            if self.agg == AggKind::Host { acc.cycles } else { acc.cycles + agg_cycles * w as u64 + result_agg };
+        let rep = Report {
+            cfg: self.clone(),
+            windows: w,
+            buckets: nb,
+            agg_cycles_per_window: agg_cycles,
+            agg_adds_per_window: prog.adds(),
+            agg_doubles_per_window: prog.doubles(),
+            result_agg_cycles: result_agg,
+            device_cycles: device,
+            acc,
+        };
+        (rep, buckets, prog)
+    }
+
+    /// Statistics mode: digits of `n` uniform scalars, bucket indices only.
+    pub fn run_stats(&self) -> Report {
+        let digits = UniformDigits::new(self.n, self.bits, self.c, self.seed);
+        self.run_with(&digits, &Stats).0
+    }
+
+    /// Statistics mode on explicit scalars (little-endian u64 limbs).
+    pub fn run_stats_on(&self, scalars: &[Vec<u64>]) -> Report {
+        let digits = TableDigits::from_limbs(scalars, self.bits, self.c);
+        self.run_with(&digits, &Stats).0
+    }
+
+    /// Functional mode: real points through the modelled pipeline; returns
+    /// the MSM `sum scalars[i] * points[i]` as the model computed it.
+    pub fn run_functional<G: SimGroup>(&self, group: &G, points: &[G::P], scalars: &[Vec<u64>]) -> (Report, G::P) {
+        assert_eq!(points.len(), scalars.len());
+        let digits = TableDigits::from_limbs(scalars, self.bits, self.c);
+        let dp = Functional::new(group, points);
+        let mut cfg = self.clone();
+        cfg.n = points.len();
+        let (rep, buckets, prog) = cfg.run_with(&digits, &dp);
+        let mut acc = group.identity();
+        for w in (0..rep.windows).rev() {
+            for _ in 0..self.c {
+                acc = group.double(&acc);
+            }
+            let s = prog.eval(&dp, buckets.window(w));
+            acc = group.add(&acc, &s);
+        }
+        (rep, acc)
+    }
+}
