@@ -1,1 +1,34 @@
+//! zkmsm: multi-scalar multiplication sum_i s_i * P_i on BLS12-377/381 G1,
+//! organised as the accelerator papers organise it:
+//!
+//! 1. **init** ([`MsmContext::new`]): the points are fixed across many MSMs;
+//!    validate them once and convert them to the backend's form;
+//! 2. **plan** ([`plan`]): window size c from a cost model;
+//! 3. **digit slicing** ([`digits`]): signed c-bit digits with carry, so a
+//!    window needs only 2^(c-1) buckets;
+//! 4. **bucket accumulation** ([`backend`]): behind the [`Backend`] seam;
+//! 5. **bucket aggregation** ([`bucket_aggregation`]): running sums per window;
+//! 6. **result aggregation** ([`result_aggregation`]): doublings and adds
+//!    across windows.
 
+pub mod backend;
+pub mod bucket_aggregation;
+pub mod context;
+pub mod digits;
+pub mod error;
+pub mod gen;
+pub mod io;
+pub mod plan;
+pub mod reference;
+pub mod result_aggregation;
+pub mod timing;
+
+pub use backend::{Backend, Bucket, XyzzBackend};
+pub use context::{msm, msm_bigint, MsmContext, MsmOutput, Validation};
+pub use error::MsmError;
+pub use plan::Plan;
+pub use timing::PhaseTimings;
+pub use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve, SwCurve, Xyzz};
+
+/// A scalar as canonical little-endian limbs (both BLS scalar fields fit 4).
+pub type ScalarLimbs = [u64; 4];

@@ -1,0 +1,54 @@
+//! The backend seam: bucket accumulation, the one phase every accelerator in
+//! the papers implements in hardware. A backend converts the points once at
+//! init into its own form, then fills the 2^(c-1) buckets of a window from that
+//! window's signed digits. Everything around it (digits, aggregation) is shared.
+
+mod xyzz;
+
+pub use xyzz::XyzzBackend;
+
+use crate::Plan;
+use zkmsm_curve::{MsmCurve, Xyzz};
+
+/// A bucket value: a group element in whatever form the backend accumulates.
+pub trait Bucket<C: MsmCurve>: Copy + Send + Sync {
+    fn identity() -> Self;
+    fn add(&self, other: &Self) -> Self;
+    fn double(&self) -> Self;
+    fn to_xyzz(&self) -> Xyzz<C>;
+}
+
+impl<C: MsmCurve> Bucket<C> for Xyzz<C> {
+    #[inline]
+    fn identity() -> Self {
+        Xyzz::identity()
+    }
+    #[inline]
+    fn add(&self, other: &Self) -> Self {
+        Xyzz::add(self, other)
+    }
+    #[inline]
+    fn double(&self) -> Self {
+        Xyzz::double(self)
+    }
+    #[inline]
+    fn to_xyzz(&self) -> Xyzz<C> {
+        *self
+    }
+}
+
+/// Bucket accumulation behind one trait (CPU engines, the cycle model, RTL).
+pub trait Backend<C: MsmCurve>: Send + Sync {
+    /// Points in the backend's own form, prepared once (MSM_INIT).
+    type Prepared: Send + Sync;
+    type Bucket: Bucket<C>;
+
+    fn name(&self) -> &'static str;
+
+    /// Convert validated subgroup points.
+    fn prepare(&self, points: &[zkmsm_curve::Affine<C>]) -> Self::Prepared;
+
+    /// Fill one window's buckets: `out[k]` = sum over i with |digits[i]| = k+1
+    /// of sign(digits[i]) * P_i. `digits.len()` equals the number of points.
+    fn accumulate(&self, points: &Self::Prepared, digits: &[i32], plan: &Plan) -> Vec<Self::Bucket>;
+}

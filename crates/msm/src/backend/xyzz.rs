@@ -1,0 +1,36 @@
+//! The baseline CPU engine: buckets in XYZZ coordinates, one mixed addition
+//! per non-zero digit (what arkworks and blst do).
+
+use super::Backend;
+use crate::Plan;
+use zkmsm_curve::{Affine, MsmCurve, Xyzz};
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct XyzzBackend;
+
+impl<C: MsmCurve> Backend<C> for XyzzBackend {
+    type Prepared = Vec<Affine<C>>;
+    type Bucket = Xyzz<C>;
+
+    fn name(&self) -> &'static str {
+        "xyzz"
+    }
+
+    fn prepare(&self, points: &[Affine<C>]) -> Vec<Affine<C>> {
+        points.to_vec()
+    }
+
+    fn accumulate(&self, points: &Vec<Affine<C>>, digits: &[i32], plan: &Plan) -> Vec<Xyzz<C>> {
+        let mut buckets = vec![Xyzz::<C>::identity(); plan.buckets];
+        for (p, &d) in points.iter().zip(digits) {
+            if d > 0 {
+                let b = &mut buckets[(d - 1) as usize];
+                *b = b.add_affine(p);
+            } else if d < 0 {
+                let b = &mut buckets[(-d - 1) as usize];
+                *b = b.sub_affine(p);
+            }
+        }
+        buckets
+    }
+}

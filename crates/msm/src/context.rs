@@ -1,0 +1,184 @@
+//! `MsmContext`: points set up once (validated, converted: the papers'
+//! MSM_INIT), then any number of MSMs against them.
+
+use crate::backend::{Backend, Bucket, XyzzBackend};
+use crate::bucket_aggregation::running_sum;
+use crate::digits::SignedDigits;
+use crate::result_aggregation::combine_windows;
+use crate::{MsmError, PhaseTimings, Plan, ScalarLimbs};
+use rayon::prelude::*;
+use std::time::Instant;
+use zkmsm_curve::{Affine, MsmCurve, PointError, Xyzz};
+use zkmsm_field::PrimeField;
+
+/// How much to check of the points given to a context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Validation {
+    /// On the curve and in the prime-order subgroup (the default).
+    Full,
+    /// Only the curve equation: for points already known to be in the subgroup
+    /// (e.g. an SRS checked when it was made). Off-subgroup points then give
+    /// wrong results, silently.
+    OnCurveOnly,
+    /// Nothing: the caller has validated the points already (e.g.
+    /// [`crate::io::read_points`] with full validation).
+    AlreadyValidated,
+}
+
+/// One MSM's result with the plan it used and the time of each phase.
+#[derive(Debug, Clone)]
+pub struct MsmOutput<C: MsmCurve> {
+    pub result: Xyzz<C>,
+    pub plan: Plan,
+    pub timings: PhaseTimings,
+}
+
+pub struct MsmContext<C: MsmCurve, B: Backend<C> = XyzzBackend> {
+    backend: B,
+    prepared: B::Prepared,
+    len: usize,
+    window: Option<u32>,
+}
+
+impl<C: MsmCurve> MsmContext<C, XyzzBackend> {
+    /// Validate and prepare `points` for the default backend.
+    pub fn new(points: &[Affine<C>]) -> Result<Self, MsmError> {
+        Self::with_backend(points, XyzzBackend, Validation::Full)
+    }
+}
+
+/// Index and reason of the first invalid point, if any.
+pub fn validate_points<C: MsmCurve>(points: &[Affine<C>], validation: Validation) -> Result<(), MsmError> {
+    if validation == Validation::AlreadyValidated {
+        return Ok(());
+    }
+    let bad = points.par_iter().enumerate().find_map_first(|(i, p)| {
+        let r = match validation {
+            Validation::Full => p.validate(),
+            Validation::OnCurveOnly => {
+                if p.is_on_curve() {
+                    Ok(())
+                } else {
+                    Err(PointError::NotOnCurve)
+                }
+            }
+            Validation::AlreadyValidated => Ok(()),
+        };
+        r.err().map(|e| (i, e))
+    });
+    match bad {
+        None => Ok(()),
+        Some((index, PointError::NotOnCurve)) => Err(MsmError::PointNotOnCurve { index }),
+        Some((index, PointError::NotInSubgroup)) => Err(MsmError::PointNotInSubgroup { index }),
+    }
+}
+
+/// Scalars as canonical limbs, rejecting any >= r (naming the first).
+pub fn check_scalars<C: MsmCurve>(scalars: &[ScalarLimbs]) -> Result<(), MsmError> {
+    let order = C::ORDER;
+    let reduced = |s: &ScalarLimbs| {
+        for i in (0..4).rev() {
+            let o = order.get(i).copied().unwrap_or(0);
+            if s[i] != o {
+                return s[i] < o;
+            }
+        }
+        false // equal to r
+    };
+    match scalars.par_iter().position_first(|s| !reduced(s)) {
+        None => Ok(()),
+        Some(index) => Err(MsmError::ScalarNotReduced { index }),
+    }
+}
+
+impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
+    pub fn with_backend(points: &[Affine<C>], backend: B, validation: Validation) -> Result<Self, MsmError> {
+        validate_points(points, validation)?;
+        let prepared = backend.prepare(points);
+        Ok(Self { backend, prepared, len: points.len(), window: None })
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn backend_name(&self) -> &'static str {
+        self.backend.name()
+    }
+
+    /// Force window size c instead of the cost model's choice.
+    pub fn set_window(&mut self, c: Option<u32>) {
+        self.window = c;
+    }
+
+    pub fn plan(&self) -> Plan {
+        let bits = C::Scalar::NUM_BITS;
+        match self.window {
+            Some(c) => Plan::with_window(c, bits),
+            None => Plan::for_size(self.len, bits),
+        }
+    }
+
+    /// sum_i scalars[i] * P_i.
+    pub fn msm(&self, scalars: &[C::Scalar]) -> Result<Affine<C>, MsmError> {
+        let limbs: Vec<ScalarLimbs> = scalars.par_iter().map(C::scalar_to_limbs).collect();
+        Ok(self.msm_bigint_report(&limbs)?.result.to_affine())
+    }
+
+    /// As [`Self::msm`] for scalars given as canonical integers (< r, else an
+    /// error naming the first offending index).
+    pub fn msm_bigint(&self, scalars: &[ScalarLimbs]) -> Result<Affine<C>, MsmError> {
+        Ok(self.msm_bigint_report(scalars)?.result.to_affine())
+    }
+
+    /// The MSM with its plan and per-phase timings.
+    pub fn msm_bigint_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<C>, MsmError> {
+        if scalars.len() != self.len {
+            return Err(MsmError::LengthMismatch { points: self.len, scalars: scalars.len() });
+        }
+        check_scalars::<C>(scalars)?;
+        let plan = self.plan();
+        let mut timings = PhaseTimings::default();
+        if self.len == 0 {
+            return Ok(MsmOutput { result: Xyzz::identity(), plan, timings });
+        }
+
+        let t = Instant::now();
+        let digits = SignedDigits::compute(scalars, &plan);
+        timings.digits = t.elapsed();
+
+        let t = Instant::now();
+        let buckets: Vec<Vec<B::Bucket>> =
+            digits.windows.par_iter().map(|d| self.backend.accumulate(&self.prepared, d, &plan)).collect();
+        timings.accumulation = t.elapsed();
+
+        let t = Instant::now();
+        let sums: Vec<Xyzz<C>> = buckets.par_iter().map(|b| running_sum::<C, _>(b).to_xyzz()).collect();
+        timings.bucket_aggregation = t.elapsed();
+
+        let t = Instant::now();
+        let result = combine_windows(&sums, plan.c);
+        timings.result_aggregation = t.elapsed();
+        Ok(MsmOutput { result, plan, timings })
+    }
+}
+
+/// One-shot MSM for callers that do not keep a context.
+pub fn msm<C: MsmCurve>(points: &[Affine<C>], scalars: &[C::Scalar]) -> Result<Affine<C>, MsmError> {
+    if points.len() != scalars.len() {
+        return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
+    }
+    MsmContext::new(points)?.msm(scalars)
+}
+
+/// One-shot MSM on canonical integer scalars.
+pub fn msm_bigint<C: MsmCurve>(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> Result<Affine<C>, MsmError> {
+    if points.len() != scalars.len() {
+        return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
+    }
+    MsmContext::new(points)?.msm_bigint(scalars)
+}

@@ -1,0 +1,63 @@
+//! The plan: window size c and window count W for n points.
+
+/// How one MSM is cut into windows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plan {
+    /// Window size in bits.
+    pub c: u32,
+    /// Number of windows; c * windows >= scalar_bits + 1 so the signed digit
+    /// of the top window cannot overflow.
+    pub windows: u32,
+    /// Buckets per window: 2^(c-1), thanks to signed digits.
+    pub buckets: usize,
+}
+
+/// Largest window the planner will choose (bucket memory grows as 2^(c-1)).
+pub const MAX_C: u32 = 20;
+
+impl Plan {
+    pub fn with_window(c: u32, scalar_bits: u32) -> Self {
+        assert!((1..=MAX_C).contains(&c), "window size {c} out of range 1..={MAX_C}");
+        let windows = (scalar_bits + 1).div_ceil(c);
+        Self { c, windows, buckets: 1usize << (c - 1) }
+    }
+
+    /// Cost model: each window costs n bucket additions plus ~2 additions per
+    /// bucket to aggregate; result aggregation adds c doublings per window.
+    pub fn cost(n: usize, c: u32, scalar_bits: u32) -> f64 {
+        let p = Self::with_window(c, scalar_bits);
+        p.windows as f64 * (n as f64 + 2.0 * p.buckets as f64 + c as f64)
+    }
+
+    /// The window size minimizing [`Plan::cost`].
+    pub fn for_size(n: usize, scalar_bits: u32) -> Self {
+        let best = (1..=MAX_C)
+            .min_by(|&a, &b| Self::cost(n, a, scalar_bits).total_cmp(&Self::cost(n, b, scalar_bits)))
+            .unwrap();
+        Self::with_window(best, scalar_bits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_cover_scalar_plus_carry() {
+        for bits in [253, 255] {
+            for c in 1..=MAX_C {
+                let p = Plan::with_window(c, bits);
+                assert!(p.c * p.windows > bits);
+                assert!(p.c * (p.windows - 1) <= bits);
+            }
+        }
+    }
+
+    #[test]
+    fn window_grows_with_n() {
+        let cs: Vec<u32> =
+            [1usize, 1 << 8, 1 << 12, 1 << 16, 1 << 20].iter().map(|&n| Plan::for_size(n, 253).c).collect();
+        assert!(cs.windows(2).all(|w| w[0] <= w[1]), "{cs:?}");
+        assert!(cs[4] >= 13 && cs[4] <= 18, "{cs:?}");
+    }
+}

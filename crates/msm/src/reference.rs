@@ -1,0 +1,12 @@
+//! A slow MSM computed a different way: no windows, no buckets, no signed
+//! digits; one double-and-add scalar multiplication per point, then a sum.
+//! The oracle for inputs whose discrete logs are unknown.
+
+use crate::ScalarLimbs;
+use rayon::prelude::*;
+use zkmsm_curve::{Affine, MsmCurve, Xyzz};
+
+pub fn naive_msm<C: MsmCurve>(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> Affine<C> {
+    assert_eq!(points.len(), scalars.len(), "naive_msm needs equal lengths");
+    points.par_iter().zip(scalars).map(|(p, s)| p.mul_bigint(s)).reduce(Xyzz::identity, |a, b| a.add(&b)).to_affine()
+}

@@ -1,0 +1,232 @@
+//! Differential tests of the whole pipeline against arkworks' VariableBaseMSM,
+//! on both curves: 1,000 random cases over sizes 0..=4096 and every
+//! adversarial input we know of.
+
+use ark_ec::{CurveGroup, VariableBaseMSM};
+use ark_ff::PrimeField as _;
+use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use zkmsm::gen::{random_points, random_scalars};
+use zkmsm::reference::naive_msm;
+use zkmsm::*;
+use zkmsm_curve::PointFormat;
+
+/// The arkworks side of one curve.
+trait Ark: MsmCurve {
+    type G: CurveGroup<ScalarField = Self::Fr, Affine = Self::A> + VariableBaseMSM;
+    type A: ark_ec::AffineRepr<ScalarField = Self::Fr> + CanonicalSerialize + CanonicalDeserialize;
+    type Fr: ark_ff::PrimeField;
+}
+impl Ark for Bls12_377 {
+    type G = ark_bls12_377::G1Projective;
+    type A = ark_bls12_377::G1Affine;
+    type Fr = ark_bls12_377::Fr;
+}
+impl Ark for Bls12_381 {
+    type G = ark_bls12_381::G1Projective;
+    type A = ark_bls12_381::G1Affine;
+    type Fr = ark_bls12_381::Fr;
+}
+
+/// Through the canonical encodings, which are checked equal to arkworks' own in the curve crate.
+fn to_ark<C: Ark>(p: &Affine<C>) -> C::A {
+    C::A::deserialize_uncompressed_unchecked(&p.to_bytes(PointFormat::Uncompressed)[..]).unwrap()
+}
+
+fn from_ark<C: Ark>(p: &C::A) -> Affine<C> {
+    let mut b = Vec::new();
+    p.serialize_uncompressed(&mut b).unwrap();
+    Affine::from_bytes(&b, PointFormat::Uncompressed).unwrap()
+}
+
+fn ark_scalar<C: Ark>(s: &ScalarLimbs) -> C::Fr {
+    C::Fr::from_le_bytes_mod_order(&s.iter().flat_map(|l| l.to_le_bytes()).collect::<Vec<_>>())
+}
+
+fn ark_msm<C: Ark>(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> Affine<C> {
+    let a: Vec<C::A> = points.iter().map(to_ark::<C>).collect();
+    let s: Vec<C::Fr> = scalars.iter().map(ark_scalar::<C>).collect();
+    from_ark::<C>(&C::G::msm(&a, &s).unwrap().into_affine())
+}
+
+/// Our MSM of points already known valid, with the planner's or a forced window.
+fn ours<C: Ark>(points: &[Affine<C>], scalars: &[ScalarLimbs], window: Option<u32>) -> Affine<C> {
+    let mut ctx = MsmContext::with_backend(points, XyzzBackend, Validation::OnCurveOnly).unwrap();
+    ctx.set_window(window);
+    ctx.msm_bigint(scalars).unwrap()
+}
+
+fn order_minus<C: MsmCurve>(k: u64) -> ScalarLimbs {
+    let mut s = [0u64; 4];
+    s[..C::ORDER.len()].copy_from_slice(C::ORDER);
+    let (v, borrow) = s[0].overflowing_sub(k);
+    s[0] = v;
+    if borrow {
+        for l in s.iter_mut().skip(1) {
+            let (v, b) = l.overflowing_sub(1);
+            *l = v;
+            if !b {
+                break;
+            }
+        }
+    }
+    s
+}
+
+fn random_cases<C: Ark>(cases: usize, seed: u64) {
+    let pool = random_points::<C>(4096, seed).points;
+    let scalars_pool = random_scalars::<C>(4096, seed + 1);
+    let mut rng = ChaCha20Rng::seed_from_u64(seed + 2);
+    for case in 0..cases {
+        let n = if rng.gen_bool(0.6) { rng.gen_range(0..=256) } else { rng.gen_range(0..=4096) };
+        let off = rng.gen_range(0..=4096 - n);
+        let points = &pool[off..off + n];
+        let scalars: Vec<ScalarLimbs> = (0..n).map(|i| scalars_pool[(i * 7 + case) % 4096]).collect();
+        let window = if case % 5 == 0 { Some(rng.gen_range(1..=16)) } else { None };
+        assert_eq!(
+            ours(points, &scalars, window),
+            ark_msm(points, &scalars),
+            "{} case {case}: n = {n}, window {window:?}",
+            C::NAME
+        );
+    }
+}
+
+#[test]
+fn random_cases_bls12_377() {
+    random_cases::<Bls12_377>(500, 10);
+}
+
+#[test]
+fn random_cases_bls12_381() {
+    random_cases::<Bls12_381>(500, 20);
+}
+
+/// (name, points, scalars)
+type Case<C> = (&'static str, Vec<Affine<C>>, Vec<ScalarLimbs>);
+
+fn adversarial<C: Ark>(seed: u64) {
+    let pts = random_points::<C>(300, seed).points;
+    let rnd = random_scalars::<C>(300, seed + 1);
+    let p = pts[0];
+    let r1 = order_minus::<C>(1);
+    let mut cases: Vec<Case<C>> = vec![
+        ("n = 0", vec![], vec![]),
+        ("n = 1", vec![p], vec![rnd[0]]),
+        ("n = 1, scalar 1", vec![p], vec![[1, 0, 0, 0]]),
+        ("n = 1, scalar r-1", vec![p], vec![r1]),
+        ("zero scalars", pts.clone(), vec![[0; 4]; 300]),
+        ("scalar r-1 everywhere", pts.clone(), vec![r1; 300]),
+        (
+            "r-1 and r-2 mixed",
+            pts.clone(),
+            (0..300).map(|i| if i % 2 == 0 { r1 } else { order_minus::<C>(2) }).collect(),
+        ),
+        ("all scalars equal", pts.clone(), vec![rnd[5]; 300]),
+        ("repeated point", vec![p; 300], rnd.clone()),
+        ("repeated point, equal scalars", vec![p; 257], vec![rnd[1]; 257]),
+        (
+            "P and -P, same scalar",
+            pts.iter().take(150).flat_map(|q| [*q, q.neg()]).collect(),
+            (0..300).map(|i| rnd[i / 2]).collect(),
+        ),
+        ("P and -P, random scalars", pts.iter().take(150).flat_map(|q| [*q, q.neg()]).collect(), rnd.clone()),
+        (
+            "points at infinity",
+            (0..300).map(|i| if i % 3 == 0 { Affine::identity() } else { pts[i] }).collect(),
+            rnd.clone(),
+        ),
+        ("all infinity", vec![Affine::identity(); 77], rnd[..77].to_vec()),
+        ("sparse scalars", pts.clone(), (0..300).map(|i| if i % 17 == 0 { rnd[i] } else { [0; 4] }).collect()),
+        ("small scalars", pts.clone(), (0..300u64).map(|i| [i, 0, 0, 0]).collect()),
+        (
+            "powers of two",
+            pts[..250].to_vec(),
+            (0..250)
+                .map(|i| {
+                    let mut s = [0u64; 4];
+                    s[i / 64] = 1 << (i % 64);
+                    s
+                })
+                .collect(),
+        ),
+        ("doubling in a bucket", vec![p, p, p.neg(), p], vec![[3, 0, 0, 0]; 4]),
+        ("n = 1000 non power of two", random_points::<C>(1000, seed + 7).points, random_scalars::<C>(1000, seed + 8)),
+    ];
+    // digit-boundary scalars: 2^(c-1) - 1, 2^(c-1), 2^c - 1 at several c
+    let boundary: Vec<ScalarLimbs> = (1..=16u32)
+        .flat_map(|c| [(1u64 << (c - 1)) - 1, 1 << (c - 1), (1 << c) - 1])
+        .map(|v| [v, v << 7, 0, v])
+        .collect();
+    cases.push(("digit boundaries", pts[..boundary.len()].to_vec(), boundary));
+    for (name, points, scalars) in &cases {
+        let want = ark_msm(points, scalars);
+        for window in [None, Some(1), Some(2), Some(5), Some(13)] {
+            assert_eq!(ours(points, scalars, window), want, "{}: {name}, window {window:?}", C::NAME);
+        }
+        // and through the fully validating one-shot API
+        assert_eq!(msm_bigint(points, scalars).unwrap(), want, "{}: {name}", C::NAME);
+    }
+    // a slow reference computed without buckets agrees too
+    assert_eq!(naive_msm(&pts[..64], &rnd[..64]), ark_msm(&pts[..64], &rnd[..64]));
+}
+
+#[test]
+fn adversarial_bls12_377() {
+    adversarial::<Bls12_377>(30);
+}
+
+#[test]
+fn adversarial_bls12_381() {
+    adversarial::<Bls12_381>(40);
+}
+
+#[test]
+fn field_element_api_and_known_discrete_logs() {
+    let k = random_points::<Bls12_377>(500, 50);
+    let s = zkmsm::gen::random_field_elements::<Bls12_377>(500, 51);
+    let got = MsmContext::new(&k.points).unwrap().msm(&s).unwrap();
+    assert_eq!(got, zkmsm::gen::expected_msm::<Bls12_377>(&k.dlogs, &s));
+    let k = random_points::<Bls12_381>(300, 52);
+    let s = zkmsm::gen::random_field_elements::<Bls12_381>(300, 53);
+    assert_eq!(msm(&k.points, &s).unwrap(), zkmsm::gen::expected_msm::<Bls12_381>(&k.dlogs, &s));
+}
+
+#[test]
+fn bad_inputs_are_errors_naming_the_index() {
+    let pts = random_points::<Bls12_377>(10, 60).points;
+    let sc = random_scalars::<Bls12_377>(10, 61);
+    assert!(matches!(msm_bigint(&pts, &sc[..9]), Err(MsmError::LengthMismatch { points: 10, scalars: 9 })));
+    assert!(matches!(msm_bigint(&pts[..3], &sc), Err(MsmError::LengthMismatch { points: 3, scalars: 10 })));
+    let ctx = MsmContext::new(&pts).unwrap();
+    assert!(matches!(ctx.msm_bigint(&sc[..4]), Err(MsmError::LengthMismatch { .. })));
+    // scalars >= r are rejected, not reduced
+    let mut bad = sc.clone();
+    bad[6] = order_minus::<Bls12_377>(0);
+    assert!(matches!(ctx.msm_bigint(&bad), Err(MsmError::ScalarNotReduced { index: 6 })));
+    bad[6] = [u64::MAX; 4];
+    bad[3] = order_minus::<Bls12_377>(0);
+    assert!(matches!(ctx.msm_bigint(&bad), Err(MsmError::ScalarNotReduced { index: 3 })));
+    // a point off the curve
+    let mut off = pts.clone();
+    off[4].y += zkmsm_field::Bls12_377Fq::from_u64(1);
+    assert!(matches!(MsmContext::new(&off), Err(MsmError::PointNotOnCurve { index: 4 })));
+    // a point on the curve outside the subgroup
+    let mut rng = ChaCha20Rng::seed_from_u64(62);
+    let outsider = loop {
+        let x = <zkmsm_field::Bls12_377Fq as zkmsm_field::PrimeField>::random(&mut rng);
+        if let Some(q) = Affine::<Bls12_377>::from_x(x, false) {
+            break q;
+        }
+    };
+    assert!(!outsider.is_in_subgroup());
+    let mut outside = pts.clone();
+    outside[7] = outsider;
+    assert!(matches!(MsmContext::new(&outside), Err(MsmError::PointNotInSubgroup { index: 7 })));
+    for ex in zkmsm_curve::te::exceptional_points() {
+        let mut v = pts.clone();
+        v[2] = ex;
+        assert!(matches!(MsmContext::new(&v), Err(MsmError::PointNotInSubgroup { index: 2 })));
+    }
+}
