@@ -12,12 +12,14 @@ module zk_delay #(
   generate
     if (N == 0) begin : g_wire
       assign q = d;
-    end else if (N == 1) begin : g_one
-      always_ff @(posedge clk) q <= d;
     end else begin : g_regs
-      logic [N*W-1:0] r;
-      always_ff @(posedge clk) r <= {r[(N-1)*W-1:0], d};
-      assign q = r[N*W-1 -: W];
+      logic [W-1:0] r[N+1];
+      assign r[0] = d;
+      genvar i;
+      for (i = 1; i <= N; i++) begin : g_stage
+        always_ff @(posedge clk) r[i] <= r[i-1];
+      end
+      assign q = r[N];
     end
   endgenerate
 endmodule

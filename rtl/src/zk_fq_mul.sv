@@ -17,7 +17,7 @@ module zk_fq_mul #(
     parameter integer         TB     = 17,  // tile width, DSP B port (unsigned)
     parameter integer         RW     = 48,  // Montgomery reduction word
     parameter integer         WIN    = 4,   // wNAF window of q
-    parameter integer         FANIN  = 8    // reduction adder-tree fan-in
+    parameter integer         FANIN  = 4    // reduction adder-tree fan-in
 ) (
     input  logic          clk,
     input  logic          rst,       // clears the valid pipeline only
@@ -28,6 +28,8 @@ module zk_fq_mul #(
     output logic [NB-1:0] c
 );
 `include "zk_funcs.svh"
+  // One C++ class for all instances in Verilator (the adder has seven).
+  /* verilator no_inline_module */
   localparam integer NSTEP = NB / RW;
   localparam integer LATENCY = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN);
   localparam integer TWMAX = 2 * NB;

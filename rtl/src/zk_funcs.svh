@@ -6,8 +6,10 @@
 //
 // Version 5.006 of Verilator reports the implicit return variable of a function that
 // assigns to its own name as hiding the function (VARHIDDEN); the subset we
-// share with Yosys 0.23 has no `return`, so that one warning is waived here.
+// share with Yosys 0.23 has no `return`, so that one warning is waived here,
+// with UNUSEDSIGNAL for the parts of wide constant results a caller ignores.
 /* verilator lint_off VARHIDDEN */
+/* verilator lint_off UNUSEDSIGNAL */
 
 // ceil(a / b)
 function automatic integer zk_cdiv(input integer f_a, input integer f_b);
@@ -101,18 +103,84 @@ function automatic [63:0] zk_inv2w(input [63:0] f_q, input integer f_w);
   end
 endfunction
 
-// Latency of one word-serial Montgomery reduction f_step (zk_redc_step):
-// m and its odd multiples | wNAF term tree | t + m*f_q, shift.
-function automatic integer zk_redc_step_lat(input [511:0] f_q, input integer f_win,
-                                            input integer f_fanin);
-  zk_redc_step_lat = 1 + zk_tree_lat(zk_wnaf_count(zk_wnaf(f_q, f_win), 512), f_fanin) + 1;
+// Row packing of the wNAF terms of a constant multiplication. The term of
+// digit i is an f_mw-bit odd multiple v shifted to bit i; a negative digit
+// contributes ~v (its f_mw-bit complement) instead, and the correction
+// -(2^f_mw - 1) * 2^i of all negative digits is one constant (zk_pack_const).
+// So every term is non-negative and terms whose bit ranges do not overlap
+// share a row (concatenation, no adder). First fit in position order, which
+// is optimal for intervals: rows = the largest number of overlapping terms.
+// f_what = 0: row of each digit (8 bits per position); 2: number of rows.
+function automatic [4095:0] zk_pack(input [4095:0] f_d, input integer f_mw,
+                                    input integer f_what);
+  reg [1023:0] f_end;  // 16 bits per row: first free bit position
+  reg [4095:0] f_row;
+  reg [7:0] f_dig;
+  reg [15:0] f_i16, f_mw16;
+  reg f_found;
+  integer f_i, f_r, f_n, f_sel;
+  begin
+    f_end = 1024'b0;
+    f_row = 4096'b0;
+    f_n = 0;
+    f_mw16 = f_mw[15:0];
+    for (f_i = 0; f_i < 512; f_i = f_i + 1) begin
+      f_dig = f_d[8*f_i +: 8];
+      f_i16 = f_i[15:0];
+      if (f_dig != 8'd0) begin
+        f_found = 1'b0;
+        f_sel = 0;
+        for (f_r = 0; f_r < 64; f_r = f_r + 1)
+          if (!f_found && f_r < f_n && f_end[16*f_r +: 16] <= f_i16) begin
+            f_found = 1'b1;
+            f_sel = f_r;
+          end
+        if (!f_found) begin
+          f_sel = f_n;
+          f_n = f_n + 1;
+        end
+        f_end[16*f_sel +: 16] = f_i16 + f_mw16;
+        f_row[8*f_i +: 8] = f_sel[7:0];
+      end
+    end
+    if (f_what == 0) zk_pack = f_row;
+    else zk_pack = {4064'b0, f_n};
+  end
+endfunction
+
+// Number of rows of zk_pack.
+function automatic integer zk_pack_nrows(input [4095:0] f_d, input integer f_mw);
+  reg [4095:0] f_t;
+  begin
+    f_t = zk_pack(f_d, f_mw, 2);
+    zk_pack_nrows = f_t[31:0];
+  end
+endfunction
+
+// The constant correction of zk_pack's complemented negative terms, mod 2^512.
+function automatic [511:0] zk_pack_const(input [4095:0] f_d, input integer f_mw);
+  reg [511:0] f_ones;
+  integer f_i;
+  begin
+    zk_pack_const = 512'b0;
+    f_ones = (512'b1 << f_mw) - 512'b1;
+    for (f_i = 0; f_i < 512; f_i = f_i + 1)
+      if (f_d[8*f_i+7]) zk_pack_const = zk_pack_const - (f_ones << f_i);
+  end
+endfunction
+
+// Latency of one word-serial Montgomery reduction step (zk_redc_step):
+// m and its odd multiples | packed wNAF rows, adder tree | t + m*q, shift.
+function automatic integer zk_redc_step_lat(input [511:0] f_q, input integer f_rw,
+                                            input integer f_win, input integer f_fanin);
+  zk_redc_step_lat = 1 + zk_tree_lat(zk_pack_nrows(zk_wnaf(f_q, f_win), f_rw + f_win - 1) + 1, f_fanin) + 1;
 endfunction
 
 // Latency of zk_fq_mul: Karatsuba product, then NB/f_red_w reduction steps.
 function automatic integer zk_fq_mul_lat(input [511:0] f_q, input integer f_nb,
                                          input integer f_levels, input integer f_red_w,
                                          input integer f_win, input integer f_fanin);
-  zk_fq_mul_lat = zk_kmul_lat(f_levels) + (f_nb / f_red_w) * zk_redc_step_lat(f_q, f_win, f_fanin);
+  zk_fq_mul_lat = zk_kmul_lat(f_levels) + (f_nb / f_red_w) * zk_redc_step_lat(f_q, f_red_w, f_win, f_fanin);
 endfunction
 
 // Latency of zk_te_madd: lazy add/sub | 3 mul | lazy add/sub | 4 mul.
@@ -120,12 +188,12 @@ function automatic integer zk_te_madd_lat(input integer f_mul_lat);
   zk_te_madd_lat = 1 + f_mul_lat + 1 + f_mul_lat;
 endfunction
 
-// Width of zk_redc_step's output for f_a t_in of f_tw bits: (t + m*f_q) >> f_rw.
+// Width of zk_redc_step's output for f_a t_in of f_tw bits: (t + m*q) >> f_rw.
 function automatic integer zk_redc_ow(input integer f_tw, input integer f_qbits, input integer f_rw);
   zk_redc_ow = ((f_tw > f_rw + f_qbits) ? f_tw : f_rw + f_qbits) + 1 - f_rw;
 endfunction
 
-// Width of t entering reduction f_step `f_step` (f_step 0: the 2*f_nb-bit product).
+// Width of t entering reduction step `f_step` (f_step 0: the 2*f_nb-bit product).
 function automatic integer zk_redc_tw(input integer f_nb, input integer f_qbits, input integer f_rw,
                                       input integer f_step);
   integer f_i;
@@ -135,4 +203,5 @@ function automatic integer zk_redc_tw(input integer f_nb, input integer f_qbits,
       if (f_i < f_step) zk_redc_tw = zk_redc_ow(zk_redc_tw, f_qbits, f_rw);
   end
 endfunction
+/* verilator lint_on UNUSEDSIGNAL */
 /* verilator lint_on VARHIDDEN */

@@ -13,7 +13,7 @@ module zk_redc_step #(
     parameter integer         TW    = 768,       // width of t_in
     parameter integer         RW    = 48,        // reduction word
     parameter integer         WIN   = 4,         // wNAF window
-    parameter integer         FANIN = 8,         // adder-tree fan-in per level
+    parameter integer         FANIN = 4,         // adder-tree fan-in per level
     // width of t_out; must equal zk_redc_ow(TW, QBITS, RW) (the caller computes it)
     parameter integer         OW    = TW + 1 - RW
 ) (
@@ -24,11 +24,12 @@ module zk_redc_step #(
 `include "zk_funcs.svh"
   localparam logic [63:0] QINV = zk_inv2w(Q[63:0], RW);
   localparam logic [4095:0] DIG = zk_wnaf(Q, WIN);
-  localparam integer NT = zk_wnaf_count(DIG, 512);  // number of terms
   localparam integer NODD = 1 << (WIN - 2);  // odd multiples 1, 3, ..
   localparam integer MW = RW + WIN - 1;  // width of (2^(WIN-1)-1)*m
   localparam integer PW = RW + QBITS;  // m*q < 2^PW
-  localparam integer TL = zk_tree_lat(NT, FANIN);
+  // tree width: PW rounded up to whole 32-bit words (cheaper to simulate;
+  // synthesis trims the unused top bits)
+  localparam integer PWA = 32 * ((PW + 31) / 32);
   localparam integer SW = ((TW > PW) ? TW : PW) + 1;  // t + m*q
 
   // ---- stage 1: m = -t*q^-1 mod 2^RW, odd multiples of m
@@ -56,32 +57,39 @@ module zk_redc_step #(
     for (int j = 0; j < NODD; j++) om[j] <= om_c[j];
   end
 
-  // ---- wNAF terms: one shifted (and possibly negated) odd multiple per digit
-  logic [NT*PW-1:0] terms;
-  genvar p;
-  generate
-    for (p = 0; p < QBITS + 1; p++) begin : g_dig
-      localparam logic [7:0] D = DIG[8*p +: 8];
-      if (D != 8'd0) begin : g_term
-        localparam integer IDX = zk_wnaf_count(DIG, p);
-        localparam logic NEG = D[7];
-        localparam logic [7:0] MAG = NEG ? -D : D;
-        localparam integer J = (32'(MAG) - 1) / 2;
-        logic [PW-1:0] e;
-        always_comb begin
-          e = '0;
-          e[MW-1:0] = om[J];
-          e = e << p;
-        end
-        assign terms[IDX*PW +: PW] = NEG ? -e : e;
-      end
+  // ---- wNAF terms packed into rows: one shifted odd multiple per digit
+  // (complemented for negative digits), non-overlapping terms concatenated
+  // into one row; plus one constant row correcting the complements.
+  localparam logic [4095:0] ROWOF = zk_pack(DIG, MW, 0);
+  localparam integer NR = zk_pack_nrows(DIG, MW);
+  localparam integer TL = zk_tree_lat(NR + 1, FANIN);
+  localparam logic [511:0] KC = zk_pack_const(DIG, MW);
+  localparam integer XW = (QBITS + 1 + MW > PWA) ? QBITS + 1 + MW : PWA;  // row width
+  logic [XW-1:0] rows[NR];
+  logic [(NR+1)*PWA-1:0] terms;
+  logic [7:0] dg, mg;
+  always_comb begin
+    for (int r = 0; r < NR; r++) rows[r] = '0;
+    dg = '0;
+    mg = '0;
+    for (int p = 0; p <= QBITS; p++) begin
+      dg = DIG[8*p +: 8];
+      mg = dg[7] ? -dg : dg;
+      /* verilator lint_off WIDTH */
+      if (dg != 8'd0)
+        rows[ROWOF[8*p +: 8]][p +: MW] = dg[7] ? ~om[(32'(mg) - 1) / 2] : om[(32'(mg) - 1) / 2];
+      /* verilator lint_on WIDTH */
     end
-  endgenerate
+    for (int r = 0; r < NR; r++) terms[r*PWA +: PWA] = rows[r][PWA-1:0];
+    terms[NR*PWA +: PWA] = KC[PWA-1:0];
+  end
 
-  logic [PW-1:0] mq;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [PWA-1:0] mq;  // m*q < 2^PW
+  /* verilator lint_on UNUSEDSIGNAL */
   zk_sum_tree #(
-      .N(NT),
-      .W(PW),
+      .N(NR + 1),
+      .W(PWA),
       .F(FANIN)
   ) u_tree (
       .clk(clk),
@@ -107,7 +115,7 @@ module zk_redc_step #(
     ta = '0;
     tb = '0;
     ta[TW-1:0] = td;
-    tb[PW-1:0] = mq;
+    tb[PW-1:0] = mq[PW-1:0];
     s = ta + tb;
   end
   always_ff @(posedge clk) t_out <= s[SW-1:RW];

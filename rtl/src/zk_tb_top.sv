@@ -10,10 +10,16 @@ module zk_tb_top #(
     parameter integer         TB     = 17,
     parameter integer         RW     = 48,
     parameter integer         WIN    = 4,
-    parameter integer         FANIN  = 8,
+    parameter integer         FANIN  = 4,
     parameter integer         AS_STG = 2,  // add/sub pipe stages
-    parameter integer         TAGW   = 32
+    parameter integer         TAGW   = 32,
+    // which DUTs this build contains (separate simulation models are much
+    // cheaper than one with idle pipelines): multiplier + add/sub, adder
+    parameter integer         WITH_FQ = 1,
+    parameter integer         WITH_PA = 1
 ) (
+    // (inputs of a DUT left out by WITH_FQ / WITH_PA are unused)
+    /* verilator lint_off UNUSEDSIGNAL */
     input  logic            clk,
     input  logic            rst,
     // multiplier
@@ -40,6 +46,7 @@ module zk_tb_top #(
     input  logic [  NB-1:0] pa_ymx,
     input  logic [  NB-1:0] pa_ypx,
     input  logic [  NB-1:0] pa_kxy,
+    /* verilator lint_on UNUSEDSIGNAL */
     output logic            pa_out_valid,
     output logic [TAGW-1:0] pa_out_tag,
     output logic [  NB-1:0] pa_x3,
@@ -57,86 +64,104 @@ module zk_tb_top #(
   assign lat_as  = 16'(AS_STG);
   assign lat_pa  = 16'(zk_te_madd_lat(MLAT));
 
-  zk_fq_mul #(
-      .NB(NB),
-      .QBITS(QBITS),
-      .Q(Q),
-      .LEVELS(LEVELS),
-      .TA(TA),
-      .TB(TB),
-      .RW(RW),
-      .WIN(WIN),
-      .FANIN(FANIN)
-  ) u_mul (
-      .clk(clk),
-      .rst(rst),
-      .in_valid(mul_in_valid),
-      .a(mul_a),
-      .b(mul_b),
-      .out_valid(mul_out_valid),
-      .c(mul_c)
-  );
+  generate
+    if (WITH_FQ != 0) begin : g_fq
+    zk_fq_mul #(
+        .NB(NB),
+        .QBITS(QBITS),
+        .Q(Q),
+        .LEVELS(LEVELS),
+        .TA(TA),
+        .TB(TB),
+        .RW(RW),
+        .WIN(WIN),
+        .FANIN(FANIN)
+    ) u_mul (
+        .clk(clk),
+        .rst(rst),
+        .in_valid(mul_in_valid),
+        .a(mul_a),
+        .b(mul_b),
+        .out_valid(mul_out_valid),
+        .c(mul_c)
+    );
 
-  zk_fq_add #(
-      .NB(NB),
-      .Q(Q),
-      .REDUCE(1),
-      .STAGES(AS_STG)
-  ) u_add (
-      .clk(clk),
-      .a  (as_a),
-      .b  (as_b),
-      .c  (as_sum)
-  );
-  zk_fq_sub #(
-      .NB(NB),
-      .Q(Q),
-      .REDUCE(1),
-      .STAGES(AS_STG)
-  ) u_sub (
-      .clk(clk),
-      .a  (as_a),
-      .b  (as_b),
-      .c  (as_diff)
-  );
-  zk_valid_pipe #(
-      .N(AS_STG)
-  ) u_as_vld (
-      .clk(clk),
-      .rst(rst),
-      .d  (as_in_valid),
-      .q  (as_out_valid)
-  );
-
-  zk_te_madd #(
-      .NB(NB),
-      .QBITS(QBITS),
-      .Q(Q),
-      .LEVELS(LEVELS),
-      .TA(TA),
-      .TB(TB),
-      .RW(RW),
-      .WIN(WIN),
-      .FANIN(FANIN),
-      .TAGW(TAGW)
-  ) u_pa (
-      .clk(clk),
-      .rst(rst),
-      .in_valid(pa_in_valid),
-      .in_sub(pa_in_sub),
-      .in_tag(pa_in_tag),
-      .x1(pa_x1),
-      .y1(pa_y1),
-      .z1(pa_z1),
-      .t1(pa_t1),
-      .p_ymx(pa_ymx),
-      .p_ypx(pa_ypx),
-      .p_kxy(pa_kxy),
-      .out_valid(pa_out_valid),
-      .out_tag(pa_out_tag),
-      .x3(pa_x3),
-      .y3(pa_y3),
-      .z3(pa_z3),
-      .t3(pa_t3)
-  );
+    zk_fq_add #(
+        .NB(NB),
+        .Q(Q),
+        .REDUCE(1),
+        .STAGES(AS_STG)
+    ) u_add (
+        .clk(clk),
+        .a  (as_a),
+        .b  (as_b),
+        .c  (as_sum)
+    );
+    zk_fq_sub #(
+        .NB(NB),
+        .Q(Q),
+        .REDUCE(1),
+        .STAGES(AS_STG)
+    ) u_sub (
+        .clk(clk),
+        .a  (as_a),
+        .b  (as_b),
+        .c  (as_diff)
+    );
+    zk_valid_pipe #(
+        .N(AS_STG)
+    ) u_as_vld (
+        .clk(clk),
+        .rst(rst),
+        .d  (as_in_valid),
+        .q  (as_out_valid)
+    );
+    end else begin : g_no_fq
+      assign mul_out_valid = 1'b0;
+      assign mul_c = '0;
+      assign as_out_valid = 1'b0;
+      assign as_sum = '0;
+      assign as_diff = '0;
+    end
+    if (WITH_PA != 0) begin : g_pa
+    zk_te_madd #(
+        .NB(NB),
+        .QBITS(QBITS),
+        .Q(Q),
+        .LEVELS(LEVELS),
+        .TA(TA),
+        .TB(TB),
+        .RW(RW),
+        .WIN(WIN),
+        .FANIN(FANIN),
+        .TAGW(TAGW)
+    ) u_pa (
+        .clk(clk),
+        .rst(rst),
+        .in_valid(pa_in_valid),
+        .in_sub(pa_in_sub),
+        .in_tag(pa_in_tag),
+        .x1(pa_x1),
+        .y1(pa_y1),
+        .z1(pa_z1),
+        .t1(pa_t1),
+        .p_ymx(pa_ymx),
+        .p_ypx(pa_ypx),
+        .p_kxy(pa_kxy),
+        .out_valid(pa_out_valid),
+        .out_tag(pa_out_tag),
+        .x3(pa_x3),
+        .y3(pa_y3),
+        .z3(pa_z3),
+        .t3(pa_t3)
+    );
+    end else begin : g_no_pa
+      assign pa_out_valid = 1'b0;
+      assign pa_out_tag = '0;
+      assign pa_x3 = '0;
+      assign pa_y3 = '0;
+      assign pa_z3 = '0;
+      assign pa_t3 = '0;
+    end
+  endgenerate
 endmodule

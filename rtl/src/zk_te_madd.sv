@@ -23,7 +23,7 @@ module zk_te_madd #(
     parameter integer         TB     = 17,
     parameter integer         RW     = 48,
     parameter integer         WIN    = 4,
-    parameter integer         FANIN  = 8,
+    parameter integer         FANIN  = 4,
     parameter integer         TAGW   = 32
 ) (
     input  logic            clk,
