@@ -1,0 +1,125 @@
+//! Command-line arguments.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(name = "zkmsm", version, about = "Multi-scalar multiplication on BLS12-377/381 G1 (CPU engine, accelerator model)")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run an MSM on built-in deterministic inputs and check it against an independent reference.
+    Demo(DemoArgs),
+    /// Write random subgroup points and uniform scalars to files.
+    Gen(GenArgs),
+    /// Compute the MSM of a points file and a scalars file.
+    Msm(MsmArgs),
+    /// Time the MSM phases on generated inputs at several sizes.
+    Bench(BenchArgs),
+    /// Cycle-level model of the accelerator (schedulers, pipelines, aggregation).
+    Sim(zkmsm_sim::cli::SimArgs),
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CurveName {
+    #[value(name = "bls12-377")]
+    Bls12_377,
+    #[value(name = "bls12-381")]
+    Bls12_381,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatName {
+    Compressed,
+    Uncompressed,
+}
+
+impl From<FormatName> for zkmsm_curve::PointFormat {
+    fn from(f: FormatName) -> Self {
+        match f {
+            FormatName::Compressed => zkmsm_curve::PointFormat::Compressed,
+            FormatName::Uncompressed => zkmsm_curve::PointFormat::Uncompressed,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct DemoArgs {
+    #[arg(long, value_enum, default_value = "bls12-377")]
+    pub curve: CurveName,
+    /// log2 of the number of points.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=26))]
+    pub log_n: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Window size c (default: the cost model's choice).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub window: Option<u32>,
+    /// Print a last line of JSON instead of the hex result.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    #[arg(long, value_enum)]
+    pub curve: CurveName,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=26))]
+    pub log_n: u32,
+    /// Output file for the points.
+    #[arg(long)]
+    pub points: PathBuf,
+    /// Output file for the scalars.
+    #[arg(long)]
+    pub scalars: PathBuf,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Point encoding (uncompressed loads faster: no square roots).
+    #[arg(long, value_enum, default_value = "compressed")]
+    pub point_format: FormatName,
+}
+
+#[derive(Args, Debug)]
+pub struct MsmArgs {
+    #[arg(long, value_enum)]
+    pub curve: CurveName,
+    /// Points: concatenated arkworks-canonical G1 affine encodings (optionally with an 8-byte length prefix).
+    #[arg(long)]
+    pub points: PathBuf,
+    /// Scalars: 32-byte little-endian integers below r.
+    #[arg(long)]
+    pub scalars: PathBuf,
+    /// Point encoding; detected from the file size when omitted.
+    #[arg(long, value_enum)]
+    pub point_format: Option<FormatName>,
+    /// Window size c (default: the cost model's choice).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub window: Option<u32>,
+    /// Timed runs after one warm-up; msm_ms is their median.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeat: u32,
+    /// Also compute a slow bucket-free reference and fail if it differs.
+    #[arg(long)]
+    pub check: bool,
+    /// Print a last line of JSON instead of the hex result.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    #[arg(long, value_enum, default_value = "bls12-377")]
+    pub curve: CurveName,
+    /// Sizes as log2, e.g. 12,14,16.
+    #[arg(long, value_delimiter = ',', default_values_t = vec![12u32, 14, 16])]
+    pub log_n: Vec<u32>,
+    /// Timed runs per size (median reported).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeat: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}

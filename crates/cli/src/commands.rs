@@ -1,0 +1,185 @@
+//! What each subcommand does, generic over the curve.
+
+use crate::args::*;
+use serde_json::json;
+use std::time::{Duration, Instant};
+use zkmsm::gen::{expected_msm, random_field_elements, random_points};
+use zkmsm::io::{read_points, read_scalars, result_hex, write_points, write_scalars};
+use zkmsm::{Bls12_377, Bls12_381, MsmContext, MsmCurve, MsmOutput, ScalarLimbs, Validation, XyzzBackend};
+
+pub fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Demo(a) => match a.curve {
+            CurveName::Bls12_377 => demo::<Bls12_377>(&a),
+            CurveName::Bls12_381 => demo::<Bls12_381>(&a),
+        },
+        Command::Gen(a) => match a.curve {
+            CurveName::Bls12_377 => gen::<Bls12_377>(&a),
+            CurveName::Bls12_381 => gen::<Bls12_381>(&a),
+        },
+        Command::Msm(a) => match a.curve {
+            CurveName::Bls12_377 => msm::<Bls12_377>(&a),
+            CurveName::Bls12_381 => msm::<Bls12_381>(&a),
+        },
+        Command::Bench(a) => match a.curve {
+            CurveName::Bls12_377 => bench::<Bls12_377>(&a),
+            CurveName::Bls12_381 => bench::<Bls12_381>(&a),
+        },
+        Command::Sim(a) => zkmsm_sim::cli::run(a).map_err(|e| e.to_string()),
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn phases_json<C: MsmCurve>(out: &MsmOutput<C>) -> serde_json::Value {
+    out.timings.as_ms().iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>().into()
+}
+
+fn print_phases<C: MsmCurve>(out: &MsmOutput<C>) {
+    for (name, v) in out.timings.as_ms() {
+        eprintln!("  {name:<20} {v:10.2} ms");
+    }
+}
+
+/// Warm-up plus `repeat` timed runs; the run with the median time.
+fn timed_runs<C: MsmCurve>(
+    ctx: &MsmContext<C, XyzzBackend>,
+    scalars: &[ScalarLimbs],
+    repeat: u32,
+) -> Result<(MsmOutput<C>, Vec<f64>), String> {
+    ctx.msm_bigint_report(scalars).map_err(|e| e.to_string())?;
+    let mut runs = Vec::new();
+    for _ in 0..repeat {
+        let t = Instant::now();
+        let out = ctx.msm_bigint_report(scalars).map_err(|e| e.to_string())?;
+        runs.push((ms(t.elapsed()), out));
+    }
+    runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let all: Vec<f64> = runs.iter().map(|r| r.0).collect();
+    let median = runs.swap_remove(runs.len() / 2);
+    Ok((median.1, all))
+}
+
+fn demo<C: MsmCurve>(a: &DemoArgs) -> Result<(), String> {
+    let n = 1usize << a.log_n;
+    eprintln!("zkmsm demo: {} G1, n = 2^{} = {n}, seed {}", C::NAME, a.log_n, a.seed);
+    let t = Instant::now();
+    let known = random_points::<C>(n, a.seed);
+    let scalars_f = random_field_elements::<C>(n, a.seed.wrapping_add(1));
+    let scalars: Vec<ScalarLimbs> = scalars_f.iter().map(C::scalar_to_limbs).collect();
+    eprintln!("  inputs generated      {:10.2} ms", ms(t.elapsed()));
+    let t = Instant::now();
+    let mut ctx = MsmContext::new(&known.points).map_err(|e| e.to_string())?;
+    ctx.set_window(a.window);
+    let init = t.elapsed();
+    eprintln!("  init (validate)       {:10.2} ms", ms(init));
+    let t = Instant::now();
+    let out = ctx.msm_bigint_report(&scalars).map_err(|e| e.to_string())?;
+    let msm_time = t.elapsed();
+    let result = out.result.to_affine();
+    eprintln!("  msm                   {:10.2} ms  (window c = {}, {} windows, backend {})", ms(msm_time), out.plan.c, out.plan.windows, ctx.backend_name());
+    print_phases(&out);
+    // Independent check: the points are g_i * G with known g_i, so the MSM
+    // equals (sum s_i g_i mod r) * G, computed in the scalar field.
+    let t = Instant::now();
+    let expected = expected_msm::<C>(&known.dlogs, &scalars_f);
+    let ok = expected == result;
+    eprintln!("  reference (sum s_i g_i) G {:6.2} ms: {}", ms(t.elapsed()), if ok { "MATCH" } else { "MISMATCH" });
+    let hex = result_hex(&result);
+    if a.json {
+        println!(
+            "{}",
+            json!({"curve": C::NAME, "n": n, "result": hex, "check": ok, "msm_ms": ms(msm_time), "init_ms": ms(init),
+                   "window": out.plan.c, "windows": out.plan.windows, "backend": ctx.backend_name(), "phases_ms": phases_json(&out)})
+        );
+    } else {
+        println!("{hex}");
+    }
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("result {} differs from the reference {}", hex, result_hex(&expected)))
+    }
+}
+
+fn gen<C: MsmCurve>(a: &GenArgs) -> Result<(), String> {
+    let n = 1usize << a.log_n;
+    let t = Instant::now();
+    let points = random_points::<C>(n, a.seed).points;
+    let scalars = zkmsm::gen::random_scalars::<C>(n, a.seed.wrapping_add(1));
+    write_points(&a.points, &points, a.point_format.into()).map_err(|e| e.to_string())?;
+    write_scalars(&a.scalars, &scalars).map_err(|e| e.to_string())?;
+    eprintln!(
+        "wrote {n} {} points ({:?}) to {} and {n} scalars to {} in {:.0} ms",
+        C::NAME,
+        a.point_format,
+        a.points.display(),
+        a.scalars.display(),
+        ms(t.elapsed())
+    );
+    Ok(())
+}
+
+fn msm<C: MsmCurve>(a: &MsmArgs) -> Result<(), String> {
+    let t = Instant::now();
+    let scalars = read_scalars::<C>(&a.scalars).map_err(|e| e.to_string())?;
+    let (points, layout) = read_points::<C>(&a.points, scalars.len(), a.point_format.map(Into::into), Validation::Full)
+        .map_err(|e| e.to_string())?;
+    let load = t.elapsed();
+    eprintln!("loaded {} points ({:?}{}) and scalars in {:.1} ms (decoded, validated)", points.len(), layout.format, if layout.prefixed { ", length-prefixed" } else { "" }, ms(load));
+    let t = Instant::now();
+    let mut ctx = MsmContext::with_backend(&points, XyzzBackend, Validation::AlreadyValidated).map_err(|e| e.to_string())?;
+    ctx.set_window(a.window);
+    let init = t.elapsed();
+    let (out, all) = timed_runs(&ctx, &scalars, a.repeat)?;
+    let msm_ms = all[all.len() / 2];
+    let result = out.result.to_affine();
+    eprintln!("msm: {msm_ms:.2} ms (median of {}), window c = {}, {} windows", a.repeat, out.plan.c, out.plan.windows);
+    print_phases(&out);
+    if a.check {
+        let t = Instant::now();
+        let reference = zkmsm::reference::naive_msm(&points, &scalars);
+        if reference != result {
+            return Err(format!("MSM {} differs from the reference {}", result_hex(&result), result_hex(&reference)));
+        }
+        eprintln!("check: matches the bucket-free reference ({:.0} ms)", ms(t.elapsed()));
+    }
+    let hex = result_hex(&result);
+    if a.json {
+        println!(
+            "{}",
+            json!({"curve": C::NAME, "n": points.len(), "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
+                   "load_ms": ms(load), "init_ms": ms(init), "window": out.plan.c, "windows": out.plan.windows,
+                   "backend": ctx.backend_name(), "phases_ms": phases_json(&out)})
+        );
+    } else {
+        println!("{hex}");
+    }
+    Ok(())
+}
+
+fn bench<C: MsmCurve>(a: &BenchArgs) -> Result<(), String> {
+    println!("| curve | n | c | msm ms (median of {}) | digits | accumulation | bucket agg. | result agg. |", a.repeat);
+    println!("|---|---|---|---|---|---|---|---|");
+    for &k in &a.log_n {
+        let n = 1usize << k;
+        let points = random_points::<C>(n, a.seed).points;
+        let scalars = zkmsm::gen::random_scalars::<C>(n, a.seed.wrapping_add(1));
+        let ctx = MsmContext::with_backend(&points, XyzzBackend, Validation::AlreadyValidated).map_err(|e| e.to_string())?;
+        let (out, all) = timed_runs(&ctx, &scalars, a.repeat)?;
+        let p = out.timings.as_ms();
+        println!(
+            "| {} | 2^{k} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            C::NAME,
+            out.plan.c,
+            all[all.len() / 2],
+            p[0].1,
+            p[1].1,
+            p[2].1,
+            p[3].1
+        );
+    }
+    Ok(())
+}
