@@ -83,6 +83,10 @@ pub struct SimArgs {
     /// ZPrize pending-buffer capacity per lane, 0 = unbounded.
     #[arg(long)]
     pub pending_cap: Option<usize>,
+    /// Delayed scheduler: start each pass at once instead of after the
+    /// previous pass's additions are written back.
+    #[arg(long)]
+    pub no_pass_drain: bool,
     /// Clock frequency in MHz for the projected latency.
     #[arg(long)]
     pub freq_mhz: Option<f64>,
@@ -242,6 +246,7 @@ impl SimArgs {
         if let Some(v) = self.mul_latency {
             c.mul_latency = v;
         }
+        c.no_pass_drain = self.no_pass_drain;
         c.seed = self.seed;
         Ok(c)
     }
@@ -285,9 +290,36 @@ pub fn format_report(r: &Report, wall_s: f64) -> String {
             100.0 * (a.slots as f64 / ideal as f64 - 1.0)
         );
     }
-    if c.sched == SchedKind::Delayed {
-        let _ = writeln!(s, "passes (max)         {}", a.passes);
-        let _ = writeln!(s, "FIFO total/window    {} (worst window, all passes)", a.deferred_per_window);
+    if !a.window_conflicts.is_empty() && r.windows > 1 && c.n > 0 {
+        // Every window but the top one has full-width digits; the top one
+        // holds the scalar's last bits - c*(W-1) bits and fewer buckets.
+        let full = r.windows - 1;
+        let mean = |v: &[u64]| v[..full].iter().sum::<u64>() as f64 / full as f64;
+        let mc = mean(&a.window_conflicts);
+        let _ = writeln!(
+            s,
+            "conflicts/window     {:.1} ({:.4}% of N) mean of the {} full windows; top window {}",
+            mc,
+            100.0 * mc / c.n as f64,
+            full,
+            a.window_conflicts[full]
+        );
+        if c.sched == SchedKind::Delayed {
+            let maxp = a.window_passes[..full].iter().max().unwrap();
+            let _ =
+                writeln!(s, "passes/window        max {} over full windows (per window: {:?})", maxp, a.window_passes);
+            let _ = writeln!(
+                s,
+                "FIFO total/window    {:.1} mean of full windows (all passes); top window {}",
+                mean(&a.window_deferred),
+                a.window_deferred[full]
+            );
+        }
+        if c.sched == SchedKind::Greedy {
+            let maxq = a.window_deferred[..full].iter().max().unwrap();
+            let _ =
+                writeln!(s, "queue max/window     {} over full windows; top window {}", maxq, a.window_deferred[full]);
+        }
     }
     let _ = writeln!(s, "queue high-water     {}", a.queue_hwm);
     for (k, v) in &a.extra {
@@ -307,6 +339,16 @@ pub fn format_report(r: &Report, wall_s: f64) -> String {
         r.agg_doubles_per_window,
         r.agg_cycles_total()
     );
+    if let Some(naive) = r.naive_agg_cycles_per_window {
+        let _ = writeln!(
+            s,
+            "optimization rate    {:.3}% (partitioned {} / unpartitioned {} cycles per window, H = {})",
+            100.0 * r.agg_cycles_per_window as f64 / naive.max(1) as f64,
+            r.agg_cycles_per_window,
+            naive,
+            c.groups
+        );
+    }
     if r.agg_on_device() {
         let _ = writeln!(s, "result aggregation   {} cycles", r.result_agg_cycles);
         let _ = writeln!(s, "aggregation share    {:.3}%", 100.0 * r.agg_share());

@@ -7,6 +7,8 @@
 //! read-at-issue / write-at-retire timing of the hardware, so a scheduler
 //! that lets two additions to one bucket overlap produces a wrong MSM.
 
+use std::borrow::Cow;
+
 /// The group operations the model needs.
 pub trait SimGroup: Sync {
     type P: Clone + PartialEq + core::fmt::Debug + Send + Sync;
@@ -51,13 +53,23 @@ impl Datapath for Stats {
 /// negations are precomputed (the hardware reads `-P` as cheaply as `P`).
 pub struct Functional<'a, G: SimGroup> {
     pub group: &'a G,
-    points: Vec<G::P>,
-    negated: Vec<G::P>,
+    points: Cow<'a, [G::P]>,
+    negated: Cow<'a, [G::P]>,
 }
 
 impl<'a, G: SimGroup> Functional<'a, G> {
     pub fn new(group: &'a G, points: &[G::P]) -> Self {
-        Self { group, points: points.to_vec(), negated: points.iter().map(|p| group.neg(p)).collect() }
+        Self {
+            group,
+            points: Cow::Owned(points.to_vec()),
+            negated: Cow::Owned(points.iter().map(|p| group.neg(p)).collect()),
+        }
+    }
+
+    /// Borrow points and their negations prepared once (MSM_INIT).
+    pub fn borrowed(group: &'a G, points: &'a [G::P], negated: &'a [G::P]) -> Self {
+        assert_eq!(points.len(), negated.len());
+        Self { group, points: Cow::Borrowed(points), negated: Cow::Borrowed(negated) }
     }
 }
 

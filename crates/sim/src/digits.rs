@@ -138,6 +138,30 @@ impl DigitSource for TableDigits {
     }
 }
 
+/// One window's digits given as a slice (the host's digit stream for one
+/// window, as the `zkmsm` backend seam hands it over).
+#[derive(Clone, Copy, Debug)]
+pub struct SliceDigits<'a> {
+    pub digits: &'a [i32],
+    pub c: u32,
+}
+
+impl DigitSource for SliceDigits<'_> {
+    fn len(&self) -> usize {
+        self.digits.len()
+    }
+    fn windows(&self) -> usize {
+        1
+    }
+    fn window_bits(&self) -> u32 {
+        self.c
+    }
+    #[inline(always)]
+    fn digit(&self, i: usize, _j: usize) -> i32 {
+        self.digits[i]
+    }
+}
+
 /// Extract bits `[lo, lo+len)` of a little-endian limb vector.
 pub fn bits_at(limbs: &[u64], lo: usize, len: u32) -> u64 {
     let mut v: u128 = 0;

@@ -15,6 +15,7 @@
 //! See `docs/MODEL.md` for the published claims the model reproduces.
 
 pub mod aggregate;
+pub mod backend;
 pub mod cli;
 pub mod curves;
 pub mod datapath;

@@ -56,6 +56,7 @@ impl SchedKind {
             stall_fifo: 4,
             cus: 3,
             pending_cap: 0,
+            no_pass_drain: false,
         };
         match self {
             SchedKind::Delayed | SchedKind::Greedy => base,
@@ -119,6 +120,9 @@ pub struct ModelConfig {
     pub cus: usize,
     /// ZPrize pending-buffer capacity per lane (0: unbounded).
     pub pending_cap: usize,
+    /// Delayed scheduler: start a pass without waiting for the previous
+    /// pass's additions to be written back.
+    pub no_pass_drain: bool,
 }
 
 /// Everything one run measured.
@@ -132,6 +136,9 @@ pub struct Report {
     pub agg_cycles_per_window: u64,
     pub agg_adds_per_window: usize,
     pub agg_doubles_per_window: usize,
+    /// Partitioned aggregation: cycles of the unpartitioned running sum on
+    /// the same pipeline (PriorMSM's "naive" baseline), per window.
+    pub naive_agg_cycles_per_window: Option<u64>,
     /// Result aggregation (Horner over windows) cycles, on device or host.
     pub result_agg_cycles: u64,
     /// Device cycles: accumulation plus on-device aggregation phases.
@@ -160,13 +167,21 @@ impl Report {
     pub fn digit_ops(&self) -> u64 {
         (self.cfg.n as u64 * self.windows as u64).saturating_sub(self.acc.zero_digits)
     }
-    /// Accumulation cycles per non-zero digit (1.0 is a perfectly fed adder).
+    /// Adders working in parallel (compute units for ZPrize).
+    pub fn parallel_units(&self) -> u64 {
+        match self.cfg.sched {
+            SchedKind::Zprize => self.cfg.cus.clamp(1, self.windows.max(1)) as u64,
+            _ => self.cfg.machine.adders.max(1) as u64,
+        }
+    }
+    /// Accumulation cycles per non-zero digit and adder (1.0 is a perfectly
+    /// fed adder).
     pub fn cycles_per_op(&self) -> f64 {
         let d = self.digit_ops();
         if d == 0 {
             return 0.0;
         }
-        self.acc.cycles as f64 / d as f64 * self.cfg.machine.adders.max(1) as f64
+        self.acc.cycles as f64 / d as f64 * self.parallel_units() as f64
     }
 }
 
@@ -185,25 +200,27 @@ impl ModelConfig {
         }
     }
 
+    /// Bucket accumulation only, by the configured scheduler.
+    pub fn accumulate<D: Datapath, S: DigitSource>(&self, digits: &S, dp: &D, buckets: &mut Buckets<D::V>) -> AccStats {
+        let m = &self.machine;
+        match self.sched {
+            SchedKind::Delayed => {
+                Delayed { drain_between_passes: !self.no_pass_drain }.accumulate(m, digits, dp, buckets)
+            }
+            SchedKind::Greedy => Greedy.accumulate(m, digits, dp, buckets),
+            SchedKind::Hardcaml => StallController { fifo_depth: self.stall_fifo }.accumulate(m, digits, dp, buckets),
+            SchedKind::Prior => Pbsm.accumulate(m, digits, dp, buckets),
+            SchedKind::Zprize => {
+                CollisionHandler { cus: self.cus, pending_cap: self.pending_cap }.accumulate(m, digits, dp, buckets)
+            }
+        }
+    }
+
     fn run_with<D: Datapath, S: DigitSource>(&self, digits: &S, dp: &D) -> (Report, Buckets<D::V>, Program) {
         let nb = num_buckets(self.c) as usize;
         let w = digits.windows();
         let mut buckets = Buckets::new(w, nb, D::FUNCTIONAL);
-        let m = &self.machine;
-        let acc = match self.sched {
-            SchedKind::Delayed => Delayed.accumulate(m, digits, dp, &mut buckets),
-            SchedKind::Greedy => Greedy.accumulate(m, digits, dp, &mut buckets),
-            SchedKind::Hardcaml => {
-                StallController { fifo_depth: self.stall_fifo }.accumulate(m, digits, dp, &mut buckets)
-            }
-            SchedKind::Prior => Pbsm.accumulate(m, digits, dp, &mut buckets),
-            SchedKind::Zprize => CollisionHandler { cus: self.cus, pending_cap: self.pending_cap }.accumulate(
-                m,
-                digits,
-                dp,
-                &mut buckets,
-            ),
-        };
+        let acc = self.accumulate(digits, dp, &mut buckets);
         let (prog, lat, issue, blocking) = self.agg_program(nb);
         let agg_cycles = prog.cycles(lat, issue, blocking);
         // Horner: c doublings and one addition per window but the top one,
@@ -211,7 +228,9 @@ impl ModelConfig {
         let result_agg = (w.saturating_sub(1) as u64) * (self.c as u64 + 1) * lat;
         let device =
             if self.agg == AggKind::Host { acc.cycles } else { acc.cycles + agg_cycles * w as u64 + result_agg };
+        let naive = (self.agg == AggKind::Partitioned).then(|| serial(nb).cycles(lat, 1, false));
         let rep = Report {
+            naive_agg_cycles_per_window: naive,
             cfg: self.clone(),
             windows: w,
             buckets: nb,

@@ -51,8 +51,23 @@ impl Ports {
 
 /// Delayed scheduler: conflicting digits are written to a FIFO and replayed
 /// in a later pass over the FIFO, until a pass has no conflict.
-#[derive(Clone, Debug, Default)]
-pub struct Delayed;
+///
+/// `drain_between_passes` (default true, an assumption: the FIFO goes to
+/// DDR and is read back) starts a pass only once the previous pass's last
+/// addition has been written back, so a pass conflicts only with itself.
+/// Without it a short pass re-conflicts with the additions still in flight
+/// from the pass before, and the last few digits of a window can take up to
+/// T passes of a cycle or two each.
+#[derive(Clone, Debug)]
+pub struct Delayed {
+    pub drain_between_passes: bool,
+}
+
+impl Default for Delayed {
+    fn default() -> Self {
+        Self { drain_between_passes: true }
+    }
+}
 
 /// Greedy scheduler: a conflicting digit waits in a queue and is replayed
 /// (ahead of the stream) as soon as its bucket leaves the pipeline.
@@ -80,6 +95,7 @@ impl Scheduler for Delayed {
         let mut t_total = 0u64;
         for w in 0..digits.windows() {
             let mut pipe = RmwPipe::<D::V>::new(m.depth, nb, (w * nb) as u32);
+            let conflicts_before = st.conflicts;
             let mut t = 0u64;
             let mut pass: Vec<u32> = Vec::new();
             let mut first = true;
@@ -91,6 +107,9 @@ impl Scheduler for Delayed {
                     break;
                 }
                 passes += 1;
+                if !first && self.drain_between_passes {
+                    t = t.max(pipe.drain_end());
+                }
                 let mut next: Vec<u32> = Vec::new();
                 let mut k = 0usize;
                 while k < len {
@@ -134,8 +153,10 @@ impl Scheduler for Delayed {
             let end = pipe.drain_end().max(t);
             pipe.flush::<D>(buckets);
             st.ops += pipe.ops;
+            st.window_conflicts.push(st.conflicts - conflicts_before);
+            st.window_passes.push(passes);
+            st.window_deferred.push(deferred);
             st.passes = st.passes.max(passes);
-            st.deferred_per_window = st.deferred_per_window.max(deferred);
             st.window_cycles.push(end);
             t_total += end;
         }
@@ -172,6 +193,8 @@ impl Scheduler for Greedy {
             let mut t = 0u64;
             let mut k = 0usize;
             let mut seq = 0u64;
+            let conflicts_before = st.conflicts;
+            let mut hwm = 0u64;
             while k < n || !queue.is_empty() {
                 // Nothing can issue before the head of the queue is ready.
                 if k >= n {
@@ -231,7 +254,7 @@ impl Scheduler for Greedy {
                         st.bubbles += 1;
                         queue.push(Reverse((pipe.free_at(b), seq, k as u32, b, neg)));
                         seq += 1;
-                        st.queue_hwm = st.queue_hwm.max(queue.len() as u64);
+                        hwm = hwm.max(queue.len() as u64);
                     } else {
                         pipe.issue(dp, buckets, t, b, k as u32, neg);
                     }
@@ -244,6 +267,9 @@ impl Scheduler for Greedy {
             pipe.flush::<D>(buckets);
             st.ops += pipe.ops;
             st.passes = 1;
+            st.queue_hwm = st.queue_hwm.max(hwm);
+            st.window_conflicts.push(st.conflicts - conflicts_before);
+            st.window_deferred.push(hwm);
             st.window_cycles.push(end);
             t_total += end;
         }

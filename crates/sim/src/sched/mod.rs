@@ -62,9 +62,12 @@ pub struct AccStats {
     pub input_stalls: u64,
     /// Delayed scheduler: number of passes in the worst window.
     pub passes: u32,
-    /// Delayed scheduler: total length of the conflict FIFO over all passes,
-    /// per window (worst window).
-    pub deferred_per_window: u64,
+    /// Per-window figures (schedulers that run windows one after another):
+    /// conflicts detected, passes, total deferral-FIFO length (delayed) or
+    /// queue high-water mark (greedy).
+    pub window_conflicts: Vec<u64>,
+    pub window_passes: Vec<u32>,
+    pub window_deferred: Vec<u64>,
     /// High-water mark of the scheduler's queue(s).
     pub queue_hwm: u64,
     /// Digits equal to zero (no operation).

@@ -37,15 +37,36 @@ impl Default for CollisionHandler {
     }
 }
 
-impl CollisionHandler {
-    fn take_unlocked<V: Clone>(
-        pending: &mut Vec<(u32, u32, bool)>,
-        pipe: &RmwPipe<V>,
-        base: u32,
-        t: u64,
-    ) -> Option<(u32, u32, bool)> {
-        let pos = pending.iter().position(|&(_, b, _)| !pipe.busy(base + b, t))?;
-        Some(pending.remove(pos))
+/// A lane's pending buffer, with a lower bound on the first cycle at which
+/// any of its operations may be unlocked (so an all-locked buffer is not
+/// scanned every slot).
+#[derive(Clone, Default)]
+struct Pending {
+    ops: Vec<(u32, u32, bool)>,
+    /// No pending operation is unlocked before this cycle.
+    not_before: u64,
+}
+
+impl Pending {
+    fn push<V: Clone>(&mut self, op: (u32, u32, bool), pipe: &RmwPipe<V>, base: u32) {
+        let f = pipe.free_at(base + op.1);
+        self.not_before = if self.ops.is_empty() { f } else { self.not_before.min(f) };
+        self.ops.push(op);
+    }
+
+    /// Remove and return the oldest operation whose bucket is unlocked.
+    fn take_unlocked<V: Clone>(&mut self, pipe: &RmwPipe<V>, base: u32, t: u64) -> Option<(u32, u32, bool)> {
+        if self.ops.is_empty() || t < self.not_before {
+            return None;
+        }
+        match self.ops.iter().position(|&(_, b, _)| !pipe.busy(base + b, t)) {
+            Some(pos) => Some(self.ops.remove(pos)),
+            None => {
+                // All locked: tighten the bound.
+                self.not_before = self.ops.iter().map(|&(_, b, _)| pipe.free_at(base + b)).min().unwrap_or(0);
+                None
+            }
+        }
     }
 }
 
@@ -70,19 +91,20 @@ impl Scheduler for CollisionHandler {
         let lanes = nw.div_ceil(cus);
         let cap = if self.pending_cap == 0 { usize::MAX } else { self.pending_cap };
         let mut pipe = RmwPipe::<D::V>::new(m.depth, nw * nb, 0);
-        let mut pending: Vec<Vec<(u32, u32, bool)>> = vec![Vec::new(); nw];
+        let mut pending: Vec<Pending> = vec![Pending::default(); nw];
         let n = digits.len();
         let mut next = 0usize;
         let mut t = 0u64;
-        let mut pending_sum = 0u128;
+        let mut pending_sum = vec![0u128; nw];
+        let mut pending_max = vec![0usize; nw];
         let mut pending_samples = 0u64;
         let mut collision_bubbles = 0u64;
         loop {
-            let any_pending = pending.iter().any(|p| !p.is_empty());
+            let any_pending = pending.iter().any(|p| !p.ops.is_empty());
             if next >= n && !any_pending {
                 break;
             }
-            let take = next < n && pending.iter().all(|p| p.len() < cap);
+            let take = next < n && pending.iter().all(|p| p.ops.len() < cap);
             if next < n && !take {
                 st.input_stalls += lanes as u64;
             }
@@ -115,37 +137,46 @@ impl Scheduler for CollisionHandler {
                         Some(op) if !pipe.busy(base + op.1, t) => Some(op),
                         Some(op) => {
                             st.conflicts += 1;
-                            let got = Self::take_unlocked(lane, &pipe, base, t);
-                            lane.push(op);
+                            let got = lane.take_unlocked(&pipe, base, t);
+                            lane.push(op, &pipe, base);
                             if got.is_none() {
                                 collision_bubbles += 1;
                             }
                             got
                         }
-                        None => Self::take_unlocked(lane, &pipe, base, t),
+                        None => lane.take_unlocked(&pipe, base, t),
                     };
                     match chosen {
                         Some((pi, b, neg)) => pipe.issue(dp, buckets, t, base + b, pi, neg),
                         None => st.bubbles += 1,
                     }
-                    st.queue_hwm = st.queue_hwm.max(lane.len() as u64);
+                    st.queue_hwm = st.queue_hwm.max(lane.ops.len() as u64);
                 }
                 t += 1;
             }
             // Sample the pending-buffer occupancy once per round while the
             // stream runs (the blog's "stabilizes at around 35 entries").
             if take {
-                let total: usize = pending.iter().map(|p| p.len()).sum();
-                pending_sum += total as u128;
-                pending_samples += nw as u64;
+                for (w, p) in pending.iter().enumerate() {
+                    pending_sum[w] += p.ops.len() as u128;
+                    pending_max[w] = pending_max[w].max(p.ops.len());
+                }
+                pending_samples += 1;
             }
         }
         st.cycles = pipe.drain_end().max(t);
         pipe.flush::<D>(buckets);
         st.ops = pipe.ops;
         st.passes = 1;
-        let mean = if pending_samples == 0 { 0.0 } else { pending_sum as f64 / pending_samples as f64 };
-        st.extra.push(("mean_pending_per_lane", mean));
+        // Lanes of full-width windows (all but the top one) and the top lane.
+        let full = nw.saturating_sub(1).max(1).min(nw);
+        let samples = pending_samples.max(1) as f64;
+        let mean_full = pending_sum[..full].iter().sum::<u128>() as f64 / samples / full as f64;
+        st.extra.push(("pending_mean_full_lanes", mean_full));
+        st.extra.push(("pending_max_full_lanes", pending_max[..full].iter().copied().max().unwrap_or(0) as f64));
+        if nw > 1 {
+            st.extra.push(("pending_mean_top_lane", pending_sum[nw - 1] as f64 / samples));
+        }
         st.extra.push(("collision_bubbles", collision_bubbles as f64));
         st.extra.push((
             "pipeline_efficiency",
