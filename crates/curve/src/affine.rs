@@ -33,8 +33,15 @@ impl<C: SwCurve> Affine<C> {
         self.infinity || self.y.square() == self.x.square() * self.x + C::coeff_b()
     }
 
-    /// Multiplication by the subgroup order gives the identity.
+    /// In the prime-order subgroup (for a point on the curve); the curve's
+    /// fast test.
     pub fn is_in_subgroup(&self) -> bool {
+        C::is_in_subgroup(self)
+    }
+
+    /// Multiplication by the subgroup order gives the identity: the slow,
+    /// obviously right test, kept as the reference for the fast one.
+    pub fn is_in_subgroup_by_order(&self) -> bool {
         self.mul_bigint(C::ORDER).is_identity()
     }
 

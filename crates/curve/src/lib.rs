@@ -8,6 +8,7 @@
 pub mod affine;
 pub mod encoding;
 pub mod params;
+pub mod subgroup;
 pub mod te;
 pub mod xyzz;
 
@@ -30,6 +31,12 @@ pub trait SwCurve: 'static + Copy + Clone + Debug + Default + Eq + Send + Sync {
     const COFACTOR: &'static [u64];
     fn coeff_b() -> Self::Base;
     fn generator() -> Affine<Self>;
+    /// Is the point (already known to be on the curve) in the subgroup of
+    /// order ORDER? Curves override this with something faster than the
+    /// default multiplication by ORDER.
+    fn is_in_subgroup(p: &Affine<Self>) -> bool {
+        p.mul_bigint(Self::ORDER).is_identity()
+    }
 }
 
 /// A curve with a prime-order scalar field and an arkworks byte encoding: what

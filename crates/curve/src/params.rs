@@ -1,7 +1,9 @@
 //! The curves. Generators and cofactors are checked against arkworks and against
 //! each other (generator of order r, r * cofactor = curve order) in tests.
 
+use crate::subgroup::{endomorphism_check, find_beta};
 use crate::{Affine, Encoding, MsmCurve, SwCurve};
+use std::sync::OnceLock;
 use zkmsm_field::{limbs::from_hex, Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, FpConfig, PrimeField, F17};
 
 fn fq<F: PrimeField>(hex_le_limbs: &[u64]) -> F {
@@ -38,7 +40,16 @@ impl SwCurve for Bls12_377 {
     fn generator() -> Affine<Self> {
         Affine::new_unchecked(fq(&G377_X), fq(&G377_Y))
     }
+    fn is_in_subgroup(p: &Affine<Self>) -> bool {
+        static BETA: OnceLock<Bls12_377Fq> = OnceLock::new();
+        endomorphism_check(p, U377, *BETA.get_or_init(|| find_beta::<Self>(U377)))
+    }
 }
+
+/// |u|, the BLS12-377 seed (u = 0x8508c00000000001).
+const U377: u64 = 0x8508c00000000001;
+/// |u|, the BLS12-381 seed (u = -0xd201000000010000).
+const U381: u64 = 0xd201000000010000;
 
 impl MsmCurve for Bls12_377 {
     type Scalar = Bls12_377Fr;
@@ -58,6 +69,10 @@ impl SwCurve for Bls12_381 {
     }
     fn generator() -> Affine<Self> {
         Affine::new_unchecked(fq(&G381_X), fq(&G381_Y))
+    }
+    fn is_in_subgroup(p: &Affine<Self>) -> bool {
+        static BETA: OnceLock<Bls12_381Fq> = OnceLock::new();
+        endomorphism_check(p, U381, *BETA.get_or_init(|| find_beta::<Self>(U381)))
     }
 }
 

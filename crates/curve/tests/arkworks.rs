@@ -233,3 +233,37 @@ fn toy_curve_exhaustive() {
         assert!(!g.mul_bigint(&[k]).is_identity(), "order divides {k}");
     }
 }
+
+fn subgroup_check_agrees_with_order<C: MsmCurve>(seed: u64) {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let (mut inside, mut outside) = (0, 0);
+    for _ in 0..40 {
+        // raw curve points: almost all outside the subgroup
+        let x = C::Base::random(&mut rng);
+        if let Some(p) = Affine::<C>::from_x(x, rand::Rng::gen(&mut rng)) {
+            assert_eq!(p.is_in_subgroup(), p.is_in_subgroup_by_order(), "{p:?}");
+            outside += !p.is_in_subgroup() as usize;
+            let q = p.clear_cofactor();
+            assert!(q.is_in_subgroup() && q.is_in_subgroup_by_order());
+            inside += 1;
+            // a subgroup point plus a small-order component is outside
+            let mixed = q.add_reference(&p);
+            assert_eq!(mixed.is_in_subgroup(), mixed.is_in_subgroup_by_order());
+        }
+    }
+    assert!(inside > 5 && outside > 5);
+    assert!(Affine::<C>::identity().is_in_subgroup());
+}
+
+#[test]
+fn fast_subgroup_check_bls12_377() {
+    subgroup_check_agrees_with_order::<Bls12_377>(8);
+    for p in zkmsm_curve::te::exceptional_points() {
+        assert!(!p.is_in_subgroup() && !p.is_in_subgroup_by_order());
+    }
+}
+
+#[test]
+fn fast_subgroup_check_bls12_381() {
+    subgroup_check_agrees_with_order::<Bls12_381>(9);
+}
