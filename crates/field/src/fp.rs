@@ -59,10 +59,62 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
         Self::mont_mul(&self.mont, &one)
     }
 
-    /// Montgomery multiplication (CIOS): a * b / R mod q for a, b < q.
-    #[allow(clippy::needless_range_loop)] // index form mirrors the CIOS recurrence
+    /// Montgomery multiplication a * b / R mod q for a, b < q: the MULX/ADX
+    /// assembly of `asm.rs` when the CPU has it and the modulus fits, else the
+    /// portable CIOS below.
     #[inline(always)]
     fn mont_mul(a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        #[cfg(target_arch = "x86_64")]
+        if Self::ASM_ELIGIBLE && crate::asm::enabled() {
+            // SAFETY: `enabled()` checked BMI2/ADX, ASM_ELIGIBLE the modulus.
+            if let Some(r) = unsafe { crate::asm::mont_mul(a, b, &Self::ASM_CONSTS) } {
+                return r;
+            }
+        }
+        Self::mont_mul_portable(a, b)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    const ASM_ELIGIBLE: bool = crate::asm::eligible(&P::MODULUS);
+    #[cfg(target_arch = "x86_64")]
+    const ASM_CONSTS: [u64; 8] = crate::asm::consts::<P, N>();
+
+    /// Whether multiplications of this field run the assembly on this CPU.
+    pub fn uses_asm() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            Self::ASM_ELIGIBLE && crate::asm::enabled()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
+    /// Multiplication by the portable Rust code, whatever the CPU (for tests
+    /// and benchmarks).
+    #[inline]
+    pub fn mul_portable(&self, o: &Self) -> Self {
+        Self::from_mont_limbs(Self::mont_mul_portable(&self.mont, &o.mont))
+    }
+
+    /// Multiplication by the assembly; `None` when the CPU or the modulus does
+    /// not allow it (for tests and benchmarks; ignores `ZKMSM_NO_ASM`).
+    #[inline]
+    pub fn mul_asm(&self, o: &Self) -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        if Self::ASM_ELIGIBLE && crate::asm::supported() {
+            // SAFETY: support and eligibility checked just above.
+            return unsafe { crate::asm::mont_mul(&self.mont, &o.mont, &Self::ASM_CONSTS) }.map(Self::from_mont_limbs);
+        }
+        let _ = o;
+        None
+    }
+
+    /// Montgomery multiplication (CIOS), portable: a * b / R mod q for a, b < q.
+    #[allow(clippy::needless_range_loop)] // index form mirrors the CIOS recurrence
+    #[inline(always)]
+    fn mont_mul_portable(a: &[u64; N], b: &[u64; N]) -> [u64; N] {
         let p = &P::MODULUS;
         let mut t = [0u64; N];
         let mut t_hi = 0u64;

@@ -4,6 +4,7 @@
 //! modulus of N 64-bit limbs; the concrete fields in [`params`] only state their
 //! modulus and a non-residue. R, R^2 and -q^-1 are derived at compile time.
 
+mod asm;
 pub mod batch;
 pub mod fp;
 pub mod limbs;
