@@ -276,3 +276,97 @@ impl ModelConfig {
         (rep, acc)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curves::{points, reference_msm, run_xyzz, scalars, ScalarSet};
+    use zkmsm_curve::Bls12_381;
+
+    fn stats(s: SchedKind, log_n: u32, f: impl FnOnce(&mut ModelConfig)) -> Report {
+        let mut c = s.preset();
+        c.n = 1 << log_n;
+        f(&mut c);
+        c.run_stats()
+    }
+
+    #[test]
+    fn cyclone_conflicts_follow_nt_over_buckets() {
+        // CycloneMSM 3.2: about N T / 2^(c-1) conflicts per window.
+        for s in [SchedKind::Delayed, SchedKind::Greedy] {
+            let r = stats(s, 16, |c| {
+                c.c = 12;
+                c.machine.depth = 64;
+            });
+            let full = r.windows - 1;
+            let mean = r.acc.window_conflicts[..full].iter().sum::<u64>() as f64 / full as f64;
+            let expect = (1u64 << 16) as f64 * 64.0 / 2048.0;
+            assert!((mean / expect - 1.0).abs() < 0.1, "{} mean {mean} expect {expect}", s.name());
+            // Every conflict costs one issue slot, and each pass a drain.
+            let n = (1u64 << 16) as f64;
+            let per_point = r.acc.window_cycles[..full].iter().sum::<u64>() as f64 / full as f64 / n;
+            let bound = 1.0 + expect / n + 6.0 * 64.0 / n;
+            assert!(per_point > 1.0 + 0.9 * expect / n && per_point < bound, "{per_point} {bound}");
+        }
+    }
+
+    #[test]
+    fn greedy_queue_stays_short_and_delayed_needs_few_passes() {
+        let g = stats(SchedKind::Greedy, 16, |c| c.c = 13);
+        assert!(g.acc.window_deferred[..g.windows - 1].iter().all(|&q| q <= 12), "{:?}", g.acc.window_deferred);
+        let d = stats(SchedKind::Delayed, 16, |c| c.c = 13);
+        assert!(d.acc.window_passes[..d.windows - 1].iter().all(|&p| (2..=5).contains(&p)));
+        // Starting passes before the pipeline drains makes the tail re-conflict.
+        let nd = stats(SchedKind::Delayed, 16, |c| {
+            c.c = 13;
+            c.no_pass_drain = true;
+        });
+        assert!(nd.acc.passes > d.acc.passes);
+    }
+
+    #[test]
+    fn hardcaml_stall_rate_is_small_with_full_windows() {
+        // 20 full 13-bit windows (259-bit scalars): stalls below 1%.
+        let r = stats(SchedKind::Hardcaml, 15, |c| c.bits = 259);
+        let ideal = (r.cfg.n * r.windows) as f64;
+        let overhead = r.acc.slots as f64 / ideal - 1.0;
+        assert!(overhead > 0.001 && overhead < 0.01, "{overhead}");
+        assert_eq!(r.acc.queue_hwm, 4);
+    }
+
+    #[test]
+    fn prior_cycles_per_point_tend_to_one() {
+        let per_point = |r: &Report| r.acc.cycles as f64 / (r.cfg.n * r.windows) as f64;
+        let small = stats(SchedKind::Prior, 12, |_| {});
+        let large = stats(SchedKind::Prior, 17, |_| {});
+        let (a, b) = (per_point(&small), per_point(&large));
+        assert!(b < a && b < 1.01 && b >= 1.0, "{a} {b}");
+    }
+
+    #[test]
+    fn zprize_pipeline_efficiency() {
+        let r = stats(SchedKind::Zprize, 14, |c| c.bits = 259);
+        let eff = r.acc.extra.iter().find(|e| e.0 == "pipeline_efficiency").unwrap().1;
+        assert!(eff > 0.99, "{eff}");
+    }
+
+    #[test]
+    fn multi_adder_multi_bank_functional() {
+        let n = 300;
+        let pts = points::<Bls12_381>(n, 3);
+        let sc = scalars::<Bls12_381>(n, ScalarSet::Uniform, 4);
+        let want = reference_msm(&pts, &sc);
+        for s in [SchedKind::Delayed, SchedKind::Greedy, SchedKind::Prior] {
+            let mut c = s.preset();
+            c.c = 6;
+            c.machine.adders = 3;
+            c.machine.banks = 4;
+            c.machine.depth = 20;
+            c.machine.fifo_depth = 8;
+            c.no_pass_drain = true;
+            let (r, got) = run_xyzz(&c, &pts, &sc);
+            assert_eq!(got, want, "{}", s.name());
+            assert!(r.acc.ops > 0);
+        }
+    }
+}

@@ -10,13 +10,15 @@
 //! slot then holds its bucket's sum.
 //!
 //! Each cycle the pairing stage serves one external point (from memory) and
-//! one internal point (the head of FIFO_U3 if any, else the PADD output).
+//! one internal point: the head of FIFO_U3 if its bank port is free, else
+//! the first fresh PADD output whose port is free (an assumption: the paper
+//! gives FIFO_U3 priority but does not say whether a blocked head blocks a
+//! fresh output; letting it pass keeps the internal path from saturating).
 //! Bucket memory has `banks` banks (bank = bucket mod banks), each a simple
 //! dual-port SRAM: one read and one write per cycle. Priorities, as in the
 //! paper: an external and an internal point of the same bucket pair with
 //! each other without touching memory; otherwise the external point is
-//! served first, and an internal point whose bank port is taken goes to
-//! FIFO_U3, whose head has priority over new PADD outputs. Pairs from
+//! served first, and a PADD output not served goes to FIFO_U3. Pairs from
 //! external points go to FIFO_U1, pairs from internal points to FIFO_U2;
 //! PADD takes from the fuller of the two (an assumption: the paper says it
 //! reads both "aiming to fill its pipeline"). A full FIFO_U1 holds the input
@@ -73,6 +75,7 @@ impl Scheduler for Pbsm {
             let mut wr = vec![false; banks as usize];
             let mut t = 0u64;
             let mut k = 0usize;
+            let mut fresh: Vec<(u32, D::V)> = Vec::with_capacity(units);
             loop {
                 let idle = k >= n && s.u1.is_empty() && s.u2.is_empty() && s.u3.is_empty() && s.pipe.is_empty();
                 if idle {
@@ -91,12 +94,13 @@ impl Scheduler for Pbsm {
                 st.ops += issued as u64;
                 st.bubbles += (units - issued) as u64;
                 st.slots += units as u64;
-                // (b) PADD outputs due now; the internal candidate.
+                // (b) PADD outputs due now: internal candidates behind the
+                // head of FIFO_U3.
+                fresh.clear();
                 while s.pipe.front().is_some_and(|e| e.0 <= t) {
                     let (_, b, v) = s.pipe.pop_front().unwrap();
-                    s.u3.push_back((b, v));
+                    fresh.push((b, v));
                 }
-                let internal = s.u3.pop_front();
                 // (c) External candidate.
                 let mut external = None;
                 if k < n {
@@ -113,13 +117,22 @@ impl Scheduler for Pbsm {
                 // (d) Pairing with bank ports.
                 rd.iter_mut().for_each(|x| *x = false);
                 wr.iter_mut().for_each(|x| *x = false);
-                let mut internal = internal;
-                if let (Some((be, ve)), Some((bi, _))) = (&external, &internal) {
-                    if be == bi && s.u2.len() < cap {
-                        let (bi, vi) = internal.take().unwrap();
-                        s.u2.push_back((bi, vi, ve.clone()));
-                        external = None;
-                        direct_pairs += 1;
+                let mut internal_done = s.u3.is_empty() && fresh.is_empty();
+                // An internal point of the external point's bucket pairs with
+                // it directly, without touching memory.
+                if let Some((be, _)) = &external {
+                    if s.u2.len() < cap {
+                        let hit = if s.u3.front().is_some_and(|e| e.0 == *be) {
+                            s.u3.pop_front()
+                        } else {
+                            fresh.iter().position(|e| e.0 == *be).map(|i| fresh.swap_remove(i))
+                        };
+                        if let Some((bi, vi)) = hit {
+                            let (_, ve) = external.take().unwrap();
+                            s.u2.push_back((bi, vi, ve));
+                            direct_pairs += 1;
+                            internal_done = true;
+                        }
                     }
                 }
                 if let Some((b, v)) = external {
@@ -135,20 +148,32 @@ impl Scheduler for Pbsm {
                         }
                     }
                 }
-                if let Some((b, v)) = internal {
-                    let bank = (b % banks) as usize;
-                    let occupied = s.slot[b as usize].is_some();
-                    if occupied && !rd[bank] && s.u2.len() < cap {
-                        let old = s.slot[b as usize].take().unwrap();
-                        s.u2.push_back((b, old, v));
-                    } else if !occupied && !wr[bank] {
-                        s.slot[b as usize] = Some(v);
+                if !internal_done {
+                    let u2_full = s.u2.len() >= cap;
+                    let feasible = |b: u32, slot: &[Option<D::V>]| {
+                        let bank = (b % banks) as usize;
+                        if slot[b as usize].is_some() {
+                            !rd[bank] && !u2_full
+                        } else {
+                            !wr[bank]
+                        }
+                    };
+                    let pick = if s.u3.front().is_some_and(|e| feasible(e.0, &s.slot)) {
+                        s.u3.pop_front()
                     } else {
-                        // Port taken (or FIFO_U2 full): back to the head of U3.
-                        st.conflicts += 1;
-                        s.u3.push_front((b, v));
+                        fresh.iter().position(|e| feasible(e.0, &s.slot)).map(|i| fresh.remove(i))
+                    };
+                    match pick {
+                        Some((b, v)) => match s.slot[b as usize].take() {
+                            Some(old) => s.u2.push_back((b, old, v)),
+                            None => s.slot[b as usize] = Some(v),
+                        },
+                        // Every candidate's bank port is taken this cycle.
+                        None => st.conflicts += 1,
                     }
                 }
+                // Fresh outputs not served wait in FIFO_U3.
+                s.u3.extend(fresh.drain(..));
                 hwm1 = hwm1.max(s.u1.len());
                 hwm2 = hwm2.max(s.u2.len());
                 hwm3 = hwm3.max(s.u3.len());
