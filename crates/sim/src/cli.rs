@@ -416,7 +416,7 @@ fn scalar_set(s: ScalarsArg) -> ScalarSet {
 fn functional_bls<C: MsmCurve>(
     args: &SimArgs,
     cfg: &ModelConfig,
-    run: fn(&ModelConfig, &[Affine<C>], &[Vec<u64>]) -> (Report, Affine<C>),
+    run: curves::FunctionalRun<C>,
 ) -> Result<String, SimError> {
     if cfg.n > 1 << 20 {
         return Err(SimError("functional mode is meant for N <= 2^20".into()));

@@ -131,6 +131,9 @@ pub fn reference_msm<C: SwCurve>(points: &[Affine<C>], scalars: &[Vec<u64>]) -> 
     points.iter().zip(scalars).fold(Xyzz::<C>::identity(), |acc, (p, s)| acc.add(&p.mul_bigint(s))).to_affine()
 }
 
+/// A functional-mode runner ([`run_xyzz`] or [`run_te`]).
+pub type FunctionalRun<C> = fn(&ModelConfig, &[Affine<C>], &[Vec<u64>]) -> (Report, Affine<C>);
+
 /// Run the model in functional mode over XYZZ points; returns the report and
 /// the model's MSM in affine form.
 pub fn run_xyzz<C: SwCurve>(cfg: &ModelConfig, points: &[Affine<C>], scalars: &[Vec<u64>]) -> (Report, Affine<C>) {
@@ -171,9 +174,7 @@ mod tests {
         c
     }
 
-    type Runner<C> = fn(&ModelConfig, &[Affine<C>], &[Vec<u64>]) -> (Report, Affine<C>);
-
-    fn check_all<C: SwCurve>(n: usize, set: ScalarSet, run: Runner<C>) {
+    fn check_all<C: SwCurve>(n: usize, set: ScalarSet, run: FunctionalRun<C>) {
         let pts = points::<C>(n, 5);
         let sc = scalars::<C>(n, set, 6);
         let want = reference_msm(&pts, &sc);
