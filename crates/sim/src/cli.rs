@@ -9,7 +9,7 @@ use crate::thesis;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
-use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve};
+use zkmsm_curve::{Bls12_377, Bls12_381, MsmCurve};
 
 /// Statistics mode tracks bucket indices only; functional mode moves real
 /// points through the modelled pipeline and checks the MSM.
