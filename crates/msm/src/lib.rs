@@ -21,12 +21,14 @@ pub mod io;
 pub mod plan;
 pub mod reference;
 pub mod result_aggregation;
+pub mod scheduler;
 pub mod timing;
 
-pub use backend::{Backend, Bucket, XyzzBackend};
+pub use backend::{Backend, BatchAffineBackend, Bucket, XyzzBackend};
 pub use context::{msm, msm_bigint, MsmContext, MsmOutput, Validation};
 pub use error::MsmError;
 pub use plan::Plan;
+pub use scheduler::{DelayedScheduler, GreedyScheduler, Scheduler};
 pub use timing::PhaseTimings;
 pub use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve, SwCurve, Xyzz};
 

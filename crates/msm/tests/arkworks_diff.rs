@@ -51,10 +51,62 @@ fn ark_msm<C: Ark>(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> Affine<C> {
 }
 
 /// Our MSM of points already known valid, with the planner's or a forced window.
-fn ours<C: Ark>(points: &[Affine<C>], scalars: &[ScalarLimbs], window: Option<u32>) -> Affine<C> {
-    let mut ctx = MsmContext::with_backend(points, XyzzBackend, Validation::OnCurveOnly).unwrap();
+fn ours_with<C: Ark, B: Backend<C>>(
+    backend: B,
+    points: &[Affine<C>],
+    scalars: &[ScalarLimbs],
+    window: Option<u32>,
+) -> Affine<C> {
+    let mut ctx = MsmContext::with_backend(points, backend, Validation::OnCurveOnly).unwrap();
     ctx.set_window(window);
     ctx.msm_bigint(scalars).unwrap()
+}
+
+fn batch_affine<S: Scheduler>(s: S, batch: Option<usize>) -> BatchAffineBackend<S> {
+    let mut b = BatchAffineBackend::new(s);
+    b.batch_size = batch;
+    b
+}
+
+/// Every backend and scheduler configuration; `which` picks one of the
+/// configurations with realistic batch sizes (or all, tiny batches included, with None).
+fn ours_all<C: Ark>(
+    points: &[Affine<C>],
+    scalars: &[ScalarLimbs],
+    window: Option<u32>,
+    which: Option<usize>,
+) -> Vec<(String, Affine<C>)> {
+    let mut out = Vec::new();
+    let pick = |i: usize| which.is_none_or(|w| [0, 1, 2, 5][w % 4] == i);
+    if pick(0) {
+        out.push(("xyzz".into(), ours_with(XyzzBackend, points, scalars, window)));
+    }
+    if pick(1) {
+        out.push(("greedy".into(), ours_with(batch_affine(GreedyScheduler::default(), None), points, scalars, window)));
+    }
+    if pick(2) {
+        out.push((
+            "delayed".into(),
+            ours_with(batch_affine(DelayedScheduler::default(), None), points, scalars, window),
+        ));
+    }
+    if pick(3) {
+        out.push((
+            "greedy, batch 3".into(),
+            ours_with(batch_affine(GreedyScheduler { queue_factor: 1 }, Some(3)), points, scalars, window),
+        ));
+    }
+    if pick(4) {
+        let d = DelayedScheduler { fifo_factor: 1, max_passes: 2 };
+        out.push(("delayed, batch 5".into(), ours_with(batch_affine(d, Some(5)), points, scalars, window)));
+    }
+    if pick(5) {
+        out.push((
+            "greedy, batch 64".into(),
+            ours_with(batch_affine(GreedyScheduler::default(), Some(64)), points, scalars, window),
+        ));
+    }
+    out
 }
 
 fn order_minus<C: MsmCurve>(k: u64) -> ScalarLimbs {
@@ -84,12 +136,10 @@ fn random_cases<C: Ark>(cases: usize, seed: u64) {
         let points = &pool[off..off + n];
         let scalars: Vec<ScalarLimbs> = (0..n).map(|i| scalars_pool[(i * 7 + case) % 4096]).collect();
         let window = if case % 5 == 0 { Some(rng.gen_range(1..=16)) } else { None };
-        assert_eq!(
-            ours(points, &scalars, window),
-            ark_msm(points, &scalars),
-            "{} case {case}: n = {n}, window {window:?}",
-            C::NAME
-        );
+        let want = ark_msm(points, &scalars);
+        for (backend, got) in ours_all(points, &scalars, window, Some(case)) {
+            assert_eq!(got, want, "{} case {case}: n = {n}, window {window:?}, {backend}", C::NAME);
+        }
     }
 }
 
@@ -163,7 +213,9 @@ fn adversarial<C: Ark>(seed: u64) {
     for (name, points, scalars) in &cases {
         let want = ark_msm(points, scalars);
         for window in [None, Some(1), Some(2), Some(5), Some(13)] {
-            assert_eq!(ours(points, scalars, window), want, "{}: {name}, window {window:?}", C::NAME);
+            for (backend, got) in ours_all(points, scalars, window, None) {
+                assert_eq!(got, want, "{}: {name}, window {window:?}, {backend}", C::NAME);
+            }
         }
         // and through the fully validating one-shot API
         assert_eq!(msm_bigint(points, scalars).unwrap(), want, "{}: {name}", C::NAME);

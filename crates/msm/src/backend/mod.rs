@@ -3,8 +3,10 @@
 //! init into its own form, then fills the 2^(c-1) buckets of a window from that
 //! window's signed digits. Everything around it (digits, aggregation) is shared.
 
+mod batch_affine;
 mod xyzz;
 
+pub use batch_affine::BatchAffineBackend;
 pub use xyzz::XyzzBackend;
 
 use crate::Plan;

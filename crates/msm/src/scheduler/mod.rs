@@ -1,0 +1,183 @@
+//! The scheduler seam. A batch-affine engine adds T points into T buckets with
+//! one shared inversion, which is only possible when the T buckets are
+//! distinct, just as a deep hardware adder pipeline may not hold two
+//! additions into one bucket at once. A scheduler turns a window's stream of
+//! bucket operations into such conflict-free batches; the papers differ
+//! mostly in what it does with a conflicting operation:
+//!
+//! - [`DelayedScheduler`] (CycloneMSM): park it in a FIFO, replay the FIFO in
+//!   a later pass over the stream;
+//! - [`GreedyScheduler`] (CycloneMSM, gnark-crypto): park it, and re-issue it
+//!   as soon as its bucket leaves the batch in flight.
+//!
+//! Both bound their queue: an operation that finds the queue full, or that
+//! would have to wait for too sparse a batch, is handed to `overflow`, which
+//! adds it in projective coordinates with no inversion. So adversarial inputs
+//! (all scalars equal: every operation hits one bucket) stay correct and
+//! finish in bounded memory and time.
+
+mod delayed;
+mod greedy;
+
+pub use delayed::DelayedScheduler;
+pub use greedy::GreedyScheduler;
+
+/// One bucket operation: add (or subtract) point `point` into `bucket`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Op {
+    pub point: u32,
+    pub bucket: u32,
+    pub negate: bool,
+}
+
+impl Op {
+    /// The operation of a non-zero signed digit.
+    #[inline]
+    pub fn from_digit(point: usize, digit: i32) -> Self {
+        Op { point: point as u32, bucket: digit.unsigned_abs() - 1, negate: digit < 0 }
+    }
+}
+
+/// What a scheduler did with one window.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScheduleStats {
+    pub ops: u64,
+    pub batches: u64,
+    /// Operations that found their bucket busy when first issued.
+    pub conflicts: u64,
+    /// Passes over the stream (delayed scheduler; 1 for greedy).
+    pub passes: u32,
+    /// Largest number of parked operations at any time.
+    pub max_queue: usize,
+    /// Operations handed to the projective fallback.
+    pub overflowed: u64,
+}
+
+impl ScheduleStats {
+    pub fn merge(&mut self, o: &Self) {
+        self.ops += o.ops;
+        self.batches += o.batches;
+        self.conflicts += o.conflicts;
+        self.passes = self.passes.max(o.passes);
+        self.max_queue = self.max_queue.max(o.max_queue);
+        self.overflowed += o.overflowed;
+    }
+}
+
+/// Where a scheduler sends its decisions.
+pub trait BatchSink {
+    /// Execute a batch; its buckets are pairwise distinct.
+    fn execute(&mut self, batch: &[Op]);
+    /// Add one operation outside the batches.
+    fn overflow(&mut self, op: Op);
+}
+
+/// Turns a stream of operations into conflict-free batches of at most
+/// `batch_size` operations.
+pub trait Scheduler: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn schedule(
+        &self,
+        ops: &mut dyn Iterator<Item = Op>,
+        buckets: usize,
+        batch_size: usize,
+        sink: &mut dyn BatchSink,
+    ) -> ScheduleStats;
+}
+
+/// Which buckets the batch being filled already uses: a generation stamp per
+/// bucket, so clearing the set is O(1).
+pub(crate) struct BusySet {
+    stamp: Vec<u32>,
+    generation: u32,
+}
+
+impl BusySet {
+    pub fn new(buckets: usize) -> Self {
+        Self { stamp: vec![0; buckets], generation: 1 }
+    }
+    #[inline]
+    pub fn is_busy(&self, b: u32) -> bool {
+        self.stamp[b as usize] == self.generation
+    }
+    #[inline]
+    pub fn mark(&mut self, b: u32) {
+        self.stamp[b as usize] = self.generation;
+    }
+    #[inline]
+    pub fn clear(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// Records batches, checks distinctness, and accounts for every op.
+    #[derive(Default)]
+    pub struct Recorder {
+        pub seen: HashMap<(u32, u32, bool), usize>,
+        pub batches: Vec<usize>,
+        pub overflowed: usize,
+    }
+
+    impl BatchSink for Recorder {
+        fn execute(&mut self, batch: &[Op]) {
+            let mut buckets: Vec<u32> = batch.iter().map(|o| o.bucket).collect();
+            buckets.sort_unstable();
+            buckets.dedup();
+            assert_eq!(buckets.len(), batch.len(), "batch with a repeated bucket");
+            self.batches.push(batch.len());
+            for o in batch {
+                *self.seen.entry((o.point, o.bucket, o.negate)).or_default() += 1;
+            }
+        }
+        fn overflow(&mut self, op: Op) {
+            self.overflowed += 1;
+            *self.seen.entry((op.point, op.bucket, op.negate)).or_default() += 1;
+        }
+    }
+
+    /// Every op exactly once, batches conflict-free and within size.
+    pub fn check_scheduler(s: &dyn Scheduler) {
+        let mut state = 12345u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for (n, buckets, batch, skew) in [
+            (0usize, 8usize, 4usize, false),
+            (1, 1, 4, false),
+            (5000, 64, 16, false),
+            (5000, 1, 16, false),
+            (3000, 512, 128, true),
+            (4000, 3, 2, false),
+        ] {
+            let ops: Vec<Op> = (0..n)
+                .map(|i| {
+                    let b = if skew && i % 2 == 0 { 7 } else { (next() % buckets as u64) as u32 };
+                    Op { point: i as u32, bucket: b, negate: next() % 2 == 0 }
+                })
+                .collect();
+            let mut rec = Recorder::default();
+            let stats = s.schedule(&mut ops.iter().copied(), buckets, batch, &mut rec);
+            assert_eq!(rec.seen.len(), n, "{}: every op once", s.name());
+            assert!(rec.seen.values().all(|&c| c == 1));
+            assert!(rec.batches.iter().all(|&b| b >= 1 && b <= batch));
+            assert_eq!(stats.ops, n as u64);
+            assert_eq!(stats.overflowed, rec.overflowed as u64);
+            assert_eq!(stats.batches, rec.batches.len() as u64);
+            if buckets == 1 && n > 100 {
+                assert!(stats.overflowed > 0, "{}: one bucket must overflow", s.name());
+            }
+        }
+    }
+}
