@@ -4,7 +4,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "zkmsm", version, about = "Multi-scalar multiplication on BLS12-377/381 G1 (CPU engine, accelerator model)")]
+#[command(
+    name = "zkmsm",
+    version,
+    about = "Multi-scalar multiplication on BLS12-377/381 G1 (CPU engine, accelerator model)"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -47,6 +51,34 @@ impl From<FormatName> for zkmsm_curve::PointFormat {
     }
 }
 
+/// Bucket-accumulation backends (see docs/ARCHITECTURE.md).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendName {
+    /// The fastest measured for the curve and size.
+    Auto,
+    /// XYZZ buckets, one mixed addition per point (arkworks/blst style).
+    Xyzz,
+    /// Affine buckets, one inversion per batch, greedy scheduler.
+    BatchAffine,
+    /// Affine buckets, CycloneMSM's delayed scheduler.
+    BatchAffineDelayed,
+    /// Twisted Edwards extended buckets, 7-multiplication additions (BLS12-377 only).
+    TwistedEdwards,
+}
+
+impl From<BackendName> for zkmsm::BackendChoice {
+    fn from(b: BackendName) -> Self {
+        use zkmsm::BackendChoice as B;
+        match b {
+            BackendName::Auto => B::Auto,
+            BackendName::Xyzz => B::Xyzz,
+            BackendName::BatchAffine => B::BatchAffineGreedy,
+            BackendName::BatchAffineDelayed => B::BatchAffineDelayed,
+            BackendName::TwistedEdwards => B::TwistedEdwards,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct DemoArgs {
     #[arg(long, value_enum, default_value = "bls12-377")]
@@ -59,6 +91,8 @@ pub struct DemoArgs {
     /// Window size c (default: the cost model's choice).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub window: Option<u32>,
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: BackendName,
     /// Print a last line of JSON instead of the hex result.
     #[arg(long)]
     pub json: bool,
@@ -99,6 +133,8 @@ pub struct MsmArgs {
     /// Window size c (default: the cost model's choice).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub window: Option<u32>,
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: BackendName,
     /// Timed runs after one warm-up; msm_ms is their median.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
@@ -117,6 +153,9 @@ pub struct BenchArgs {
     /// Sizes as log2, e.g. 12,14,16.
     #[arg(long, value_delimiter = ',', default_values_t = vec![12u32, 14, 16])]
     pub log_n: Vec<u32>,
+    /// Backends to compare (default: all the curve has).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub backend: Vec<BackendName>,
     /// Timed runs per size (median reported).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,

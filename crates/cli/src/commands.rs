@@ -5,7 +5,9 @@ use serde_json::json;
 use std::time::{Duration, Instant};
 use zkmsm::gen::{expected_msm, random_field_elements, random_points};
 use zkmsm::io::{read_points, read_scalars, result_hex, write_points, write_scalars};
-use zkmsm::{Bls12_377, Bls12_381, MsmContext, MsmCurve, MsmOutput, ScalarLimbs, Validation, XyzzBackend};
+use zkmsm::{
+    build, BackendChoice, Bls12_377, Bls12_381, EngineCurve, MsmCurve, MsmEngine, MsmOutput, ScalarLimbs, Validation,
+};
 
 pub fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
@@ -45,15 +47,15 @@ fn print_phases<C: MsmCurve>(out: &MsmOutput<C>) {
 
 /// Warm-up plus `repeat` timed runs; the run with the median time.
 fn timed_runs<C: MsmCurve>(
-    ctx: &MsmContext<C, XyzzBackend>,
+    ctx: &dyn MsmEngine<C>,
     scalars: &[ScalarLimbs],
     repeat: u32,
 ) -> Result<(MsmOutput<C>, Vec<f64>), String> {
-    ctx.msm_bigint_report(scalars).map_err(|e| e.to_string())?;
+    ctx.msm_report(scalars).map_err(|e| e.to_string())?;
     let mut runs = Vec::new();
     for _ in 0..repeat {
         let t = Instant::now();
-        let out = ctx.msm_bigint_report(scalars).map_err(|e| e.to_string())?;
+        let out = ctx.msm_report(scalars).map_err(|e| e.to_string())?;
         runs.push((ms(t.elapsed()), out));
     }
     runs.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -62,7 +64,7 @@ fn timed_runs<C: MsmCurve>(
     Ok((median.1, all))
 }
 
-fn demo<C: MsmCurve>(a: &DemoArgs) -> Result<(), String> {
+fn demo<C: EngineCurve>(a: &DemoArgs) -> Result<(), String> {
     let n = 1usize << a.log_n;
     eprintln!("zkmsm demo: {} G1, n = 2^{} = {n}, seed {}", C::NAME, a.log_n, a.seed);
     let t = Instant::now();
@@ -71,15 +73,21 @@ fn demo<C: MsmCurve>(a: &DemoArgs) -> Result<(), String> {
     let scalars: Vec<ScalarLimbs> = scalars_f.iter().map(C::scalar_to_limbs).collect();
     eprintln!("  inputs generated      {:10.2} ms", ms(t.elapsed()));
     let t = Instant::now();
-    let mut ctx = MsmContext::new(&known.points).map_err(|e| e.to_string())?;
+    let mut ctx = build(&known.points, a.backend.into(), Validation::Full).map_err(|e| e.to_string())?;
     ctx.set_window(a.window);
     let init = t.elapsed();
     eprintln!("  init (validate)       {:10.2} ms", ms(init));
     let t = Instant::now();
-    let out = ctx.msm_bigint_report(&scalars).map_err(|e| e.to_string())?;
+    let out = ctx.msm_report(&scalars).map_err(|e| e.to_string())?;
     let msm_time = t.elapsed();
     let result = out.result.to_affine();
-    eprintln!("  msm                   {:10.2} ms  (window c = {}, {} windows, backend {})", ms(msm_time), out.plan.c, out.plan.windows, ctx.backend_name());
+    eprintln!(
+        "  msm                   {:10.2} ms  (window c = {}, {} windows, backend {})",
+        ms(msm_time),
+        out.plan.c,
+        out.plan.windows,
+        ctx.backend_name()
+    );
     print_phases(&out);
     // Independent check: the points are g_i * G with known g_i, so the MSM
     // equals (sum s_i g_i mod r) * G, computed in the scalar field.
@@ -122,21 +130,33 @@ fn gen<C: MsmCurve>(a: &GenArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn msm<C: MsmCurve>(a: &MsmArgs) -> Result<(), String> {
+fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), String> {
     let t = Instant::now();
     let scalars = read_scalars::<C>(&a.scalars).map_err(|e| e.to_string())?;
     let (points, layout) = read_points::<C>(&a.points, scalars.len(), a.point_format.map(Into::into), Validation::Full)
         .map_err(|e| e.to_string())?;
     let load = t.elapsed();
-    eprintln!("loaded {} points ({:?}{}) and scalars in {:.1} ms (decoded, validated)", points.len(), layout.format, if layout.prefixed { ", length-prefixed" } else { "" }, ms(load));
+    eprintln!(
+        "loaded {} points ({:?}{}) and scalars in {:.1} ms (decoded, validated)",
+        points.len(),
+        layout.format,
+        if layout.prefixed { ", length-prefixed" } else { "" },
+        ms(load)
+    );
     let t = Instant::now();
-    let mut ctx = MsmContext::with_backend(&points, XyzzBackend, Validation::AlreadyValidated).map_err(|e| e.to_string())?;
+    let mut ctx = build(&points, a.backend.into(), Validation::AlreadyValidated).map_err(|e| e.to_string())?;
     ctx.set_window(a.window);
     let init = t.elapsed();
-    let (out, all) = timed_runs(&ctx, &scalars, a.repeat)?;
+    let (out, all) = timed_runs(ctx.as_ref(), &scalars, a.repeat)?;
     let msm_ms = all[all.len() / 2];
     let result = out.result.to_affine();
-    eprintln!("msm: {msm_ms:.2} ms (median of {}), window c = {}, {} windows", a.repeat, out.plan.c, out.plan.windows);
+    eprintln!(
+        "msm: {msm_ms:.2} ms (median of {}), window c = {}, {} windows, backend {}",
+        a.repeat,
+        out.plan.c,
+        out.plan.windows,
+        ctx.backend_name()
+    );
     print_phases(&out);
     if a.check {
         let t = Instant::now();
@@ -160,26 +180,46 @@ fn msm<C: MsmCurve>(a: &MsmArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn bench<C: MsmCurve>(a: &BenchArgs) -> Result<(), String> {
-    println!("| curve | n | c | msm ms (median of {}) | digits | accumulation | bucket agg. | result agg. |", a.repeat);
-    println!("|---|---|---|---|---|---|---|---|");
+fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), String> {
+    let backends: Vec<BackendChoice> = if a.backend.is_empty() {
+        BackendChoice::ALL.into_iter().filter(|b| *b != BackendChoice::Auto).collect()
+    } else {
+        a.backend.iter().map(|&b| b.into()).collect()
+    };
+    println!(
+        "| curve | n | backend | c | msm ms (median of {}) | digits | accumulation | bucket agg. | result agg. |",
+        a.repeat
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
     for &k in &a.log_n {
         let n = 1usize << k;
         let points = random_points::<C>(n, a.seed).points;
         let scalars = zkmsm::gen::random_scalars::<C>(n, a.seed.wrapping_add(1));
-        let ctx = MsmContext::with_backend(&points, XyzzBackend, Validation::AlreadyValidated).map_err(|e| e.to_string())?;
-        let (out, all) = timed_runs(&ctx, &scalars, a.repeat)?;
-        let p = out.timings.as_ms();
-        println!(
-            "| {} | 2^{k} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
-            C::NAME,
-            out.plan.c,
-            all[all.len() / 2],
-            p[0].1,
-            p[1].1,
-            p[2].1,
-            p[3].1
-        );
+        let mut first: Option<String> = None;
+        for &b in &backends {
+            let ctx = match build(&points, b, Validation::AlreadyValidated) {
+                Ok(ctx) => ctx,
+                Err(zkmsm::MsmError::Unsupported(_)) if a.backend.is_empty() => continue,
+                Err(e) => return Err(e.to_string()),
+            };
+            let (out, all) = timed_runs(ctx.as_ref(), &scalars, a.repeat)?;
+            let hex = result_hex(&out.result.to_affine());
+            if *first.get_or_insert_with(|| hex.clone()) != hex {
+                return Err(format!("backend {} disagrees with the first backend at n = 2^{k}", ctx.backend_name()));
+            }
+            let p = out.timings.as_ms();
+            println!(
+                "| {} | 2^{k} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+                C::NAME,
+                ctx.backend_name(),
+                out.plan.c,
+                all[all.len() / 2],
+                p[0].1,
+                p[1].1,
+                p[2].1,
+                p[3].1
+            );
+        }
     }
     Ok(())
 }

@@ -12,6 +12,8 @@ pub enum MsmError {
     PointNotInSubgroup { index: usize },
     #[error("scalar {index} is not reduced: it is >= the group order r (scalars are rejected, not reduced)")]
     ScalarNotReduced { index: usize },
+    #[error("unsupported: {0}")]
+    Unsupported(String),
     #[error("{}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
     #[error("{}: byte offset {offset}: {what}", path.display())]

@@ -15,6 +15,7 @@ pub mod backend;
 pub mod bucket_aggregation;
 pub mod context;
 pub mod digits;
+pub mod engine;
 pub mod error;
 pub mod gen;
 pub mod io;
@@ -24,8 +25,9 @@ pub mod result_aggregation;
 pub mod scheduler;
 pub mod timing;
 
-pub use backend::{Backend, BatchAffineBackend, Bucket, XyzzBackend};
+pub use backend::{Backend, BatchAffineBackend, Bucket, TwistedEdwardsBackend, XyzzBackend};
 pub use context::{msm, msm_bigint, MsmContext, MsmOutput, Validation};
+pub use engine::{build, BackendChoice, EngineCurve, MsmEngine};
 pub use error::MsmError;
 pub use plan::Plan;
 pub use scheduler::{DelayedScheduler, GreedyScheduler, Scheduler};

@@ -17,11 +17,26 @@ trait Ark: MsmCurve {
     type G: CurveGroup<ScalarField = Self::Fr, Affine = Self::A> + VariableBaseMSM;
     type A: ark_ec::AffineRepr<ScalarField = Self::Fr> + CanonicalSerialize + CanonicalDeserialize;
     type Fr: ark_ff::PrimeField;
+    /// Backends only this curve has.
+    fn curve_specific(
+        _points: &[Affine<Self>],
+        _scalars: &[ScalarLimbs],
+        _window: Option<u32>,
+    ) -> Vec<(String, Affine<Self>)> {
+        vec![]
+    }
 }
 impl Ark for Bls12_377 {
     type G = ark_bls12_377::G1Projective;
     type A = ark_bls12_377::G1Affine;
     type Fr = ark_bls12_377::Fr;
+    fn curve_specific(
+        points: &[Affine<Self>],
+        scalars: &[ScalarLimbs],
+        window: Option<u32>,
+    ) -> Vec<(String, Affine<Self>)> {
+        vec![("twisted-edwards".into(), ours_with(TwistedEdwardsBackend, points, scalars, window))]
+    }
 }
 impl Ark for Bls12_381 {
     type G = ark_bls12_381::G1Projective;

@@ -4,9 +4,11 @@
 //! window's signed digits. Everything around it (digits, aggregation) is shared.
 
 mod batch_affine;
+mod twisted_edwards;
 mod xyzz;
 
 pub use batch_affine::BatchAffineBackend;
+pub use twisted_edwards::TwistedEdwardsBackend;
 pub use xyzz::XyzzBackend;
 
 use crate::Plan;

@@ -1,0 +1,66 @@
+//! Twisted Edwards accumulation for BLS12-377 (CycloneMSM's and Hardcaml's
+//! datapath, in software): points converted once at init to the precomputed
+//! form (y - x, y + x, 2d x y); buckets in extended projective coordinates;
+//! a bucket addition is the 7-multiplication mixed addition, a subtraction
+//! the same after a swap and one negation. No special cases and no scheduler:
+//! the formulas are complete on the prime-order subgroup, which init checks.
+
+use super::{Backend, Bucket};
+use crate::Plan;
+use zkmsm_curve::te::{precompute_point, TeExtended, TePrecomputed};
+use zkmsm_curve::{Affine, Bls12_377, Xyzz};
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TwistedEdwardsBackend;
+
+impl Bucket<Bls12_377> for TeExtended {
+    #[inline]
+    fn identity() -> Self {
+        TeExtended::identity()
+    }
+    #[inline]
+    fn add(&self, other: &Self) -> Self {
+        TeExtended::add(self, other)
+    }
+    #[inline]
+    fn double(&self) -> Self {
+        TeExtended::double(self)
+    }
+    fn to_xyzz(&self) -> Xyzz<Bls12_377> {
+        let w = self.to_affine().to_weierstrass().expect("sums of subgroup points map back to Weierstrass form");
+        Xyzz::from_affine(&w)
+    }
+}
+
+impl Backend<Bls12_377> for TwistedEdwardsBackend {
+    type Prepared = Vec<TePrecomputed>;
+    type Bucket = TeExtended;
+
+    fn name(&self) -> &'static str {
+        "twisted-edwards"
+    }
+
+    /// Points must be validated subgroup points: none of them is one of the
+    /// five points without a twisted Edwards image.
+    fn prepare(&self, points: &[Affine<Bls12_377>]) -> Vec<TePrecomputed> {
+        use rayon::prelude::*;
+        points
+            .par_iter()
+            .map(|p| precompute_point(p).expect("validated subgroup points have a twisted Edwards image"))
+            .collect()
+    }
+
+    fn accumulate(&self, points: &Vec<TePrecomputed>, digits: &[i32], plan: &Plan) -> Vec<TeExtended> {
+        let mut buckets = vec![TeExtended::identity(); plan.buckets];
+        for (p, &d) in points.iter().zip(digits) {
+            if d > 0 {
+                let b = &mut buckets[(d - 1) as usize];
+                *b = b.add_precomputed(p);
+            } else if d < 0 {
+                let b = &mut buckets[(-d - 1) as usize];
+                *b = b.sub_precomputed(p);
+            }
+        }
+        buckets
+    }
+}

@@ -1,0 +1,125 @@
+//! Choosing a backend at run time: a context behind a trait object, so a CLI
+//! or a prover can pick the backend by name without generic plumbing.
+
+use crate::backend::{Backend, BatchAffineBackend, TwistedEdwardsBackend, XyzzBackend};
+use crate::context::{MsmContext, MsmOutput, Validation};
+use crate::scheduler::{DelayedScheduler, GreedyScheduler};
+use crate::{MsmError, Plan, ScalarLimbs};
+use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve};
+
+/// The backends, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendChoice {
+    /// The fastest measured for the curve and size (docs/BENCHMARKS.md).
+    Auto,
+    Xyzz,
+    BatchAffineGreedy,
+    BatchAffineDelayed,
+    /// BLS12-377 only.
+    TwistedEdwards,
+}
+
+impl BackendChoice {
+    pub const ALL: [BackendChoice; 5] =
+        [Self::Auto, Self::Xyzz, Self::BatchAffineGreedy, Self::BatchAffineDelayed, Self::TwistedEdwards];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::Xyzz => "xyzz",
+            Self::BatchAffineGreedy => "batch-affine",
+            Self::BatchAffineDelayed => "batch-affine-delayed",
+            Self::TwistedEdwards => "twisted-edwards",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|b| b.name() == s)
+    }
+}
+
+/// An MSM context whatever its backend.
+pub trait MsmEngine<C: MsmCurve>: Send + Sync {
+    fn backend_name(&self) -> &'static str;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    fn set_window(&mut self, c: Option<u32>);
+    fn plan(&self) -> Plan;
+    fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<C>, MsmError>;
+}
+
+impl<C: MsmCurve, B: Backend<C> + 'static> MsmEngine<C> for MsmContext<C, B>
+where
+    B::Prepared: 'static,
+{
+    fn backend_name(&self) -> &'static str {
+        MsmContext::backend_name(self)
+    }
+    fn len(&self) -> usize {
+        MsmContext::len(self)
+    }
+    fn set_window(&mut self, c: Option<u32>) {
+        MsmContext::set_window(self, c)
+    }
+    fn plan(&self) -> Plan {
+        MsmContext::plan(self)
+    }
+    fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<C>, MsmError> {
+        self.msm_bigint_report(scalars)
+    }
+}
+
+/// Curves know which backends they support.
+pub trait EngineCurve: MsmCurve {
+    /// What `Auto` means for n points.
+    fn auto_backend(n: usize) -> BackendChoice;
+    fn twisted_edwards(points: &[Affine<Self>], validation: Validation) -> Result<Box<dyn MsmEngine<Self>>, MsmError>;
+}
+
+impl EngineCurve for Bls12_377 {
+    fn auto_backend(_n: usize) -> BackendChoice {
+        // fastest at every size measured (docs/BENCHMARKS.md, `zkmsm bench`)
+        BackendChoice::TwistedEdwards
+    }
+    fn twisted_edwards(points: &[Affine<Self>], validation: Validation) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
+        Ok(Box::new(MsmContext::with_backend(points, TwistedEdwardsBackend, validation)?))
+    }
+}
+
+impl EngineCurve for Bls12_381 {
+    fn auto_backend(n: usize) -> BackendChoice {
+        if n < 1 << 10 {
+            BackendChoice::Xyzz
+        } else {
+            BackendChoice::BatchAffineGreedy
+        }
+    }
+    fn twisted_edwards(_: &[Affine<Self>], _: Validation) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
+        Err(MsmError::Unsupported("BLS12-381 has no twisted Edwards form: use batch-affine or xyzz".into()))
+    }
+}
+
+/// Build a context for `points` with the chosen backend.
+pub fn build<C: EngineCurve>(
+    points: &[Affine<C>],
+    choice: BackendChoice,
+    validation: Validation,
+) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
+    let choice = if choice == BackendChoice::Auto { C::auto_backend(points.len()) } else { choice };
+    Ok(match choice {
+        BackendChoice::Auto | BackendChoice::Xyzz => {
+            Box::new(MsmContext::with_backend(points, XyzzBackend, validation)?)
+        }
+        BackendChoice::BatchAffineGreedy => {
+            Box::new(MsmContext::with_backend(points, BatchAffineBackend::new(GreedyScheduler::default()), validation)?)
+        }
+        BackendChoice::BatchAffineDelayed => Box::new(MsmContext::with_backend(
+            points,
+            BatchAffineBackend::new(DelayedScheduler::default()),
+            validation,
+        )?),
+        BackendChoice::TwistedEdwards => C::twisted_edwards(points, validation)?,
+    })
+}
