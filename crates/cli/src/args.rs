@@ -25,7 +25,7 @@ pub enum Command {
     /// Time the MSM phases on generated inputs at several sizes.
     Bench(BenchArgs),
     /// Cycle-level model of the accelerator (schedulers, pipelines, aggregation).
-    Sim(zkmsm_sim::cli::SimArgs),
+    Sim(Box<zkmsm_sim::cli::SimArgs>),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -27,7 +27,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
             CurveName::Bls12_377 => bench::<Bls12_377>(&a),
             CurveName::Bls12_381 => bench::<Bls12_381>(&a),
         },
-        Command::Sim(a) => zkmsm_sim::cli::run(a).map_err(|e| e.to_string()),
+        Command::Sim(a) => zkmsm_sim::cli::run(*a).map_err(|e| e.to_string()),
     }
 }
 
