@@ -124,7 +124,8 @@ def inputs(curve, log_n, seed, gen, bins, zkmsm):
 def run_impl(impl, curve, files, repeat, bins, zkmsm, timeout):
     pc, pu, sc = files
     if impl == "zkmsm":
-        cmd = [zkmsm, "msm", "--curve", curve, "--points", pc, "--scalars", sc, "--json", "--repeat", str(repeat)]
+        cmd = [zkmsm, "msm", "--curve", curve, "--points", pu, "--point-format", "uncompressed", "--scalars", sc,
+               "--json", "--repeat", str(repeat)]
     elif impl == "gnark-crypto":
         cmd = [bins["gnark"], "--curve", curve, "--points", pu, "--scalars", sc, "--repeat", str(repeat)]
     elif impl == "blst":
@@ -204,6 +205,8 @@ def render(rows, impls, meta):
                f"(below 1: zkmsm is faster).")
     out.append("- Every result was checked equal (arkworks compressed encoding) across implementations "
                "before these times were written.")
+    if meta["note"]:
+        out.append(f"- {meta['note']}")
     if "zkmsm" not in impls:
         out.append("- **zkmsm column missing**: no `zkmsm` binary was available for this run.")
     out.append("")
@@ -256,8 +259,10 @@ def main():
                     help="input generator: `zkmsm gen` or the arkworks runner (auto: zkmsm when present)")
     ap.add_argument("--zkmsm", help="path of the zkmsm binary (default: target/release/zkmsm)")
     ap.add_argument("--no-build", action="store_true", help="do not (re)build the peer runners")
+    ap.add_argument("--note", default="", help="a line added to the report (e.g. which zkmsm commit was measured)")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds per implementation run")
     ap.add_argument("--no-write", action="store_true", help="print only; leave docs/ alone")
+    ap.add_argument("--gen-only", action="store_true", help="only generate (cache) the inputs")
     ap.add_argument("--md", default=os.path.join(ROOT, "docs", "BENCHMARKS.md"))
     ap.add_argument("--csv", default=os.path.join(ROOT, "docs", "peers.csv"))
     a = ap.parse_args()
@@ -285,6 +290,8 @@ def main():
     for curve in curves:
         for log_n in log_ns:
             files = inputs(curve, log_n, a.seed, gen, bins, zkmsm)
+            if a.gen_only:
+                continue
             res = {}
             for impl in impls:
                 if impl == "blst" and curve != "bls12-381":
@@ -300,6 +307,8 @@ def main():
             else:
                 log(f"{curve} 2^{log_n}: all {len(res)} results equal ({next(iter(distinct))[:16]}…)")
 
+    if a.gen_only:
+        return
     if mismatches:
         print("\n" + "!" * 72, file=sys.stderr)
         print("RESULT MISMATCH: the implementations disagree; no times are reported.", file=sys.stderr)
@@ -320,6 +329,7 @@ def main():
         "gen": "zkmsm gen" if gen == "zkmsm" else "peer-ark gen",
         "seed": a.seed,
         "repeat": a.repeat,
+        "note": a.note,
         "curves": curves,
         "log_ns": log_ns,
     }

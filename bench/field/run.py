@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""ns per field multiplication: zkmsm portable, zkmsm dispatched (MULX/ADX
+assembly on a BMI2+ADX CPU), arkworks 0.5 (`asm` feature) and gnark-crypto.
+
+    python3 bench/field/run.py            # prints and writes docs/BENCHMARKS.md
+    python3 bench/field/run.py --no-write
+
+Every figure is the minimum over --rounds rounds of --iters dependent
+multiplications x <- x*y (squarings x <- x^2): on a shared machine the
+minimum is the round that ran undisturbed. The Rust side is
+bench/peers/rust/src/bin/fieldmul.rs, the Go side bench/peers/go/fieldmul_test.go
+(`go test -bench` with -benchtime Nx -count rounds, minimum taken here).
+"""
+import argparse
+import datetime
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "peers"))
+import run as peers  # noqa: E402  (machine description, markdown writer)
+
+BEGIN = "<!-- fieldmul:begin (written by bench/field/run.py) -->"
+END = "<!-- fieldmul:end -->"
+GO_NAMES = {
+    "Fq377Mul": ("bls12-377 Fq", "mul"), "Fq377Square": ("bls12-377 Fq", "square"),
+    "Fq381Mul": ("bls12-381 Fq", "mul"), "Fq381Square": ("bls12-381 Fq", "square"),
+    "Fr377Mul": ("bls12-377 Fr", "mul"), "Fr381Mul": ("bls12-381 Fr", "mul"),
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--iters", type=int, default=100_000)
+    ap.add_argument("--rounds", type=int, default=200)
+    ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--md", default=os.path.join(ROOT, "docs", "BENCHMARKS.md"))
+    a = ap.parse_args()
+
+    target = peers.rust_target_dir()
+    if not a.no_build:
+        peers.sh(["cargo", "build", "--release", "--manifest-path", os.path.join(peers.RUST_DIR, "Cargo.toml"),
+                  "--bin", "fieldmul"])
+    load0 = os.getloadavg()[0]
+    out = peers.sh([os.path.join(target, "release", "fieldmul"), "--iters", str(a.iters), "--rounds", str(a.rounds)])
+    t = {}  # (field, op) -> {impl: ns}
+    for line in out.strip().splitlines()[1:]:
+        field, impl, op, ns = line.split(",")
+        impl = re.sub(r"\(asm=(true|false)\)", lambda m: " (asm)" if m.group(1) == "true" else " (no asm)", impl)
+        t.setdefault((field, op), {})[impl] = float(ns)
+    gout = peers.sh(["go", "test", "-run", "NONE", "-bench", ".", "-benchtime", f"{a.iters}x", "-count",
+                     str(a.rounds)], cwd=peers.GO_DIR)
+    for line in gout.splitlines():
+        m = re.match(r"Benchmark(\w+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op", line)
+        if m and m.group(1) in GO_NAMES:
+            k = GO_NAMES[m.group(1)]
+            d = t.setdefault(k, {})
+            d["gnark-crypto"] = min(d.get("gnark-crypto", float("inf")), float(m.group(3)))
+    load1 = os.getloadavg()[0]
+
+    impls = ["zkmsm-portable", "zkmsm-dispatch (asm)", "arkworks-asm", "gnark-crypto"]
+    for d in t.values():
+        for k in d:
+            if k not in impls:
+                impls.append(k)
+    cmd = "python3 bench/field/run.py " + " ".join(shlex.quote(x) for x in sys.argv[1:])
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [BEGIN, "", f"Measured {date} with `{cmd}`.", "",
+             f"- Machine: {peers.machine()}; load average before/after: {load0:.2f} / {load1:.2f} "
+             f"(a shared machine: the minimum over {a.rounds} rounds of {a.iters} operations is reported).",
+             f"- Versions: {', '.join(f'{k} {v}' for k, v in peers.versions().items())}.",
+             "- ns per operation in a dependent chain (latency, one thread). `zkmsm-dispatch` is the `*` "
+             "operator as the library runs it (run-time CPU detection; the assembly when BMI2+ADX are present); "
+             "`zkmsm-portable` is the Rust CIOS code. The Rust runner is compiled with "
+             "`-C target-feature=+bmi2,+adx` (needed by arkworks' `asm` feature).",
+             "",
+             "| field | op | " + " | ".join(impls) + " |",
+             "|" + "---|" * (len(impls) + 2)]
+    for (field, op), d in t.items():
+        lines.append(f"| {field} | {op} | " + " | ".join(f"{d[i]:.1f}" if i in d else "–" for i in impls) + " |")
+    lines += ["", END]
+    block = "\n".join(lines)
+    print(block)
+    if not a.no_write:
+        write(a.md, block)
+
+
+def write(path, block):
+    text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
+    if BEGIN in text and END in text:
+        text = text.split(BEGIN)[0] + block + text.split(END, 1)[1]
+    elif "## Field multiplication" in text:
+        head, tail = text.split("## Field multiplication", 1)
+        first, _, rest = tail.partition("\n")
+        text = head + "## Field multiplication" + first + "\n\n" + block + "\n" + rest
+    else:
+        text = text.rstrip("\n") + "\n\n## Field multiplication\n\n" + block + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
