@@ -121,6 +121,9 @@ fn ours_all<C: Ark>(
             ours_with(batch_affine(GreedyScheduler::default(), Some(64)), points, scalars, window),
         ));
     }
+    if which.is_none_or(|w| w % 2 == 1) {
+        out.extend(C::curve_specific(points, scalars, window));
+    }
     out
 }
 
