@@ -59,27 +59,32 @@ else
   bad "verilator --lint-only -Wall"
 fi
 
-# yosys netlists: NAME PARAM
+# Yosys elaboration of the same sources: everything flattened except the
+# multiplier (keep_hierarchy in its source: one module, instantiated eight
+# times). For Verilator the kept module gets a plain name and is marked as a
+# hierarchical block, so it is compiled once, as in the RTL build.
 netlist() {
-  local name=$1 chparam=$2
-  cat >"$B/$name.ys" <<YS
+  cat >"$B/net.ys" <<YS
 read_verilog -sv -I$RTL/src $(echo $SRCS | sed "s#src/#$RTL/src/#g")
-chparam $chparam zk_tb_top
 hierarchy -check -top zk_tb_top
 prep -flatten
-write_verilog -noattr $B/$name.v
+write_verilog -noattr $B/net_raw.v
 YS
-  yosys -q -l "$B/$name.yosys.log" "$B/$name.ys" >/dev/null
+  yosys -q -l "$B/net.yosys.log" "$B/net.ys" >/dev/null &&
+    sed -E -e 's/\\\$paramod\$[0-9a-f]+\\zk_fq_mul /zk_fq_mul_net /g' \
+      -e '/^module zk_fq_mul_net *\(/a /*verilator hier_block*/' "$B/net_raw.v" >"$B/net.v" &&
+    grep -q "verilator hier_block" "$B/net.v"
 }
 
-# verilator model: NAME TOPFILES EXTRA_ARGS
+# verilator model: NAME FILES
 model() {
-  local name=$1 files=$2 extra=$3
+  local name=$1 files=$2
   rm -rf "$B/obj_$name"
-  verilator --cc --exe --build -j "$JOBS" -O3 --x-assign fast --x-initial fast \
+  verilator --cc --exe --build --hierarchical -j "$JOBS" -O3 --x-assign fast --x-initial fast \
     -Wno-fatal -Wno-lint -Wno-style -Isrc --top-module zk_tb_top \
-    --Mdir "$B/obj_$name" -o Vtb $extra $files "$RTL/tb/tb_main.cpp" \
-    -CFLAGS "-O1 -std=c++17" -MAKEFLAGS "OPT_FAST=-O1" >"$B/$name.build.log" 2>&1
+    --Mdir "$B/obj_$name" -o Vtb $files "$RTL/tb/tb_main.cpp" \
+    -CFLAGS "-O1 -std=c++17" -MAKEFLAGS "OPT_FAST=-O1" >"$B/$name.build.log" 2>&1 &&
+    [ -x "$B/obj_$name/Vtb" ]
 }
 
 run() {
@@ -87,25 +92,26 @@ run() {
   if "$B/obj_$model/Vtb" "$mode" "$vec"; then ok "$model $mode"; else bad "$model $mode"; fi
 }
 
-step "yosys prep -flatten (netlists, in the background)"
-(netlist net_fq "-set WITH_PA 0" && netlist net_pa "-set WITH_FQ 0") &
+runall() {
+  local name=$1
+  run "$name" mul "$B/vec/mul.txt"
+  run "$name" addsub "$B/vec/addsub.txt"
+  run "$name" padd "$B/vec/padd.txt"
+}
+
+step "yosys prep -flatten (in the background)"
+netlist >"$B/net.out" 2>&1 &
 YPID=$!
 
-step "verilator: RTL models"
-model rtl_fq "$SRCS" "-GWITH_PA=0" || bad "build rtl_fq (see $B/rtl_fq.build.log)"
-[ -x "$B/obj_rtl_fq/Vtb" ] && run rtl_fq mul "$B/vec/mul.txt" && run rtl_fq addsub "$B/vec/addsub.txt"
-model rtl_pa "$SRCS" "-GWITH_FQ=0" || bad "build rtl_pa (see $B/rtl_pa.build.log)"
-[ -x "$B/obj_rtl_pa/Vtb" ] && run rtl_pa padd "$B/vec/padd.txt"
+step "verilator: RTL model"
+if model rtl "$SRCS"; then runall rtl; else bad "build rtl (see $B/rtl.build.log)"; fi
 
 step "waiting for yosys"
 if wait $YPID; then
-  step "verilator: Yosys netlist models"
-  model net_fq "$B/net_fq.v" "" || bad "build net_fq (see $B/net_fq.build.log)"
-  [ -x "$B/obj_net_fq/Vtb" ] && run net_fq mul "$B/vec/mul.txt" && run net_fq addsub "$B/vec/addsub.txt"
-  model net_pa "$B/net_pa.v" "" || bad "build net_pa (see $B/net_pa.build.log)"
-  [ -x "$B/obj_net_pa/Vtb" ] && run net_pa padd "$B/vec/padd.txt"
+  step "verilator: Yosys netlist model"
+  if model net "$B/net.v"; then runall net; else bad "build net (see $B/net.build.log)"; fi
 else
-  bad "yosys netlists (see $B/net_*.yosys.log)"
+  bad "yosys netlist (see $B/net.yosys.log)"
 fi
 
 summary

@@ -8,6 +8,12 @@
 // c < a*b/2^NB + q and (12q)^2 < 2^NB * q for BLS12-377 (2^384 > 152q).
 // Inputs in [0,2q) are therefore closed under the multiplier and under the
 // lazy add/sub used by the curve adder. Latency: LATENCY (computed).
+//
+// The multiplier is one hierarchical unit for the tools: Yosys keeps it
+// (keep_hierarchy: synthesized once, instantiated seven times in the adder;
+// `prep -flatten` flattens everything else), and Verilator compiles it once
+// as a hierarchical block (--hierarchical) instead of once per instance.
+(* keep_hierarchy *)
 module zk_fq_mul #(
     parameter integer         NB     = 384,
     parameter integer         QBITS  = 377,
@@ -28,8 +34,7 @@ module zk_fq_mul #(
     output logic [NB-1:0] c
 );
 `include "zk_funcs.svh"
-  // One C++ class for all instances in Verilator (the adder has seven).
-  /* verilator no_inline_module */
+  /* verilator hier_block */
   localparam integer NSTEP = NB / RW;
   localparam integer LATENCY = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN);
   localparam integer TWMAX = 2 * NB;

@@ -16,16 +16,6 @@ function automatic integer zk_cdiv(input integer f_a, input integer f_b);
   zk_cdiv = (f_a + f_b - 1) / f_b;
 endfunction
 
-// ceil(log2(n)) for n >= 1
-function automatic integer zk_clog2(input integer f_n);
-  integer f_i;
-  begin
-    zk_clog2 = 0;
-    for (f_i = 0; f_i < 31; f_i = f_i + 1)
-      if ((1 << f_i) < f_n) zk_clog2 = f_i + 1;
-  end
-endfunction
-
 // Pipeline depth of zk_sum_tree: one register level per fan-in reduction.
 function automatic integer zk_tree_lat(input integer f_n, input integer f_f);
   integer f_i, f_k;
@@ -77,13 +67,39 @@ function automatic [4095:0] zk_wnaf(input [511:0] f_k, input integer f_win);
   end
 endfunction
 
-// Number of non-zero digits of f_a wNAF among positions [0, f_upto).
-function automatic integer zk_wnaf_count(input [4095:0] f_d, input integer f_upto);
+// Term table of a packed wNAF constant multiplication: entry k (40 bits)
+// describes the k-th non-zero digit: [15:0] bit position, [23:16] row
+// (from zk_pack), [31:24] index of its odd multiple ((|d| - 1) / 2),
+// [32] negative. At most 128 digits.
+function automatic [5119:0] zk_terms(input [4095:0] f_d, input [4095:0] f_rowof);
+  integer f_i, f_k;
+  reg [7:0] f_dig, f_mag;
+  reg [15:0] f_i16;
+  begin
+    zk_terms = 5120'b0;
+    f_k = 0;
+    for (f_i = 0; f_i < 512; f_i = f_i + 1) begin
+      f_dig = f_d[8*f_i +: 8];
+      if (f_dig != 8'd0 && f_k < 128) begin
+        f_i16 = f_i[15:0];
+        f_mag = f_dig[7] ? 8'd0 - f_dig : f_dig;
+        zk_terms[40*f_k +: 16] = f_i16;
+        zk_terms[40*f_k+16 +: 8] = f_rowof[8*f_i +: 8];
+        zk_terms[40*f_k+24 +: 8] = (f_mag - 8'd1) >> 1;
+        zk_terms[40*f_k+32] = f_dig[7];
+        f_k = f_k + 1;
+      end
+    end
+  end
+endfunction
+
+// Number of non-zero digits of a wNAF.
+function automatic integer zk_wnaf_nz(input [4095:0] f_d);
   integer f_i;
   begin
-    zk_wnaf_count = 0;
+    zk_wnaf_nz = 0;
     for (f_i = 0; f_i < 512; f_i = f_i + 1)
-      if (f_i < f_upto && f_d[8*f_i +: 8] != 8'd0) zk_wnaf_count = zk_wnaf_count + 1;
+      if (f_d[8*f_i +: 8] != 8'd0) zk_wnaf_nz = zk_wnaf_nz + 1;
   end
 endfunction
 
@@ -130,8 +146,8 @@ function automatic [4095:0] zk_pack(input [4095:0] f_d, input integer f_mw,
       if (f_dig != 8'd0) begin
         f_found = 1'b0;
         f_sel = 0;
-        for (f_r = 0; f_r < 64; f_r = f_r + 1)
-          if (!f_found && f_r < f_n && f_end[16*f_r +: 16] <= f_i16) begin
+        for (f_r = 0; f_r < f_n; f_r = f_r + 1)
+          if (!f_found && f_end[16*f_r +: 16] <= f_i16) begin
             f_found = 1'b1;
             f_sel = f_r;
           end

@@ -67,19 +67,16 @@ module zk_redc_step #(
   localparam integer XW = (QBITS + 1 + MW > PWA) ? QBITS + 1 + MW : PWA;  // row width
   logic [XW-1:0] rows[NR];
   logic [(NR+1)*PWA-1:0] terms;
-  logic [7:0] dg, mg;
+  localparam integer NT = zk_wnaf_nz(DIG);  // non-zero digits
+  localparam logic [5119:0] TT = zk_terms(DIG, ROWOF);
   always_comb begin
     for (int r = 0; r < NR; r++) rows[r] = '0;
-    dg = '0;
-    mg = '0;
-    for (int p = 0; p <= QBITS; p++) begin
-      dg = DIG[8*p +: 8];
-      mg = dg[7] ? -dg : dg;
-      /* verilator lint_off WIDTH */
-      if (dg != 8'd0)
-        rows[ROWOF[8*p +: 8]][p +: MW] = dg[7] ? ~om[(32'(mg) - 1) / 2] : om[(32'(mg) - 1) / 2];
-      /* verilator lint_on WIDTH */
-    end
+    // all indices are constants once the loop is unrolled
+    /* verilator lint_off WIDTH */
+    for (int k = 0; k < NT; k++)
+      rows[TT[40*k+16 +: 8]][TT[40*k +: 16] +: MW] =
+          TT[40*k+32] ? ~om[TT[40*k+24 +: 8]] : om[TT[40*k+24 +: 8]];
+    /* verilator lint_on WIDTH */
     for (int r = 0; r < NR; r++) terms[r*PWA +: PWA] = rows[r][PWA-1:0];
     terms[NR*PWA +: PWA] = KC[PWA-1:0];
   end

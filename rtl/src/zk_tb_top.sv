@@ -1,6 +1,14 @@
 // zk_tb_top -- test-bench top: the multiplier, the reduced add/sub pipes and
 // the mixed point adder side by side, with their computed latencies on ports
 // (ports survive Yosys flattening, parameters do not).
+// Builds choose their DUTs by define (a -G override would also reach the
+// hierarchical blocks under Verilator --hierarchical).
+`ifndef ZK_TB_WITH_FQ
+`define ZK_TB_WITH_FQ 1
+`endif
+`ifndef ZK_TB_WITH_PA
+`define ZK_TB_WITH_PA 1
+`endif
 module zk_tb_top #(
     parameter integer         NB     = 384,
     parameter integer         QBITS  = 377,
@@ -15,8 +23,8 @@ module zk_tb_top #(
     parameter integer         TAGW   = 32,
     // which DUTs this build contains (separate simulation models are much
     // cheaper than one with idle pipelines): multiplier + add/sub, adder
-    parameter integer         WITH_FQ = 1,
-    parameter integer         WITH_PA = 1
+    parameter integer         WITH_FQ = `ZK_TB_WITH_FQ,
+    parameter integer         WITH_PA = `ZK_TB_WITH_PA
 ) (
     // (inputs of a DUT left out by WITH_FQ / WITH_PA are unused)
     /* verilator lint_off UNUSEDSIGNAL */
