@@ -31,6 +31,7 @@ GO_DIR = os.path.join(HERE, "go")
 DATA_DIR = os.path.join(HERE, "data")
 CURVES = ["bls12-377", "bls12-381"]
 IMPLS = ["zkmsm", "gnark-crypto", "blst", "arkworks"]
+ZKMSM_EXTRA = []  # --zkmsm-arg values
 BEGIN = "<!-- peers:begin (written by bench/peers/run.py) -->"
 END = "<!-- peers:end -->"
 
@@ -125,7 +126,7 @@ def run_impl(impl, curve, files, repeat, bins, zkmsm, timeout):
     pc, pu, sc = files
     if impl == "zkmsm":
         cmd = [zkmsm, "msm", "--curve", curve, "--points", pu, "--point-format", "uncompressed", "--scalars", sc,
-               "--json", "--repeat", str(repeat)]
+               "--json", "--repeat", str(repeat)] + ZKMSM_EXTRA
     elif impl == "gnark-crypto":
         cmd = [bins["gnark"], "--curve", curve, "--points", pu, "--scalars", sc, "--repeat", str(repeat)]
     elif impl == "blst":
@@ -139,7 +140,8 @@ def run_impl(impl, curve, files, repeat, bins, zkmsm, timeout):
     for k in ("result", "msm_ms"):
         if k not in j:
             raise SystemExit(f"{impl}: JSON lacks '{k}': {j}")
-    return {"result": str(j["result"]).lower(), "msm_ms": float(j["msm_ms"]), "threads": j.get("threads")}
+    return {"result": str(j["result"]).lower(), "msm_ms": float(j["msm_ms"]), "threads": j.get("threads"),
+            "backend": j.get("backend", "")}
 
 
 def machine():
@@ -213,7 +215,12 @@ def render(rows, impls, meta):
     for curve in meta["curves"]:
         peers = [i for i in impls if i != "zkmsm" and any(r["impl"] == i and r["curve"] == curve for r in rows)]
         cols = ["zkmsm"] + peers if "zkmsm" in impls else peers
+        backends = sorted({f"{r['backend']} at 2^{r['log_n']}" for r in rows
+                           if r["impl"] == "zkmsm" and r["curve"] == curve and r.get("backend")})
         out.append(f"**{curve} G1** (ms)")
+        if backends:
+            out.append("")
+            out.append("zkmsm backend chosen (`auto`): " + ", ".join(backends))
         out.append("")
         head = "| n | " + " | ".join(cols) + (" | " + " | ".join(f"zkmsm/{p}" for p in peers) if "zkmsm" in cols else "")
         out.append(head + " |")
@@ -259,6 +266,8 @@ def main():
                     help="input generator: `zkmsm gen` or the arkworks runner (auto: zkmsm when present)")
     ap.add_argument("--zkmsm", help="path of the zkmsm binary (default: target/release/zkmsm)")
     ap.add_argument("--no-build", action="store_true", help="do not (re)build the peer runners")
+    ap.add_argument("--zkmsm-arg", action="append", default=[],
+                    help="extra argument for `zkmsm msm` (repeatable), e.g. --zkmsm-arg=--backend=xyzz")
     ap.add_argument("--note", default="", help="a line added to the report (e.g. which zkmsm commit was measured)")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds per implementation run")
     ap.add_argument("--no-write", action="store_true", help="print only; leave docs/ alone")
@@ -267,6 +276,7 @@ def main():
     ap.add_argument("--csv", default=os.path.join(ROOT, "docs", "peers.csv"))
     a = ap.parse_args()
 
+    ZKMSM_EXTRA.extend(a.zkmsm_arg)
     log_ns = parse_range(a.log_n)
     curves = a.curves.split(",")
     impls = [i for i in a.impls.split(",") if i]
@@ -339,10 +349,10 @@ def main():
         write_markdown(a.md, block)
         with open(a.csv, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["curve", "log_n", "n", "impl", "msm_ms", "threads", "result"])
+            w.writerow(["curve", "log_n", "n", "impl", "msm_ms", "threads", "backend", "result"])
             for r in rows:
                 w.writerow([r["curve"], r["log_n"], r["n"], r["impl"], f"{r['msm_ms']:.3f}", r["threads"],
-                            r["result"]])
+                            r.get("backend") or "", r["result"]])
         log(f"wrote {a.md} and {a.csv}")
 
 
