@@ -93,6 +93,9 @@ pub struct DemoArgs {
     pub window: Option<u32>,
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendName,
+    /// Fixed-base mode: keep M shifted copies of the points (M times the point memory).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub precompute: Option<u32>,
     /// Print a last line of JSON instead of the hex result.
     #[arg(long)]
     pub json: bool,
@@ -135,6 +138,9 @@ pub struct MsmArgs {
     pub window: Option<u32>,
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendName,
+    /// Fixed-base mode: keep M shifted copies of the points (M times the point memory).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub precompute: Option<u32>,
     /// Timed runs after one warm-up; msm_ms is their median.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
@@ -156,6 +162,9 @@ pub struct BenchArgs {
     /// Backends to compare (default: all the curve has).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub backend: Vec<BackendName>,
+    /// Fixed-base mode with these precompute factors too (e.g. 2,4).
+    #[arg(long, value_name = "M", value_delimiter = ',')]
+    pub precompute: Vec<u32>,
     /// Timed runs per size (median reported).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,

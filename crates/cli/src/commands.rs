@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 use zkmsm::gen::{expected_msm, random_field_elements, random_points};
 use zkmsm::io::{read_points, read_scalars, result_hex, write_points, write_scalars};
 use zkmsm::{
-    build, BackendChoice, Bls12_377, Bls12_381, EngineCurve, MsmCurve, MsmEngine, MsmOutput, ScalarLimbs, Validation,
+    build_with, BackendChoice, Bls12_377, Bls12_381, EngineCurve, MsmCurve, MsmEngine, MsmOutput, ScalarLimbs,
+    Validation,
 };
 
 pub fn run(cli: Cli) -> Result<(), String> {
@@ -73,7 +74,8 @@ fn demo<C: EngineCurve>(a: &DemoArgs) -> Result<(), String> {
     let scalars: Vec<ScalarLimbs> = scalars_f.iter().map(C::scalar_to_limbs).collect();
     eprintln!("  inputs generated      {:10.2} ms", ms(t.elapsed()));
     let t = Instant::now();
-    let mut ctx = build(&known.points, a.backend.into(), Validation::Full).map_err(|e| e.to_string())?;
+    let mut ctx =
+        build_with(&known.points, a.backend.into(), Validation::Full, a.precompute).map_err(|e| e.to_string())?;
     ctx.set_window(a.window);
     let init = t.elapsed();
     eprintln!("  init (validate)       {:10.2} ms", ms(init));
@@ -144,7 +146,8 @@ fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), String> {
         ms(load)
     );
     let t = Instant::now();
-    let mut ctx = build(&points, a.backend.into(), Validation::AlreadyValidated).map_err(|e| e.to_string())?;
+    let mut ctx =
+        build_with(&points, a.backend.into(), Validation::AlreadyValidated, a.precompute).map_err(|e| e.to_string())?;
     ctx.set_window(a.window);
     let init = t.elapsed();
     let (out, all) = timed_runs(ctx.as_ref(), &scalars, a.repeat)?;
@@ -196,8 +199,9 @@ fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), String> {
         let points = random_points::<C>(n, a.seed).points;
         let scalars = zkmsm::gen::random_scalars::<C>(n, a.seed.wrapping_add(1));
         let mut first: Option<String> = None;
-        for &b in &backends {
-            let ctx = match build(&points, b, Validation::AlreadyValidated) {
+        let modes: Vec<Option<u32>> = std::iter::once(None).chain(a.precompute.iter().map(|&m| Some(m))).collect();
+        for (&b, &mode) in backends.iter().flat_map(|b| modes.iter().map(move |m| (b, m))) {
+            let ctx = match build_with(&points, b, Validation::AlreadyValidated, mode) {
                 Ok(ctx) => ctx,
                 Err(zkmsm::MsmError::Unsupported(_)) if a.backend.is_empty() => continue,
                 Err(e) => return Err(e.to_string()),
@@ -209,9 +213,10 @@ fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), String> {
             }
             let p = out.timings.as_ms();
             println!(
-                "| {} | 2^{k} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+                "| {} | 2^{k} | {}{} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
                 C::NAME,
                 ctx.backend_name(),
+                mode.map(|m| format!(", fixed-base x{m}")).unwrap_or_default(),
                 out.plan.c,
                 all[all.len() / 2],
                 p[0].1,

@@ -2,8 +2,9 @@
 //! MSM_INIT), then any number of MSMs against them.
 
 use crate::backend::{Backend, Bucket, XyzzBackend};
-use crate::bucket_aggregation::running_sum;
+use crate::bucket_aggregation::partitioned_sum;
 use crate::digits::SignedDigits;
+use crate::fixed_base::Precompute;
 use crate::result_aggregation::combine_windows;
 use crate::{MsmError, PhaseTimings, Plan, ScalarLimbs};
 use rayon::prelude::*;
@@ -38,6 +39,7 @@ pub struct MsmContext<C: MsmCurve, B: Backend<C> = XyzzBackend> {
     prepared: B::Prepared,
     len: usize,
     window: Option<u32>,
+    precompute: Option<Precompute>,
 }
 
 impl<C: MsmCurve> MsmContext<C, XyzzBackend> {
@@ -95,7 +97,33 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
     pub fn with_backend(points: &[Affine<C>], backend: B, validation: Validation) -> Result<Self, MsmError> {
         validate_points(points, validation)?;
         let prepared = backend.prepare(points);
-        Ok(Self { backend, prepared, len: points.len(), window: None })
+        Ok(Self { backend, prepared, len: points.len(), window: None, precompute: None })
+    }
+
+    /// Fixed-base mode: also store `copies - 1` shifted copies of the points
+    /// (memory: `copies` times the points) so that windows share bucket sets
+    /// and need fewer aggregations and doublings; see [`crate::fixed_base`].
+    /// The window size is chosen here (or given) and fixed for the context.
+    pub fn with_precompute(
+        points: &[Affine<C>],
+        backend: B,
+        validation: Validation,
+        copies: u32,
+        window: Option<u32>,
+    ) -> Result<Self, MsmError> {
+        validate_points(points, validation)?;
+        let bits = C::Scalar::NUM_BITS;
+        let pre = match window {
+            Some(c) => Precompute::new(Plan::with_window(c, bits), copies),
+            None => Precompute::for_size(points.len(), copies, bits),
+        };
+        let prepared = backend.prepare(&pre.shifted_copies(points));
+        Ok(Self { backend, prepared, len: points.len(), window: Some(pre.plan.c), precompute: Some(pre) })
+    }
+
+    /// The precomputation, in fixed-base mode.
+    pub fn precompute(&self) -> Option<&Precompute> {
+        self.precompute.as_ref()
     }
 
     pub fn len(&self) -> usize {
@@ -110,9 +138,12 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
         self.backend.name()
     }
 
-    /// Force window size c instead of the cost model's choice.
+    /// Force window size c instead of the cost model's choice (ignored in
+    /// fixed-base mode, where c is fixed by the precomputation).
     pub fn set_window(&mut self, c: Option<u32>) {
-        self.window = c;
+        if self.precompute.is_none() {
+            self.window = c;
+        }
     }
 
     pub fn plan(&self) -> Plan {
@@ -149,15 +180,23 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
 
         let t = Instant::now();
         let digits = SignedDigits::compute(scalars, &plan);
+        // one digit stream per bucket set: a window each, or regrouped in fixed-base mode
+        let streams = match &self.precompute {
+            None => digits.windows,
+            Some(pre) => pre.regroup(&digits.windows, self.len),
+        };
         timings.digits = t.elapsed();
 
         let t = Instant::now();
         let buckets: Vec<Vec<B::Bucket>> =
-            digits.windows.par_iter().map(|d| self.backend.accumulate(&self.prepared, d, &plan)).collect();
+            streams.par_iter().map(|d| self.backend.accumulate(&self.prepared, d, &plan)).collect();
         timings.accumulation = t.elapsed();
 
         let t = Instant::now();
-        let sums: Vec<Xyzz<C>> = buckets.par_iter().map(|b| running_sum::<C, _>(b).to_xyzz()).collect();
+        // With fewer bucket sets than threads, split each set's aggregation (PriorMSM).
+        let threads = rayon::current_num_threads();
+        let groups = if buckets.len() >= threads { 1 } else { (2 * threads).div_ceil(buckets.len()) };
+        let sums: Vec<Xyzz<C>> = buckets.par_iter().map(|b| partitioned_sum::<C, _>(b, groups).to_xyzz()).collect();
         timings.bucket_aggregation = t.elapsed();
 
         let t = Instant::now();

@@ -75,7 +75,27 @@ where
 pub trait EngineCurve: MsmCurve {
     /// What `Auto` means for n points.
     fn auto_backend(n: usize) -> BackendChoice;
-    fn twisted_edwards(points: &[Affine<Self>], validation: Validation) -> Result<Box<dyn MsmEngine<Self>>, MsmError>;
+    fn twisted_edwards(
+        points: &[Affine<Self>],
+        validation: Validation,
+        copies: Option<u32>,
+    ) -> Result<Box<dyn MsmEngine<Self>>, MsmError>;
+}
+
+/// A context with or without fixed-base precomputation.
+fn context<C: MsmCurve, B: Backend<C> + 'static>(
+    points: &[Affine<C>],
+    backend: B,
+    validation: Validation,
+    copies: Option<u32>,
+) -> Result<Box<dyn MsmEngine<C>>, MsmError>
+where
+    B::Prepared: 'static,
+{
+    Ok(match copies {
+        None => Box::new(MsmContext::with_backend(points, backend, validation)?),
+        Some(m) => Box::new(MsmContext::with_precompute(points, backend, validation, m, None)?),
+    })
 }
 
 impl EngineCurve for Bls12_377 {
@@ -83,8 +103,12 @@ impl EngineCurve for Bls12_377 {
         // fastest at every size measured (docs/BENCHMARKS.md, `zkmsm bench`)
         BackendChoice::TwistedEdwards
     }
-    fn twisted_edwards(points: &[Affine<Self>], validation: Validation) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
-        Ok(Box::new(MsmContext::with_backend(points, TwistedEdwardsBackend, validation)?))
+    fn twisted_edwards(
+        points: &[Affine<Self>],
+        validation: Validation,
+        copies: Option<u32>,
+    ) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
+        context(points, TwistedEdwardsBackend, validation, copies)
     }
 }
 
@@ -96,7 +120,11 @@ impl EngineCurve for Bls12_381 {
             BackendChoice::BatchAffineGreedy
         }
     }
-    fn twisted_edwards(_: &[Affine<Self>], _: Validation) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
+    fn twisted_edwards(
+        _: &[Affine<Self>],
+        _: Validation,
+        _: Option<u32>,
+    ) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
         Err(MsmError::Unsupported("BLS12-381 has no twisted Edwards form: use batch-affine or xyzz".into()))
     }
 }
@@ -107,19 +135,26 @@ pub fn build<C: EngineCurve>(
     choice: BackendChoice,
     validation: Validation,
 ) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
+    build_with(points, choice, validation, None)
+}
+
+/// As [`build`], in fixed-base mode with `copies` shifted copies of the points
+/// when `Some` (see [`crate::fixed_base`]).
+pub fn build_with<C: EngineCurve>(
+    points: &[Affine<C>],
+    choice: BackendChoice,
+    validation: Validation,
+    copies: Option<u32>,
+) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
     let choice = if choice == BackendChoice::Auto { C::auto_backend(points.len()) } else { choice };
-    Ok(match choice {
-        BackendChoice::Auto | BackendChoice::Xyzz => {
-            Box::new(MsmContext::with_backend(points, XyzzBackend, validation)?)
-        }
+    match choice {
+        BackendChoice::Auto | BackendChoice::Xyzz => context(points, XyzzBackend, validation, copies),
         BackendChoice::BatchAffineGreedy => {
-            Box::new(MsmContext::with_backend(points, BatchAffineBackend::new(GreedyScheduler::default()), validation)?)
+            context(points, BatchAffineBackend::new(GreedyScheduler::default()), validation, copies)
         }
-        BackendChoice::BatchAffineDelayed => Box::new(MsmContext::with_backend(
-            points,
-            BatchAffineBackend::new(DelayedScheduler::default()),
-            validation,
-        )?),
-        BackendChoice::TwistedEdwards => C::twisted_edwards(points, validation)?,
-    })
+        BackendChoice::BatchAffineDelayed => {
+            context(points, BatchAffineBackend::new(DelayedScheduler::default()), validation, copies)
+        }
+        BackendChoice::TwistedEdwards => C::twisted_edwards(points, validation, copies),
+    }
 }

@@ -17,6 +17,7 @@ pub mod context;
 pub mod digits;
 pub mod engine;
 pub mod error;
+pub mod fixed_base;
 pub mod gen;
 pub mod io;
 pub mod plan;
@@ -27,7 +28,7 @@ pub mod timing;
 
 pub use backend::{Backend, BatchAffineBackend, Bucket, TwistedEdwardsBackend, XyzzBackend};
 pub use context::{msm, msm_bigint, MsmContext, MsmOutput, Validation};
-pub use engine::{build, BackendChoice, EngineCurve, MsmEngine};
+pub use engine::{build, build_with, BackendChoice, EngineCurve, MsmEngine};
 pub use error::MsmError;
 pub use plan::Plan;
 pub use scheduler::{DelayedScheduler, GreedyScheduler, Scheduler};

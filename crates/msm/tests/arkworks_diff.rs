@@ -300,3 +300,72 @@ fn bad_inputs_are_errors_naming_the_index() {
         assert!(matches!(MsmContext::new(&v), Err(MsmError::PointNotInSubgroup { index: 2 })));
     }
 }
+
+fn fixed_base<C: Ark>(seed: u64) {
+    let pts = random_points::<C>(200, seed).points;
+    let rnd = random_scalars::<C>(200, seed + 1);
+    let r1 = order_minus::<C>(1);
+    let inputs: Vec<(&str, Vec<Affine<C>>, Vec<ScalarLimbs>)> = vec![
+        ("random", pts.clone(), rnd.clone()),
+        ("r-1 and zeros", pts.clone(), (0..200).map(|i| if i % 3 == 0 { [0; 4] } else { r1 }).collect()),
+        ("all equal, repeated point", vec![pts[0]; 200], vec![rnd[9]; 200]),
+        (
+            "P, -P and infinity",
+            (0..200)
+                .map(|i| match i % 3 {
+                    0 => pts[i],
+                    1 => pts[i - 1].neg(),
+                    _ => Affine::identity(),
+                })
+                .collect(),
+            rnd.clone(),
+        ),
+        ("n = 1", vec![pts[3]], vec![r1]),
+        ("n = 0", vec![], vec![]),
+    ];
+    for (name, points, scalars) in &inputs {
+        let want = ark_msm(points, scalars);
+        for copies in [1u32, 2, 4, 300] {
+            for window in [None, Some(1), Some(7), Some(16)] {
+                let ctx = MsmContext::with_precompute(points, XyzzBackend, Validation::Full, copies, window).unwrap();
+                assert_eq!(
+                    ctx.msm_bigint(scalars).unwrap(),
+                    want,
+                    "{} {name}: xyzz, {copies} copies, window {window:?}",
+                    C::NAME
+                );
+                let pre = *ctx.precompute().unwrap();
+                assert!(pre.copies * pre.sets >= pre.plan.windows && pre.copies <= copies.max(1));
+                let ctx = MsmContext::with_precompute(
+                    points,
+                    BatchAffineBackend::new(GreedyScheduler::default()),
+                    Validation::Full,
+                    copies,
+                    window,
+                )
+                .unwrap();
+                assert_eq!(
+                    ctx.msm_bigint(scalars).unwrap(),
+                    want,
+                    "{} {name}: batch-affine, {copies} copies, window {window:?}",
+                    C::NAME
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn fixed_base_bls12_377() {
+    fixed_base::<Bls12_377>(70);
+    // and the twisted-Edwards backend over shifted copies
+    let pts = random_points::<Bls12_377>(100, 72).points;
+    let sc = random_scalars::<Bls12_377>(100, 73);
+    let ctx = MsmContext::with_precompute(&pts, TwistedEdwardsBackend, Validation::Full, 4, None).unwrap();
+    assert_eq!(ctx.msm_bigint(&sc).unwrap(), ark_msm(&pts, &sc));
+}
+
+#[test]
+fn fixed_base_bls12_381() {
+    fixed_base::<Bls12_381>(71);
+}
