@@ -501,23 +501,37 @@ fn sweep(a: &SweepArgs) -> Result<(), SimError> {
     if a.c_min < 2 || a.c_max > 24 || a.c_min > a.c_max {
         return Err(SimError("need 2 <= c-min <= c-max <= 24".into()));
     }
-    let header = "sweep,scheduler,log_n,c,depth,windows,acc_cycles,device_cycles,cycles_per_op,utilization,conflicts,queue_hwm,agg_share,latency_ms\n";
+    let header = "sweep,scheduler,log_n,c,depth,scalar_bits,windows,acc_cycles,device_cycles,cycles_per_op,\
+                  utilization,conflicts,queue_hwm,agg_share,latency_ms\n";
     let mut csv = String::from(header);
     let mut win_series = Vec::new();
+    let mut full_series = Vec::new();
     let mut dep_series = Vec::new();
     for &sk in &scheds {
-        let mut pts = Vec::new();
-        for c in a.c_min..=a.c_max {
-            let mut cfg = sk.preset();
-            cfg.n = 1 << a.log_n;
-            cfg.c = c;
-            cfg.seed = a.seed;
-            let r = cfg.run_stats();
-            row(&mut csv, "window", &r, a.log_n);
-            pts.push((c as f64, r.latency_ms()));
-            eprintln!("window {} c={c}: {:.3} ms", sk.name(), r.latency_ms());
+        // Real scalars (253 or 255 bits: a narrower top window), and scalars
+        // of c*W - 1 bits so that every window is full width.
+        for full in [false, true] {
+            let mut pts = Vec::new();
+            for c in a.c_min..=a.c_max {
+                let mut cfg = sk.preset();
+                cfg.n = 1 << a.log_n;
+                cfg.c = c;
+                cfg.seed = a.seed;
+                if full {
+                    cfg.bits = c * num_windows(cfg.bits, c) - 1;
+                }
+                let r = cfg.run_stats();
+                row(&mut csv, if full { "window-full" } else { "window" }, &r, a.log_n);
+                pts.push((c as f64, r.latency_ms()));
+                eprintln!("window {} c={c} bits={}: {:.3} ms", sk.name(), cfg.bits, r.latency_ms());
+            }
+            let series = Series { name: sk.name().into(), points: pts };
+            if full {
+                full_series.push(series);
+            } else {
+                win_series.push(series);
+            }
         }
-        win_series.push(Series { name: sk.name().into(), points: pts });
         let mut pts = Vec::new();
         for &d in &a.depths {
             let mut cfg = sk.preset();
@@ -543,6 +557,16 @@ fn sweep(a: &SweepArgs) -> Result<(), SimError> {
         ),
     )?;
     std::fs::write(
+        a.out.join("window_sweep_full.svg"),
+        line_chart(
+            &format!("Projected device latency vs window size, full-width windows, N = 2^{}", a.log_n),
+            "window size c",
+            "latency (ms, each design's clock)",
+            &full_series,
+            true,
+        ),
+    )?;
+    std::fs::write(
         a.out.join("depth_sweep.svg"),
         line_chart(
             &format!("Accumulation cycles per bucket addition vs depth, N = 2^{}", a.log_n),
@@ -553,9 +577,10 @@ fn sweep(a: &SweepArgs) -> Result<(), SimError> {
         ),
     )?;
     println!(
-        "wrote {}, {}, {}",
+        "wrote {}, {}, {}, {}",
         a.out.join("sweep.csv").display(),
         a.out.join("window_sweep.svg").display(),
+        a.out.join("window_sweep_full.svg").display(),
         a.out.join("depth_sweep.svg").display()
     );
     Ok(())
@@ -564,10 +589,11 @@ fn sweep(a: &SweepArgs) -> Result<(), SimError> {
 fn row(csv: &mut String, sweep: &str, r: &Report, log_n: u32) {
     let _ = writeln!(
         csv,
-        "{sweep},{},{log_n},{},{},{},{},{},{:.6},{:.6},{},{},{:.6},{:.6}",
+        "{sweep},{},{log_n},{},{},{},{},{},{},{:.6},{:.6},{},{},{:.6},{:.6}",
         r.cfg.sched.name(),
         r.cfg.c,
         r.cfg.machine.depth,
+        r.cfg.bits,
         r.windows,
         r.acc.cycles,
         r.device_cycles,
