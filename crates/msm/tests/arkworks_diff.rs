@@ -305,7 +305,7 @@ fn fixed_base<C: Ark>(seed: u64) {
     let pts = random_points::<C>(200, seed).points;
     let rnd = random_scalars::<C>(200, seed + 1);
     let r1 = order_minus::<C>(1);
-    let inputs: Vec<(&str, Vec<Affine<C>>, Vec<ScalarLimbs>)> = vec![
+    let inputs: Vec<Case<C>> = vec![
         ("random", pts.clone(), rnd.clone()),
         ("r-1 and zeros", pts.clone(), (0..200).map(|i| if i % 3 == 0 { [0; 4] } else { r1 }).collect()),
         ("all equal, repeated point", vec![pts[0]; 200], vec![rnd[9]; 200]),
