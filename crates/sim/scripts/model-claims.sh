@@ -21,6 +21,7 @@ for k in 22 23 24 25 26; do run cyclone-t3-$k --scheduler delayed --log-n $k --d
 for k in 22 23 24 25 26; do run cyclone-t3o-$k --scheduler delayed --log-n $k --depth 96 --agg serial-overlap; done
 run zprize-24-full --scheduler zprize --log-n 24 --scalar-bits 259
 run zprize-24 --scheduler zprize --log-n 24 --pending-cap 64
+run zprize-24-full-nobatch --scheduler zprize --log-n 24 --scalar-bits 259 --batch 0 --depth 3500
 for k in 16 17 18 19 20 21 22 23 24 25 26; do run prior-$k --scheduler prior --log-n $k; done
 run hardcaml-26-full --scheduler hardcaml --log-n 26 --scalar-bits 259
 run hardcaml-26 --scheduler hardcaml --log-n 26

@@ -89,6 +89,10 @@ pub struct SimArgs {
     /// Hardcaml per-window stall FIFO depth.
     #[arg(long)]
     pub stall_fifo: Option<usize>,
+    /// ZPrize batch frame in cycles (results return T cycles after the frame
+    /// closes); 0 = plain pipeline.
+    #[arg(long)]
+    pub batch: Option<u32>,
     /// ZPrize compute units.
     #[arg(long)]
     pub cus: Option<usize>,
@@ -234,6 +238,9 @@ impl SimArgs {
         }
         if let Some(v) = self.stall_fifo {
             c.stall_fifo = v.max(1);
+        }
+        if let Some(v) = self.batch {
+            c.machine.batch = v;
         }
         if let Some(v) = self.cus {
             c.cus = v.max(1);

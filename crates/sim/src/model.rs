@@ -77,7 +77,9 @@ impl SchedKind {
             SchedKind::Zprize => ModelConfig {
                 c: 13,
                 bits: 255,
-                machine: Machine { depth: 3500, ..Machine::default() },
+                // 336-cycle batch frames; 3332 + 336/2 = 3500 cycles in flight
+                // on average.
+                machine: Machine { depth: 3332, batch: 336, ..Machine::default() },
                 agg: AggKind::Host,
                 ..base
             },

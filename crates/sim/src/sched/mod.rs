@@ -32,11 +32,16 @@ pub struct Machine {
     pub ports: u32,
     /// Capacity of the scheduler's queue(s); 0 means unbounded.
     pub fifo_depth: usize,
+    /// Batched-affine adders (ZPrize 2023): operations are grouped into
+    /// frames of `batch` cycles that share one inversion; an operation's
+    /// result is written back `depth` cycles after its frame closes. 0: no
+    /// batching (a plain pipeline of depth T).
+    pub batch: u32,
 }
 
 impl Default for Machine {
     fn default() -> Self {
-        Self { depth: 100, adders: 1, banks: 1, ports: 1, fifo_depth: 0 }
+        Self { depth: 100, adders: 1, banks: 1, ports: 1, fifo_depth: 0, batch: 0 }
     }
 }
 
@@ -116,19 +121,47 @@ pub fn bucket_of(d: i32) -> Option<(u32, bool)> {
 /// In functional mode the bucket is read at issue and written at retire.
 pub struct RmwPipe<V> {
     depth: u64,
+    batch: u64,
     /// Offset of hazard index 0 in bucket memory.
     base: u32,
     free_at: Vec<u64>,
     inflight: std::collections::VecDeque<(u64, u32, V)>,
     pub ops: u64,
     pub last_issue: u64,
+    last_due: u64,
 }
 
 impl<V: Clone> RmwPipe<V> {
     /// A pipeline tracking `slots` buckets, the first of which is bucket
     /// `base` of bucket memory.
     pub fn new(depth: u32, slots: usize, base: u32) -> Self {
-        Self { depth: depth as u64, base, free_at: vec![0; slots], inflight: Default::default(), ops: 0, last_issue: 0 }
+        Self {
+            depth: depth as u64,
+            batch: 0,
+            base,
+            free_at: vec![0; slots],
+            inflight: Default::default(),
+            ops: 0,
+            last_issue: 0,
+            last_due: 0,
+        }
+    }
+
+    /// Batched results: an operation issued at t is written back `depth`
+    /// cycles after the end of its `batch`-cycle frame.
+    pub fn with_batch(mut self, batch: u32) -> Self {
+        self.batch = batch as u64;
+        self
+    }
+
+    /// Cycle at whose end the result of an operation issued at `t` is written.
+    #[inline(always)]
+    fn due(&self, t: u64) -> u64 {
+        if self.batch > 1 {
+            (t / self.batch + 1) * self.batch - 1 + self.depth
+        } else {
+            t + self.depth
+        }
     }
 
     /// True if bucket slot `idx` may not be read at cycle `t`.
@@ -169,9 +202,11 @@ impl<V: Clone> RmwPipe<V> {
         neg: bool,
     ) {
         debug_assert!(!self.busy(idx, t));
-        self.free_at[idx as usize] = t + self.depth + 1;
+        let due = self.due(t);
+        self.free_at[idx as usize] = due + 1;
         self.ops += 1;
         self.last_issue = self.last_issue.max(t);
+        self.last_due = self.last_due.max(due);
         if D::FUNCTIONAL {
             // Retire anything due before this read (results due at t - 1 or
             // earlier are visible at t).
@@ -183,7 +218,7 @@ impl<V: Clone> RmwPipe<V> {
             };
             // Keep the deque ordered by due time: issue times are
             // non-decreasing across calls.
-            self.inflight.push_back((t + self.depth, self.base + idx, v));
+            self.inflight.push_back((due, self.base + idx, v));
         }
     }
 
@@ -192,7 +227,7 @@ impl<V: Clone> RmwPipe<V> {
         if self.ops == 0 {
             0
         } else {
-            self.last_issue + self.depth + 1
+            self.last_due + 1
         }
     }
 

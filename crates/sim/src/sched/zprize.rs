@@ -14,8 +14,12 @@
 //! also serves the oldest unlocked pending operation. When a pending buffer
 //! is full the stream stops for a round.
 //!
-//! Model assumptions: a fixed in-flight time T per operation (the real
-//! design's latency varies with the 336-operation batching), round-robin
+//! Batching: a CU groups its operations into frames of `batch` = 336 cycles
+//! (the blog's 336 EC operations per batch, one per cycle) that share one
+//! inversion; an operation's result is written back T cycles after its frame
+//! closes. With T = 3332 an operation is in flight 3500 cycles on average
+//! (167.5 + 3332 + 1), the blog's "~3500". Model assumptions: a fixed
+//! latency after the frame closes, frames aligned across CUs, round-robin
 //! dispatch with no skipping of an empty lane, first write into an empty
 //! bucket handled in the same slot as an addition.
 
@@ -90,7 +94,7 @@ impl Scheduler for CollisionHandler {
         let cus = self.cus.clamp(1, nw.max(1));
         let lanes = nw.div_ceil(cus);
         let cap = if self.pending_cap == 0 { usize::MAX } else { self.pending_cap };
-        let mut pipe = RmwPipe::<D::V>::new(m.depth, nw * nb, 0);
+        let mut pipe = RmwPipe::<D::V>::new(m.depth, nw * nb, 0).with_batch(m.batch);
         let mut pending: Vec<Pending> = vec![Pending::default(); nw];
         let n = digits.len();
         let mut next = 0usize;
