@@ -189,6 +189,7 @@ fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), String> {
     } else {
         a.backend.iter().map(|&b| b.into()).collect()
     };
+    let mut sched_rows: Vec<String> = Vec::new();
     println!(
         "| curve | n | backend | c | msm ms (median of {}) | digits | accumulation | bucket agg. | result agg. |",
         a.repeat
@@ -211,6 +212,23 @@ fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), String> {
             if *first.get_or_insert_with(|| hex.clone()) != hex {
                 return Err(format!("backend {} disagrees with the first backend at n = 2^{k}", ctx.backend_name()));
             }
+            // one more MSM alone, for the scheduler's statistics
+            ctx.take_schedule_stats();
+            ctx.msm_report(&scalars).map_err(|e| e.to_string())?;
+            if let Some(st) = ctx.take_schedule_stats() {
+                sched_rows.push(format!(
+                    "| {} | 2^{k} | {} | {} | {} | {:.3}% | {} | {} | {} | {} |",
+                    C::NAME,
+                    ctx.backend_name(),
+                    st.ops,
+                    st.conflicts,
+                    100.0 * st.conflicts as f64 / st.ops.max(1) as f64,
+                    st.batches,
+                    st.passes,
+                    st.max_queue,
+                    st.overflowed
+                ));
+            }
             let p = out.timings.as_ms();
             println!(
                 "| {} | 2^{k} | {}{} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
@@ -224,6 +242,16 @@ fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), String> {
                 p[2].1,
                 p[3].1
             );
+        }
+    }
+    if !sched_rows.is_empty() {
+        println!();
+        println!("Scheduler statistics (one MSM, all windows):");
+        println!();
+        println!("| curve | n | backend | ops | conflicts | conflict rate | batches | passes (max) | max queue | overflowed |");
+        println!("|---|---|---|---|---|---|---|---|---|---|");
+        for r in sched_rows {
+            println!("{r}");
         }
     }
     Ok(())

@@ -138,6 +138,11 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
         self.backend.name()
     }
 
+    /// Scheduler statistics since the last call (batch-affine backends).
+    pub fn take_schedule_stats(&self) -> Option<crate::scheduler::ScheduleStats> {
+        self.backend.take_schedule_stats()
+    }
+
     /// Force window size c instead of the cost model's choice (ignored in
     /// fixed-base mode, where c is fixed by the precomputation).
     pub fn set_window(&mut self, c: Option<u32>) {

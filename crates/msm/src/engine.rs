@@ -48,6 +48,7 @@ pub trait MsmEngine<C: MsmCurve>: Send + Sync {
     fn set_window(&mut self, c: Option<u32>);
     fn plan(&self) -> Plan;
     fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<C>, MsmError>;
+    fn take_schedule_stats(&self) -> Option<crate::scheduler::ScheduleStats>;
 }
 
 impl<C: MsmCurve, B: Backend<C> + 'static> MsmEngine<C> for MsmContext<C, B>
@@ -68,6 +69,9 @@ where
     }
     fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<C>, MsmError> {
         self.msm_bigint_report(scalars)
+    }
+    fn take_schedule_stats(&self) -> Option<crate::scheduler::ScheduleStats> {
+        MsmContext::take_schedule_stats(self)
     }
 }
 

@@ -170,4 +170,8 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
         self.stats.lock().unwrap().merge(&st);
         engine.into_buckets()
     }
+
+    fn take_schedule_stats(&self) -> Option<ScheduleStats> {
+        Some(self.take_stats())
+    }
 }

@@ -55,4 +55,9 @@ pub trait Backend<C: MsmCurve>: Send + Sync {
     /// Fill one window's buckets: `out[k]` = sum over i with |digits[i]| = k+1
     /// of sign(digits[i]) * P_i. `digits.len()` equals the number of points.
     fn accumulate(&self, points: &Self::Prepared, digits: &[i32], plan: &Plan) -> Vec<Self::Bucket>;
+
+    /// Scheduler statistics gathered since the last call, for backends that schedule.
+    fn take_schedule_stats(&self) -> Option<crate::scheduler::ScheduleStats> {
+        None
+    }
 }
