@@ -228,8 +228,12 @@ impl ModelConfig {
         // Horner: c doublings and one addition per window but the top one,
         // a dependent chain on the device's full-add latency.
         let result_agg = (w.saturating_sub(1) as u64) * (self.c as u64 + 1) * lat;
-        let device =
-            if self.agg == AggKind::Host { acc.cycles } else { acc.cycles + agg_cycles * w as u64 + result_agg };
+        // An empty MSM needs no aggregation at all.
+        let device = if self.agg == AggKind::Host || digits.is_empty() {
+            acc.cycles
+        } else {
+            acc.cycles + agg_cycles * w as u64 + result_agg
+        };
         let naive = (self.agg == AggKind::Partitioned).then(|| serial(nb).cycles(lat, 1, false));
         let rep = Report {
             naive_agg_cycles_per_window: naive,
