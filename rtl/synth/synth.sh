@@ -1,44 +1,65 @@
 #!/usr/bin/env bash
-# Resource and depth report: Yosys synth_xilinx -family xcup (UltraScale+,
-# DSP48E2) on zk_fq_mul and on zk_te_madd (default parameters). The
-# hierarchy is kept, so the seven identical multipliers of the adder are
-# synthesized once and counted seven times by `stat -top`.
-# Writes rtl/build/synth/{*.log,*.stat.txt,*.ltp.txt} and prints a summary;
-# scripts/table: see docs/RTL.md.
-#   bash rtl/synth/synth.sh            # both
-#   bash rtl/synth/synth.sh mul        # multiplier only
+# Resource and depth report: Yosys `synth_xilinx -family xcup` (UltraScale+,
+# DSP48E2) on zk_te_madd with default parameters. The hierarchy is kept, so
+# the multiplier (keep_hierarchy) is synthesized once; `stat -top` counts it
+# once for zk_fq_mul and seven times for zk_te_madd. Logic depth: `ltp -noff`
+# (longest path in cells between flip-flops, CARRY8/LUT/DSP each count 1) on
+# the flattened multiplier and on the adder's own logic.
+#
+#   bash rtl/synth/synth.sh                 # writes rtl/build/synth/*, prints a summary
+#   REPORT_ONLY=1 bash rtl/synth/synth.sh   # only pass 2, on the saved synth.il
+#
+# Takes tens of minutes on a loaded 2-core machine; not part of rtl/test.sh.
 set -eu
 cd "$(dirname "$0")/.."
 RTL=$PWD
-OUT=$RTL/build/synth
+# PARAMS="FANIN=2 WIN=5": parameter overrides of zk_te_madd (out dir suffixed)
+PARAMS=${PARAMS:-}
+OUT=$RTL/build/synth$(echo "$PARAMS" | tr ' =' '_-' | sed 's/^./_&/')
+CHP=""
+for kv in $PARAMS; do CHP="$CHP
+chparam -set ${kv%%=*} ${kv#*=} zk_te_madd"; done
 mkdir -p "$OUT"
-SRCS=$(ls "$RTL"/src/*.sv | grep -v zk_tb_top)
-WHAT=${1:-all}
+SRCS=$(ls "$RTL"/src/*.sv | grep -v zk_tb_top | tr '\n' ' ')
 
-synth() {
-  local top=$1
-  cat >"$OUT/$top.ys" <<YS
-read_verilog -sv -I$RTL/src $SRCS
-hierarchy -check -top $top
-synth_xilinx -family xcup -top $top
-tee -o $OUT/$top.stat.txt stat -top $top
-flatten
-opt_clean -purge
-tee -o $OUT/$top.ltp.txt ltp -noff
+if [ "${REPORT_ONLY:-0}" != 1 ]; then
+echo "== pass 1: synth_xilinx -family xcup -top zk_te_madd ($(date -u +%H:%M:%S))"
+cat >"$OUT/synth.ys" <<YS
+read_verilog -sv -I$RTL/src $SRCS$CHP
+hierarchy -check -top zk_te_madd
+synth_xilinx -family xcup -top zk_te_madd
+write_rtlil $OUT/synth.il
 YS
-  echo "== yosys synth_xilinx -family xcup -top $top"
-  /usr/bin/time -f "%e s wall, %M KB max RSS" yosys -q -l "$OUT/$top.log" "$OUT/$top.ys" >/dev/null
-}
+/usr/bin/time -f "pass 1: %e s wall, %U s user, %M KB max RSS" \
+  yosys -q -l "$OUT/synth.log" "$OUT/synth.ys" >/dev/null
+fi
 
-if [ "$WHAT" = all ] || [ "$WHAT" = mul ]; then synth zk_fq_mul; fi
-if [ "$WHAT" = all ] || [ "$WHAT" = padd ]; then synth zk_te_madd; fi
+MUL=$(grep -o '^module .*zk_fq_mul' "$OUT/synth.il" | head -1 | sed 's/^module //')
+echo "== pass 2: stat and ltp (multiplier module: $MUL) ($(date -u +%H:%M:%S))"
+FFS="t:FDRE t:FDSE t:FDCE t:FDPE t:SRL16E t:SRLC32E"
+cat >"$OUT/report.ys" <<YS
+read_rtlil $OUT/synth.il
+tee -o $OUT/zk_te_madd.stat.txt stat -top zk_te_madd
+tee -o $OUT/zk_fq_mul.stat.txt stat -top $MUL
+# depth = longest path in cells between registers: delete the registers
+# (ltp -noff does not know the Xilinx FF primitives) and measure what is left
+hierarchy -top zk_te_madd
+flatten
+delete zk_te_madd/t:*zk_fq_mul $FFS
+tee -o $OUT/zk_te_madd.ltp.txt ltp zk_te_madd
+design -reset
+read_rtlil $OUT/synth.il
+hierarchy -top $MUL
+flatten
+delete $FFS
+tee -o $OUT/zk_fq_mul.ltp.txt ltp
+YS
+/usr/bin/time -f "pass 2: %e s wall, %U s user" yosys -q -l "$OUT/report.log" "$OUT/report.ys" >/dev/null
 
-for f in "$OUT"/*.stat.txt; do
-  echo "== $f"
-  # the design-hierarchy total is the last block of `stat -top`
-  awk '/design hierarchy/{p=1} p' "$f" | grep -E "Number of cells|DSP48E2|LUT[1-6]|CARRY8|FD[CPRS]E|RAMB|SRL" || true
+for t in zk_fq_mul zk_te_madd; do
+  echo "== $t (design hierarchy totals)"
+  awk '/design hierarchy/{p=1} p' "$OUT/$t.stat.txt" |
+    grep -E "Number of cells|DSP48E2|LUT[1-6]|CARRY8|FD[CPRS]E|RAMB|SRL|MUXF" || true
 done
-for f in "$OUT"/*.ltp.txt; do
-  echo "== $f"
-  grep -i "longest" "$f" || true
-done
+echo "== logic depth"
+grep -H "^Longest" "$OUT"/zk_fq_mul.ltp.txt "$OUT"/zk_te_madd.ltp.txt || true

@@ -111,8 +111,10 @@ pub fn mul_edge_values() -> Vec<Raw> {
         *Fq::ONE.mont_limbs(),
         *(-Fq::ONE).mont_limbs(),
     ];
-    // all-ones patterns inside the range
-    v.push(limbs::sub(&b, &Q).0);
+    // powers of two and all-ones patterns inside the range
+    let mut p380 = [0u64; 6];
+    p380[5] = 1u64 << 60; // 2^380 < 12q
+    v.push(p380);
     let mut ones = [u64::MAX; 6];
     ones[5] = (1u64 << 57) - 1; // 2^377 - 1 (> q)
     v.push(ones);
@@ -146,8 +148,7 @@ pub fn mul_vectors<R: Rng + ?Sized>(rng: &mut R, random: usize) -> Vec<(Raw, Raw
 /// Add/sub vectors on canonical inputs: (a, b, a + b mod q, a - b mod q).
 pub fn addsub_vectors<R: Rng + ?Sized>(rng: &mut R, random: usize) -> Vec<(Raw, Raw, Raw, Raw)> {
     let one = small(1);
-    let edges =
-        [small(0), one, small(2), limbs::sub(&Q, &one).0, limbs::sub(&Q, &small(2)).0, limbs::shr(&Q, 1)];
+    let edges = [small(0), one, small(2), limbs::sub(&Q, &one).0, limbs::sub(&Q, &small(2)).0, limbs::shr(&Q, 1)];
     let mut pairs = Vec::new();
     for a in &edges {
         for b in &edges {
