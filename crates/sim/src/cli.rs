@@ -656,3 +656,59 @@ fn thesis_cmd(a: &ThesisArgs) -> Result<(), SimError> {
     print!("{out}");
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        sim: SimArgs,
+    }
+
+    fn parse(args: &[&str]) -> SimArgs {
+        Wrap::try_parse_from(std::iter::once("zkmsm-sim").chain(args.iter().copied())).unwrap().sim
+    }
+
+    #[test]
+    fn presets_and_overrides() {
+        let c = parse(&["--scheduler", "hardcaml"]).config().unwrap();
+        assert_eq!((c.c, c.machine.depth, c.freq_mhz, c.stall_fifo), (13, 238, 278.0, 4));
+        let c = parse(&["--scheduler", "prior", "--window", "16", "--groups", "8", "--log-n", "10"]).config().unwrap();
+        assert_eq!((c.c, c.groups, c.n, c.machine.banks), (16, 8, 1024, 8));
+        let c = parse(&["--scheduler", "zprize", "--depth", "100", "--batch", "0"]).config().unwrap();
+        assert_eq!((c.machine.depth, c.machine.batch, c.cus), (100, 0, 3));
+        assert!(parse(&["--groups", "3"]).config().is_err());
+        assert!(parse(&["--window", "1"]).config().is_err());
+        assert!(Wrap::try_parse_from(["zkmsm-sim", "--scheduler", "nope"]).is_err());
+        // Subcommands parse with their own options.
+        let a = parse(&["sweep", "--out", "/tmp/x", "--schedulers", "delayed,prior", "--depths", "10,20"]);
+        match a.command {
+            Some(SimCommand::Sweep(s)) => {
+                assert_eq!(s.schedulers, vec![SchedKind::Delayed, SchedKind::Prior]);
+                assert_eq!(s.depths, vec![10, 20]);
+            }
+            _ => panic!("expected sweep"),
+        }
+    }
+
+    #[test]
+    fn report_and_functional_run() {
+        let a = parse(&["--scheduler", "greedy", "--log-n", "10", "--window", "8", "--depth", "20"]);
+        let r = a.config().unwrap().run_stats();
+        let text = format_report(&r, 0.0);
+        for key in ["cycles per addition", "pipeline utilization", "queue high-water", "aggregation share", "latency @"]
+        {
+            assert!(text.contains(key), "missing {key}");
+        }
+        let a =
+            parse(&["--scheduler", "prior", "--log-n", "8", "--window", "6", "--mode", "functional", "--curve", "toy"]);
+        let out = run_functional(&a, &a.config().unwrap()).unwrap();
+        assert!(out.contains("functional check     OK"));
+        let a = parse(&["--scheduler", "hardcaml", "--log-n", "7", "--window", "7", "--mode", "functional"]);
+        let out = run_functional(&a, &a.config().unwrap()).unwrap();
+        assert!(out.contains("equals the zkmsm CPU engine"));
+    }
+}

@@ -338,6 +338,12 @@ mod tests {
         let overhead = r.acc.slots as f64 / ideal - 1.0;
         assert!(overhead > 0.001 && overhead < 0.01, "{overhead}");
         assert_eq!(r.acc.queue_hwm, 4);
+        // Shallower stall FIFOs force more flush rounds.
+        let shallow = stats(SchedKind::Hardcaml, 15, |c| {
+            c.bits = 259;
+            c.stall_fifo = 1;
+        });
+        assert!(shallow.acc.slots > r.acc.slots);
     }
 
     #[test]
