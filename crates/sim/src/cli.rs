@@ -103,6 +103,10 @@ pub struct SimArgs {
     /// previous pass's additions are written back.
     #[arg(long)]
     pub no_pass_drain: bool,
+    /// PriorMSM: serve only the head of FIFO_U3 (fresh PADD results queue
+    /// behind a blocked head).
+    #[arg(long)]
+    pub prior_strict_u3: bool,
     /// Clock frequency in MHz for the projected latency.
     #[arg(long)]
     pub freq_mhz: Option<f64>,
@@ -267,6 +271,7 @@ impl SimArgs {
             c.mul_latency = v;
         }
         c.no_pass_drain = self.no_pass_drain;
+        c.prior_strict_u3 = self.prior_strict_u3;
         c.seed = self.seed;
         Ok(c)
     }

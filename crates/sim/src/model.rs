@@ -57,6 +57,7 @@ impl SchedKind {
             cus: 3,
             pending_cap: 0,
             no_pass_drain: false,
+            prior_strict_u3: false,
         };
         match self {
             SchedKind::Delayed | SchedKind::Greedy => base,
@@ -125,6 +126,8 @@ pub struct ModelConfig {
     /// Delayed scheduler: start a pass without waiting for the previous
     /// pass's additions to be written back.
     pub no_pass_drain: bool,
+    /// PriorMSM: only the head of FIFO_U3 may be served.
+    pub prior_strict_u3: bool,
 }
 
 /// Everything one run measured.
@@ -211,7 +214,7 @@ impl ModelConfig {
             }
             SchedKind::Greedy => Greedy.accumulate(m, digits, dp, buckets),
             SchedKind::Hardcaml => StallController { fifo_depth: self.stall_fifo }.accumulate(m, digits, dp, buckets),
-            SchedKind::Prior => Pbsm.accumulate(m, digits, dp, buckets),
+            SchedKind::Prior => Pbsm { strict_u3: self.prior_strict_u3 }.accumulate(m, digits, dp, buckets),
             SchedKind::Zprize => {
                 CollisionHandler { cus: self.cus, pending_cap: self.pending_cap }.accumulate(m, digits, dp, buckets)
             }

@@ -30,7 +30,11 @@ use crate::digits::DigitSource;
 use std::collections::VecDeque;
 
 #[derive(Clone, Debug, Default)]
-pub struct Pbsm;
+pub struct Pbsm {
+    /// Serve only the head of FIFO_U3 (fresh PADD outputs queue behind it),
+    /// the strictest reading of the paper's priority rule.
+    pub strict_u3: bool,
+}
 
 struct Win<V> {
     slot: Vec<Option<V>>,
@@ -158,8 +162,14 @@ impl Scheduler for Pbsm {
                             !wr[bank]
                         }
                     };
+                    if self.strict_u3 && !fresh.is_empty() {
+                        // Fresh outputs queue behind the head.
+                        s.u3.extend(fresh.drain(..));
+                    }
                     let pick = if s.u3.front().is_some_and(|e| feasible(e.0, &s.slot)) {
                         s.u3.pop_front()
+                    } else if self.strict_u3 {
+                        None
                     } else {
                         fresh.iter().position(|e| feasible(e.0, &s.slot)).map(|i| fresh.remove(i))
                     };
