@@ -23,7 +23,8 @@ module zk_fq_mul #(
     parameter integer         TB     = 17,  // tile width, DSP B port (unsigned)
     parameter integer         RW     = 48,  // Montgomery reduction word
     parameter integer         WIN    = 4,   // wNAF window of q
-    parameter integer         FANIN  = 4    // reduction adder-tree fan-in
+    parameter integer         FANIN  = 4,    // reduction adder-tree fan-in
+    parameter integer         SPLIT  = 1  // reduction: final add over 2 stages
 ) (
     input  logic          clk,
     input  logic          rst,       // clears the valid pipeline only
@@ -36,7 +37,7 @@ module zk_fq_mul #(
 `include "zk_funcs.svh"
   /* verilator hier_block */
   localparam integer NSTEP = NB / RW;
-  localparam integer LATENCY = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN);
+  localparam integer LATENCY = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT);
   localparam integer TWMAX = 2 * NB;
 
   logic [TWMAX-1:0] tv[NSTEP+1];
@@ -67,6 +68,7 @@ module zk_fq_mul #(
           .RW(RW),
           .WIN(WIN),
           .FANIN(FANIN),
+          .SPLIT(SPLIT),
           .OW(TWO)
       ) u_step (
           .clk  (clk),

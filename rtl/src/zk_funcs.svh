@@ -188,15 +188,18 @@ endfunction
 // Latency of one word-serial Montgomery reduction step (zk_redc_step):
 // m and its odd multiples | packed wNAF rows, adder tree | t + m*q, shift.
 function automatic integer zk_redc_step_lat(input [511:0] f_q, input integer f_rw,
-                                            input integer f_win, input integer f_fanin);
-  zk_redc_step_lat = 1 + zk_tree_lat(zk_pack_nrows(zk_wnaf(f_q, f_win), f_rw + f_win - 1) + 1, f_fanin) + 1;
+                                            input integer f_win, input integer f_fanin,
+                                            input integer f_split);
+  zk_redc_step_lat = 1 + zk_tree_lat(zk_pack_nrows(zk_wnaf(f_q, f_win), f_rw + f_win - 1) + 1, f_fanin)
+                   + ((f_split != 0) ? 2 : 1);
 endfunction
 
 // Latency of zk_fq_mul: Karatsuba product, then NB/f_red_w reduction steps.
 function automatic integer zk_fq_mul_lat(input [511:0] f_q, input integer f_nb,
                                          input integer f_levels, input integer f_red_w,
-                                         input integer f_win, input integer f_fanin);
-  zk_fq_mul_lat = zk_kmul_lat(f_levels) + (f_nb / f_red_w) * zk_redc_step_lat(f_q, f_red_w, f_win, f_fanin);
+                                         input integer f_win, input integer f_fanin,
+                                         input integer f_split);
+  zk_fq_mul_lat = zk_kmul_lat(f_levels) + (f_nb / f_red_w) * zk_redc_step_lat(f_q, f_red_w, f_win, f_fanin, f_split);
 endfunction
 
 // Latency of zk_te_madd: lazy add/sub | 3 mul | lazy add/sub | 4 mul.

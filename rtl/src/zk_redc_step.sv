@@ -6,7 +6,7 @@
 // one +/- shifted copy per non-zero wNAF digit is summed by a FANIN-ary
 // pipelined adder tree. No DSPs. q^-1 mod 2^RW is applied as a shift-add too
 // (for BLS12-377 q = 1 + 3*2^46 mod 2^48, so q^-1 = 1 + 2^46 mod 2^48: two terms).
-// Latency: zk_redc_step_lat(Q, WIN, FANIN).
+// Latency: zk_redc_step_lat(Q, RW, WIN, FANIN, SPLIT).
 module zk_redc_step #(
     parameter integer         QBITS = 377,
     parameter logic   [511:0] Q     = 512'h1,
@@ -14,6 +14,7 @@ module zk_redc_step #(
     parameter integer         RW    = 48,        // reduction word
     parameter integer         WIN   = 4,         // wNAF window
     parameter integer         FANIN = 4,         // adder-tree fan-in per level
+    parameter integer         SPLIT = 1,         // final add over 2 stages (shorter carry chains)
     // width of t_out; must equal zk_redc_ow(TW, QBITS, RW) (the caller computes it)
     parameter integer         OW    = TW + 1 - RW
 ) (
@@ -104,16 +105,42 @@ module zk_redc_step #(
   );
 
   // ---- final: (t + m*q) >> RW
-  logic [SW-1:0] ta, tb;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [SW-1:0] s;  // low RW bits are zero by construction
-  /* verilator lint_on UNUSEDSIGNAL */
-  always_comb begin
-    ta = '0;
-    tb = '0;
-    ta[TW-1:0] = td;
-    tb[PW-1:0] = mq[PW-1:0];
-    s = ta + tb;
-  end
-  always_ff @(posedge clk) t_out <= s[SW-1:RW];
+  // SPLIT = 0: one SW-bit addition. SPLIT = 1: the low PW bits first (the
+  // only part m*q touches), then the carry into t's upper bits, one stage
+  // each, so no carry chain is longer than max(PW, TW - PW) + 1 bits.
+  generate
+    if (SPLIT != 0 && TW > PW) begin : g_split
+      logic [PW:0] lo;
+      logic [TW-PW-1:0] hi;
+      always_ff @(posedge clk) begin
+        lo <= {1'b0, td[PW-1:0]} + {1'b0, mq[PW-1:0]};
+        hi <= td[TW-1:PW];
+      end
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic [TW-PW:0] hs;
+      /* verilator lint_on UNUSEDSIGNAL */
+      always_comb hs = {1'b0, hi} + {{(TW - PW) {1'b0}}, lo[PW]};
+      always_ff @(posedge clk) t_out <= {hs[OW-(PW-RW)-1:0], lo[PW-1:RW]};
+    end else begin : g_one
+      logic [SW-1:0] ta, tb;
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic [SW-1:0] s;  // low RW bits are zero by construction
+      /* verilator lint_on UNUSEDSIGNAL */
+      always_comb begin
+        ta = '0;
+        tb = '0;
+        ta[TW-1:0] = td;
+        tb[PW-1:0] = mq[PW-1:0];
+        s = ta + tb;
+      end
+      if (SPLIT != 0) begin : g_extra
+        // same latency as the split form
+        logic [OW-1:0] r;
+        always_ff @(posedge clk) r <= s[SW-1:RW];
+        always_ff @(posedge clk) t_out <= r;
+      end else begin : g_direct
+        always_ff @(posedge clk) t_out <= s[SW-1:RW];
+      end
+    end
+  endgenerate
 endmodule

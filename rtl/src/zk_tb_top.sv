@@ -19,6 +19,7 @@ module zk_tb_top #(
     parameter integer         RW     = 48,
     parameter integer         WIN    = 4,
     parameter integer         FANIN  = 4,
+    parameter integer         SPLIT  = 1,  // reduction: final add over 2 stages
     parameter integer         AS_STG = 2,  // add/sub pipe stages
     parameter integer         TAGW   = 32,
     // which DUTs this build contains (separate simulation models are much
@@ -67,7 +68,7 @@ module zk_tb_top #(
     output logic [    15:0] lat_pa
 );
 `include "zk_funcs.svh"
-  localparam integer MLAT = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN);
+  localparam integer MLAT = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT);
   assign lat_mul = 16'(MLAT);
   assign lat_as  = 16'(AS_STG);
   assign lat_pa  = 16'(zk_te_madd_lat(MLAT));
@@ -83,7 +84,8 @@ module zk_tb_top #(
         .TB(TB),
         .RW(RW),
         .WIN(WIN),
-        .FANIN(FANIN)
+        .FANIN(FANIN),
+        .SPLIT(SPLIT)
     ) u_mul (
         .clk(clk),
         .rst(rst),
@@ -142,6 +144,7 @@ module zk_tb_top #(
         .RW(RW),
         .WIN(WIN),
         .FANIN(FANIN),
+        .SPLIT(SPLIT),
         .TAGW(TAGW)
     ) u_pa (
         .clk(clk),

@@ -24,6 +24,7 @@ module zk_te_madd #(
     parameter integer         RW     = 48,
     parameter integer         WIN    = 4,
     parameter integer         FANIN  = 4,
+    parameter integer         SPLIT  = 1,  // reduction: final add over 2 stages
     parameter integer         TAGW   = 32
 ) (
     input  logic            clk,
@@ -46,7 +47,7 @@ module zk_te_madd #(
     output logic [  NB-1:0] t3
 );
 `include "zk_funcs.svh"
-  localparam integer MLAT = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN);
+  localparam integer MLAT = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT);
   localparam integer LATENCY = zk_te_madd_lat(MLAT);
   localparam logic [NB-1:0] QN = Q[NB-1:0];
 
@@ -102,7 +103,8 @@ module zk_te_madd #(
       .TB(TB),
       .RW(RW),
       .WIN(WIN),
-      .FANIN(FANIN)
+      .FANIN(FANIN),
+      .SPLIT(SPLIT)
   ) u_mul_a (
       .clk(clk),
       .rst(1'b0),
@@ -121,7 +123,8 @@ module zk_te_madd #(
       .TB(TB),
       .RW(RW),
       .WIN(WIN),
-      .FANIN(FANIN)
+      .FANIN(FANIN),
+      .SPLIT(SPLIT)
   ) u_mul_b (
       .clk(clk),
       .rst(1'b0),
@@ -140,7 +143,8 @@ module zk_te_madd #(
       .TB(TB),
       .RW(RW),
       .WIN(WIN),
-      .FANIN(FANIN)
+      .FANIN(FANIN),
+      .SPLIT(SPLIT)
   ) u_mul_c (
       .clk(clk),
       .rst(1'b0),
@@ -214,7 +218,8 @@ module zk_te_madd #(
       .TB(TB),
       .RW(RW),
       .WIN(WIN),
-      .FANIN(FANIN)
+      .FANIN(FANIN),
+      .SPLIT(SPLIT)
   ) u_mul_x (
       .clk(clk),
       .rst(1'b0),
@@ -233,7 +238,8 @@ module zk_te_madd #(
       .TB(TB),
       .RW(RW),
       .WIN(WIN),
-      .FANIN(FANIN)
+      .FANIN(FANIN),
+      .SPLIT(SPLIT)
   ) u_mul_y (
       .clk(clk),
       .rst(1'b0),
@@ -252,7 +258,8 @@ module zk_te_madd #(
       .TB(TB),
       .RW(RW),
       .WIN(WIN),
-      .FANIN(FANIN)
+      .FANIN(FANIN),
+      .SPLIT(SPLIT)
   ) u_mul_t (
       .clk(clk),
       .rst(1'b0),
@@ -271,7 +278,8 @@ module zk_te_madd #(
       .TB(TB),
       .RW(RW),
       .WIN(WIN),
-      .FANIN(FANIN)
+      .FANIN(FANIN),
+      .SPLIT(SPLIT)
   ) u_mul_z (
       .clk(clk),
       .rst(1'b0),
