@@ -333,6 +333,14 @@ pub fn format_report(r: &Report, wall_s: f64) -> String {
             let maxp = a.window_passes[..full].iter().max().unwrap();
             let _ =
                 writeln!(s, "passes/window        max {} over full windows (per window: {:?})", maxp, a.window_passes);
+            let longest = a.window_pass_sizes[..full].iter().map(Vec::len).max().unwrap_or(0);
+            let means: Vec<String> = (0..longest)
+                .map(|p| {
+                    let tot: u64 = a.window_pass_sizes[..full].iter().map(|v| v.get(p).copied().unwrap_or(0)).sum();
+                    format!("{:.2}", tot as f64 / full as f64)
+                })
+                .collect();
+            let _ = writeln!(s, "digits per pass      [{}] mean of full windows", means.join(", "));
             let _ = writeln!(
                 s,
                 "FIFO total/window    {:.1} mean of full windows (all passes); top window {}",

@@ -101,12 +101,14 @@ impl Scheduler for Delayed {
             let mut first = true;
             let mut passes = 0u32;
             let mut deferred = 0u64;
+            let mut sizes: Vec<u64> = Vec::new();
             loop {
                 let len = if first { digits.len() } else { pass.len() };
                 if len == 0 {
                     break;
                 }
                 passes += 1;
+                sizes.push(len as u64);
                 if !first && self.drain_between_passes {
                     t = t.max(pipe.drain_end());
                 }
@@ -155,6 +157,7 @@ impl Scheduler for Delayed {
             st.ops += pipe.ops;
             st.window_conflicts.push(st.conflicts - conflicts_before);
             st.window_passes.push(passes);
+            st.window_pass_sizes.push(sizes);
             st.window_deferred.push(deferred);
             st.passes = st.passes.max(passes);
             st.window_cycles.push(end);

@@ -73,6 +73,8 @@ pub struct AccStats {
     pub window_conflicts: Vec<u64>,
     pub window_passes: Vec<u32>,
     pub window_deferred: Vec<u64>,
+    /// Delayed scheduler: digits in each pass, per window (pass 1 is the stream).
+    pub window_pass_sizes: Vec<Vec<u64>>,
     /// High-water mark of the scheduler's queue(s).
     pub queue_hwm: u64,
     /// Digits equal to zero (no operation).
