@@ -134,6 +134,10 @@ pub struct SimArgs {
     /// Scalar distribution.
     #[arg(long, value_enum, default_value = "uniform")]
     pub scalars: ScalarsArg,
+    /// Statistics mode: also print the key figures as one JSON object on the
+    /// last line.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(clap::Subcommand, Clone, Debug)]
@@ -275,6 +279,41 @@ impl SimArgs {
         c.seed = self.seed;
         Ok(c)
     }
+}
+
+/// The key figures of one run as a one-line JSON object.
+pub fn report_json(r: &Report) -> String {
+    let c = &r.cfg;
+    let a = &r.acc;
+    let num = |v: f64| if v.is_finite() { format!("{v}") } else { "null".into() };
+    format!(
+        concat!(
+            "{{\"scheduler\":\"{}\",\"n\":{},\"c\":{},\"depth\":{},\"windows\":{},\"buckets\":{},",
+            "\"acc_cycles\":{},\"agg_cycles\":{},\"device_cycles\":{},\"cycles_per_op\":{},",
+            "\"utilization\":{},\"ops\":{},\"conflicts\":{},\"bubbles\":{},\"input_stalls\":{},",
+            "\"queue_hwm\":{},\"agg_on_device\":{},\"agg_share\":{},\"freq_mhz\":{},\"latency_ms\":{}}}"
+        ),
+        c.sched.name(),
+        c.n,
+        c.c,
+        c.machine.depth,
+        r.windows,
+        r.buckets,
+        a.cycles,
+        r.agg_cycles_total(),
+        r.device_cycles,
+        num(r.cycles_per_op()),
+        num(a.utilization()),
+        a.ops,
+        a.conflicts,
+        a.bubbles,
+        a.input_stalls,
+        a.queue_hwm,
+        r.agg_on_device(),
+        num(r.agg_share()),
+        num(c.freq_mhz),
+        num(r.latency_ms())
+    )
 }
 
 /// Human-readable report of one run.
@@ -507,7 +546,12 @@ pub fn run(args: SimArgs) -> Result<(), SimError> {
                 let sc = scalars_for(args.scalars, cfg.n, cfg.bits, cfg.seed);
                 cfg.run_stats_on(&sc)
             };
-            format_report(&rep, t0.elapsed().as_secs_f64())
+            let mut out = format_report(&rep, t0.elapsed().as_secs_f64());
+            if args.json {
+                out.push_str(&report_json(&rep));
+                out.push('\n');
+            }
+            out
         }
         Mode::Functional => run_functional(&args, &cfg)?,
     };
