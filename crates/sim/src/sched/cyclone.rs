@@ -32,9 +32,7 @@ impl Ports {
     }
     #[inline(always)]
     fn reset(&mut self) {
-        if self.banks > 1 || self.ports < u32::MAX {
-            self.used.iter_mut().for_each(|u| *u = 0);
-        }
+        self.used.iter_mut().for_each(|u| *u = 0);
     }
     /// Claim a read port for `bucket`; false if its bank has none left.
     #[inline(always)]
@@ -116,35 +114,33 @@ impl Scheduler for Delayed {
                 let mut k = 0usize;
                 while k < len {
                     ports.reset();
+                    let before = pipe.ops;
                     for _ in 0..lanes {
                         if k >= len {
-                            st.bubbles += 1;
                             continue;
                         }
                         let i = if first { k as u32 } else { pass[k] };
                         let d = digits.digit(i as usize, w);
                         let Some((b, neg)) = bucket_of(d) else {
                             st.zero_digits += 1;
-                            st.bubbles += 1;
                             k += 1;
                             continue;
                         };
                         if !ports.claim(b) {
                             // Bank busy: the digit waits for the next cycle.
-                            st.bubbles += 1;
                             st.input_stalls += 1;
                             break;
                         }
                         k += 1;
                         if pipe.busy(b, t) {
                             st.conflicts += 1;
-                            st.bubbles += 1;
                             next.push(i);
                         } else {
                             pipe.issue(dp, buckets, t, b, i, neg);
                         }
                     }
                     st.slots += lanes as u64;
+                    st.bubbles += lanes as u64 - (pipe.ops - before);
                     t += 1;
                 }
                 deferred += next.len() as u64;
@@ -209,6 +205,7 @@ impl Scheduler for Greedy {
                     }
                 }
                 ports.reset();
+                let before = pipe.ops;
                 let mut stream_blocked = false;
                 for _ in 0..lanes {
                     // 1. A queued operation whose bucket has left the pipeline.
@@ -221,7 +218,6 @@ impl Scheduler for Greedy {
                                 queue.push(Reverse((pipe.free_at(b), seq, i, b, neg)));
                                 seq += 1;
                                 st.conflicts += 1;
-                                st.bubbles += 1;
                             } else {
                                 pipe.issue(dp, buckets, t, b, i, neg);
                             }
@@ -230,31 +226,26 @@ impl Scheduler for Greedy {
                     }
                     // 2. The next digit of the stream.
                     if k >= n || stream_blocked {
-                        st.bubbles += 1;
                         continue;
                     }
                     if queue.len() >= cap {
                         st.input_stalls += 1;
-                        st.bubbles += 1;
                         stream_blocked = true;
                         continue;
                     }
                     let d = digits.digit(k, w);
                     let Some((b, neg)) = bucket_of(d) else {
                         st.zero_digits += 1;
-                        st.bubbles += 1;
                         k += 1;
                         continue;
                     };
                     if !ports.claim(b) {
                         st.input_stalls += 1;
-                        st.bubbles += 1;
                         stream_blocked = true;
                         continue;
                     }
                     if pipe.busy(b, t) {
                         st.conflicts += 1;
-                        st.bubbles += 1;
                         queue.push(Reverse((pipe.free_at(b), seq, k as u32, b, neg)));
                         seq += 1;
                         hwm = hwm.max(queue.len() as u64);
@@ -264,6 +255,7 @@ impl Scheduler for Greedy {
                     k += 1;
                 }
                 st.slots += lanes as u64;
+                st.bubbles += lanes as u64 - (pipe.ops - before);
                 t += 1;
             }
             let end = pipe.drain_end().max(t);
