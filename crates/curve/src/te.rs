@@ -243,6 +243,40 @@ pub fn precompute_point(p: &Affine<Bls12_377>) -> Result<TePrecomputed, TeMapErr
     TeAffine::from_weierstrass(p).map(|t| t.precompute())
 }
 
+/// [`precompute_point`] for many points with one shared inversion (the map
+/// needs 1/v and 1/(u+1) per point). On failure, the index of the first point
+/// without an image.
+pub fn precompute_points(points: &[Affine<Bls12_377>]) -> Result<Vec<TePrecomputed>, (usize, TeMapError)> {
+    let c = params();
+    let mut dens = Vec::with_capacity(2 * points.len());
+    for (i, p) in points.iter().enumerate() {
+        if p.infinity {
+            dens.extend([Fq::ONE, Fq::ONE]);
+            continue;
+        }
+        if p.y.is_zero() {
+            return Err((i, TeMapError::TwoTorsion));
+        }
+        let u_plus_1 = c.s * (p.x + Fq::ONE) + Fq::ONE;
+        if u_plus_1.is_zero() {
+            return Err((i, TeMapError::UMinusOne));
+        }
+        dens.extend([c.s * p.y, u_plus_1]);
+    }
+    batch_inverse(&mut dens);
+    Ok(points
+        .iter()
+        .zip(dens.chunks_exact(2))
+        .map(|(p, inv)| {
+            if p.infinity {
+                return TeAffine::identity().precompute();
+            }
+            let u = c.s * (p.x + Fq::ONE);
+            TeAffine { x: c.beta * u * inv[0], y: (u - Fq::ONE) * inv[1] }.precompute()
+        })
+        .collect())
+}
+
 /// The five points of E(Fq) with no TE image (for tests and side-band paths).
 pub fn exceptional_points() -> Vec<Affine<Bls12_377>> {
     let mut out = Vec::new();

@@ -98,3 +98,19 @@ fn the_five_exceptional_points() {
     }
     let _ = Fq::ONE;
 }
+
+#[test]
+fn batch_precompute_matches_single() {
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let mut pts: Vec<Affine<Bls12_377>> = (0..20).map(|_| Affine::random_in_subgroup(&mut rng)).collect();
+    pts[4] = Affine::identity();
+    let batch = precompute_points(&pts).unwrap();
+    for (p, b) in pts.iter().zip(&batch) {
+        assert_eq!(precompute_point(p).unwrap(), *b);
+    }
+    let ex = exceptional_points();
+    pts[7] = ex[1];
+    assert_eq!(precompute_points(&pts), Err((7, TeMapError::TwoTorsion)));
+    pts[7] = ex[4];
+    assert_eq!(precompute_points(&pts), Err((7, TeMapError::UMinusOne)));
+}

@@ -37,10 +37,12 @@ impl<S: Scheduler> BatchAffineBackend<S> {
         std::mem::take(&mut *self.stats.lock().unwrap())
     }
 
-    /// Large enough to amortize the inversion, small enough that few
-    /// operations of a batch collide (expected T^2 / 2B collisions).
+    /// Large enough to amortize the inversion, small enough that the
+    /// collisions (about T^2 / 2B per batch) stay cheap to re-queue. B/2 was
+    /// best of B/16, B/4, B/2 and B at 2^14 points, c = 11 and 12, counted in
+    /// instructions (valgrind --tool=callgrind; docs/BENCHMARKS.md).
     pub fn batch_size_for(&self, buckets: usize) -> usize {
-        self.batch_size.unwrap_or((buckets / 16).clamp(16, 1024)).max(1)
+        self.batch_size.unwrap_or((buckets / 2).clamp(16, 4096)).max(1)
     }
 }
 

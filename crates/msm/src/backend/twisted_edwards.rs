@@ -7,7 +7,7 @@
 
 use super::{Backend, Bucket};
 use crate::Plan;
-use zkmsm_curve::te::{precompute_point, TeExtended, TePrecomputed};
+use zkmsm_curve::te::{precompute_points, TeExtended, TePrecomputed};
 use zkmsm_curve::{Affine, Bls12_377, Xyzz};
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -45,8 +45,10 @@ impl Backend<Bls12_377> for TwistedEdwardsBackend {
     fn prepare(&self, points: &[Affine<Bls12_377>]) -> Vec<TePrecomputed> {
         use rayon::prelude::*;
         points
-            .par_iter()
-            .map(|p| precompute_point(p).expect("validated subgroup points have a twisted Edwards image"))
+            .par_chunks(1024)
+            .flat_map_iter(|chunk| {
+                precompute_points(chunk).expect("validated subgroup points have a twisted Edwards image")
+            })
             .collect()
     }
 
