@@ -57,6 +57,7 @@ impl Scheduler for StallController {
         let mut next = 0usize;
         let mut t = 0u64;
         let mut flush_rounds = 0u64;
+        let mut per_window = vec![0u64; nw];
         let mut input_rounds = 0u64;
         loop {
             let nonempty = fifos.iter().filter(|f| !f.is_empty()).count();
@@ -97,6 +98,7 @@ impl Scheduler for StallController {
                         Some((b, neg)) => {
                             if pipe.busy(base + b, t) {
                                 st.conflicts += 1;
+                                per_window[w] += 1;
                                 st.bubbles += 1;
                                 fifo.push_back((i as u32, b, neg));
                                 st.queue_hwm = st.queue_hwm.max(fifo.len() as u64);
@@ -114,6 +116,7 @@ impl Scheduler for StallController {
         pipe.flush::<D>(buckets);
         st.ops = pipe.ops;
         st.passes = 1;
+        st.window_conflicts = per_window;
         st.extra.push(("flush_rounds", flush_rounds as f64));
         st.extra.push(("input_rounds", input_rounds as f64));
         st

@@ -103,6 +103,7 @@ impl Scheduler for CollisionHandler {
         let mut pending_max = vec![0usize; nw];
         let mut pending_samples = 0u64;
         let mut collision_bubbles = 0u64;
+        let mut per_window = vec![0u64; nw];
         loop {
             let any_pending = pending.iter().any(|p| !p.ops.is_empty());
             if next >= n && !any_pending {
@@ -141,6 +142,7 @@ impl Scheduler for CollisionHandler {
                         Some(op) if !pipe.busy(base + op.1, t) => Some(op),
                         Some(op) => {
                             st.conflicts += 1;
+                            per_window[w] += 1;
                             let got = lane.take_unlocked(&pipe, base, t);
                             lane.push(op, &pipe, base);
                             if got.is_none() {
@@ -168,6 +170,7 @@ impl Scheduler for CollisionHandler {
                 pending_samples += 1;
             }
         }
+        st.window_conflicts = per_window;
         st.cycles = pipe.drain_end().max(t);
         pipe.flush::<D>(buckets);
         st.ops = pipe.ops;
