@@ -42,7 +42,7 @@ fn median_ms(mut f: impl FnMut()) -> f64 {
     t[REPEAT / 2]
 }
 
-fn run<C: Ark>(log_n: u32) {
+fn run<C: Ark + EngineCurve>(log_n: u32) {
     let n = 1usize << log_n;
     // the demo's inputs: seed 1 for points, seed 2 for scalars
     let points = random_points::<C>(n, 1).points;
@@ -55,27 +55,27 @@ fn run<C: Ark>(log_n: u32) {
         .iter()
         .map(|s| C::Fr::from_le_bytes_mod_order(&s.iter().flat_map(|l| l.to_le_bytes()).collect::<Vec<_>>()))
         .collect();
-    let ctx = MsmContext::with_backend(&points, XyzzBackend, Validation::AlreadyValidated).unwrap();
-    let ours = ctx.msm_bigint(&scalars).unwrap();
+    let ctx = build(&points, BackendChoice::Auto, Validation::AlreadyValidated).unwrap();
+    let ours = ctx.msm_report(&scalars).unwrap().result.to_affine();
     let theirs = C::G::msm(&ark_points, &ark_scalars).unwrap().into_affine();
     let mut b = Vec::new();
     theirs.serialize_compressed(&mut b).unwrap();
     assert_eq!(ours.to_bytes(PointFormat::Compressed), b, "results differ");
     let z = median_ms(|| {
-        ctx.msm_bigint(&scalars).unwrap();
+        ctx.msm_report(&scalars).unwrap();
     });
     let a = median_ms(|| {
         C::G::msm(&ark_points, &ark_scalars).unwrap();
     });
-    println!("| {} | 2^{log_n} | {:.1} | {:.1} | {:.2} |", C::NAME, z, a, z / a);
+    println!("| {} | 2^{log_n} | {} | {:.1} | {:.1} | {:.2} |", C::NAME, ctx.backend_name(), z, a, z / a);
 }
 
 fn main() {
     let sizes: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() { vec![16, 18] } else { sizes };
     println!("threads: {}", rayon::current_num_threads());
-    println!("| curve | n | zkmsm ms | arkworks ms | zkmsm / arkworks |");
-    println!("|---|---|---|---|---|");
+    println!("| curve | n | zkmsm backend (auto) | zkmsm ms | arkworks ms | zkmsm / arkworks |");
+    println!("|---|---|---|---|---|---|");
     for &k in &sizes {
         run::<Bls12_377>(k);
         run::<Bls12_381>(k);
