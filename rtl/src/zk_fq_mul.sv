@@ -46,7 +46,8 @@ module zk_fq_mul #(
       .W(NB),
       .LEVELS(LEVELS),
       .TA(TA),
-      .TB(TB)
+      .TB(TB),
+      .SPLIT(SPLIT)
   ) u_kmul (
       .clk(clk),
       .a  (a),

@@ -35,10 +35,10 @@ function automatic integer zk_tiled_lat(input integer f_dummy);
   zk_tiled_lat = 2 + 0 * f_dummy;
 endfunction
 
-// Latency of zk_kmul: each Karatsuba level adds a pre-subtract and a
-// recombination register.
-function automatic integer zk_kmul_lat(input integer f_levels);
-  zk_kmul_lat = zk_tiled_lat(0) + 2 * f_levels;
+// Latency of zk_kmul: each Karatsuba level adds a pre-subtract register and
+// one (f_split = 0) or three (f_split = 1) recombination registers.
+function automatic integer zk_kmul_lat(input integer f_levels, input integer f_split);
+  zk_kmul_lat = zk_tiled_lat(0) + ((f_split != 0) ? 4 : 2) * f_levels;
 endfunction
 
 // Width-`f_win` NAF (wNAF) of a constant k < 2^510: digit i (signed, odd,
@@ -199,7 +199,7 @@ function automatic integer zk_fq_mul_lat(input [511:0] f_q, input integer f_nb,
                                          input integer f_levels, input integer f_red_w,
                                          input integer f_win, input integer f_fanin,
                                          input integer f_split);
-  zk_fq_mul_lat = zk_kmul_lat(f_levels) + (f_nb / f_red_w) * zk_redc_step_lat(f_q, f_red_w, f_win, f_fanin, f_split);
+  zk_fq_mul_lat = zk_kmul_lat(f_levels, f_split) + (f_nb / f_red_w) * zk_redc_step_lat(f_q, f_red_w, f_win, f_fanin, f_split);
 endfunction
 
 // Latency of zk_te_madd: lazy add/sub | 3 mul | lazy add/sub | 4 mul.
