@@ -148,6 +148,9 @@ fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), String> {
     let t = Instant::now();
     let mut ctx =
         build_with(&points, a.backend.into(), Validation::AlreadyValidated, a.precompute).map_err(|e| e.to_string())?;
+    let n = points.len();
+    // The context holds its own copy: keep ours only for --check (peak memory).
+    let points = if a.check { points } else { Vec::new() };
     ctx.set_window(a.window);
     let init = t.elapsed();
     let (out, all) = timed_runs(ctx.as_ref(), &scalars, a.repeat)?;
@@ -173,7 +176,7 @@ fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), String> {
     if a.json {
         println!(
             "{}",
-            json!({"curve": C::NAME, "n": points.len(), "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
+            json!({"curve": C::NAME, "n": n, "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
                    "load_ms": ms(load), "init_ms": ms(init), "window": out.plan.c, "windows": out.plan.windows,
                    "backend": ctx.backend_name(), "phases_ms": phases_json(&out)})
         );
