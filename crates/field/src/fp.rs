@@ -65,8 +65,8 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
     #[inline(always)]
     fn mont_mul(a: &[u64; N], b: &[u64; N]) -> [u64; N] {
         #[cfg(target_arch = "x86_64")]
-        if Self::ASM_ELIGIBLE && crate::asm::enabled() {
-            // SAFETY: `enabled()` checked BMI2/ADX, ASM_ELIGIBLE the modulus.
+        if Self::ASM_DISPATCH && crate::asm::enabled() {
+            // SAFETY: `enabled()` checked BMI2/ADX, ASM_DISPATCH the modulus.
             if let Some(r) = unsafe { crate::asm::mont_mul(a, b, &Self::ASM_CONSTS) } {
                 return r;
             }
@@ -76,6 +76,10 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
 
     #[cfg(target_arch = "x86_64")]
     const ASM_ELIGIBLE: bool = crate::asm::eligible(&P::MODULUS);
+    /// The 4-limb assembly exists (and is tested) but measured no faster than
+    /// the portable code (docs/BENCHMARKS.md), so only 6 limbs dispatch to it.
+    #[cfg(target_arch = "x86_64")]
+    const ASM_DISPATCH: bool = Self::ASM_ELIGIBLE && N == 6;
     #[cfg(target_arch = "x86_64")]
     const ASM_CONSTS: [u64; 8] = crate::asm::consts::<P, N>();
 
@@ -83,7 +87,7 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
     pub fn uses_asm() -> bool {
         #[cfg(target_arch = "x86_64")]
         {
-            Self::ASM_ELIGIBLE && crate::asm::enabled()
+            Self::ASM_DISPATCH && crate::asm::enabled()
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
