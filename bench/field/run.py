@@ -63,11 +63,13 @@ def main():
             d["gnark-crypto"] = min(d.get("gnark-crypto", float("inf")), float(m.group(3)))
     load1 = os.getloadavg()[0]
 
-    impls = ["zkmsm-portable", "zkmsm-dispatch (asm)", "arkworks-asm", "gnark-crypto"]
+    impls = ["zkmsm-portable", "zkmsm-asm", "zkmsm-dispatch (asm)", "zkmsm-dispatch (no asm)", "arkworks-asm",
+             "gnark-crypto"]
     for d in t.values():
         for k in d:
             if k not in impls:
                 impls.append(k)
+    impls = [i for i in impls if any(i in d for d in t.values())]
     cmd = "python3 bench/field/run.py " + " ".join(shlex.quote(x) for x in sys.argv[1:])
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [BEGIN, "", f"Measured {date} with `{cmd}`.", "",
@@ -76,7 +78,8 @@ def main():
              f"- Versions: {', '.join(f'{k} {v}' for k, v in peers.versions().items())}.",
              "- ns per operation in a dependent chain (latency, one thread). `zkmsm-dispatch` is the `*` "
              "operator as the library runs it (run-time CPU detection; the assembly when BMI2+ADX are present); "
-             "`zkmsm-portable` is the Rust CIOS code. The Rust runner is compiled with "
+             "`zkmsm-portable` is the Rust CIOS code, `zkmsm-asm` the MULX/ADX code called directly "
+             "(`Fp::mul_asm`; the 4-limb fields do not dispatch to it). The Rust runner is compiled with "
              "`-C target-feature=+bmi2,+adx` (needed by arkworks' `asm` feature).",
              "",
              "| field | op | " + " | ".join(impls) + " |",

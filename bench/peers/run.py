@@ -215,8 +215,12 @@ def render(rows, impls, meta):
     for curve in meta["curves"]:
         peers = [i for i in impls if i != "zkmsm" and any(r["impl"] == i and r["curve"] == curve for r in rows)]
         cols = ["zkmsm"] + peers if "zkmsm" in impls else peers
-        backends = sorted({f"{r['backend']} at 2^{r['log_n']}" for r in rows
-                           if r["impl"] == "zkmsm" and r["curve"] == curve and r.get("backend")})
+        by_backend = {}
+        for r in rows:
+            if r["impl"] == "zkmsm" and r["curve"] == curve and r.get("backend"):
+                by_backend.setdefault(r["backend"], []).append(f"2^{r['log_n']}")
+        n_sizes = len({r["log_n"] for r in rows if r["curve"] == curve})
+        backends = [f"{b} ({'every size' if len(v) == n_sizes else ', '.join(v)})" for b, v in by_backend.items()]
         out.append(f"**{curve} G1** (ms)")
         if backends:
             out.append("")

@@ -44,6 +44,13 @@ macro_rules! zk {
             }
             black_box(x);
         });
+        let direct = best_ns($iters, |n| {
+            let mut x = black_box(x0);
+            for _ in 0..n {
+                x = x.mul_asm(&y).expect("BMI2/ADX CPU");
+            }
+            black_box(x);
+        });
         let port_sq = best_ns($iters, |n| {
             let mut x = black_box(x0);
             for _ in 0..n {
@@ -60,6 +67,7 @@ macro_rules! zk {
         });
         println!("{},zkmsm-portable,mul,{port:.2}", $label);
         println!("{},zkmsm-dispatch(asm={}),mul,{disp:.2}", $label, <$ty>::uses_asm());
+        println!("{},zkmsm-asm,mul,{direct:.2}", $label);
         println!("{},zkmsm-portable,square,{port_sq:.2}", $label);
         println!("{},zkmsm-dispatch(asm={}),square,{disp_sq:.2}", $label, <$ty>::uses_asm());
     }};
