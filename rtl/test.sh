@@ -42,7 +42,9 @@ if ! (cd "$ROOT" && cargo build --release -p zkmsm-rtl -q); then
   bad "cargo build"
   summary
 fi
-VECTORS=${CARGO_TARGET_DIR:-$ROOT/target}/release/zkmsm-vectors
+TDIR=${CARGO_TARGET_DIR:-$ROOT/target}
+case "$TDIR" in /*) ;; *) TDIR=$ROOT/$TDIR ;; esac  # cargo resolves it from the root
+VECTORS=$TDIR/release/zkmsm-vectors
 
 step "reference vectors"
 "$VECTORS" mul "$MUL_OPS" "$SEED" "$B/vec/mul.txt" &&
