@@ -141,13 +141,12 @@ int main(int argc, char** argv) {
     top->eval();
   };
 
-  const int lat = mode == "mul" ? top->lat_mul : mode == "addsub" ? top->lat_as : top->lat_pa;
-  // (the latency ports are constants; evaluate once so they are settled)
+  // the latency ports are constants computed in the RTL from its parameters;
+  // evaluate once so they are settled
   top->clk = 0;
   top->rst = 1;
   top->eval();
   const int L = mode == "mul" ? top->lat_mul : mode == "addsub" ? top->lat_as : top->lat_pa;
-  (void)lat;
   if (L < 1) {
     fprintf(stderr, "bad latency %d\n", L);
     return 2;
