@@ -118,7 +118,9 @@ impl EngineCurve for Bls12_377 {
 
 impl EngineCurve for Bls12_381 {
     fn auto_backend(n: usize) -> BackendChoice {
-        if n < 1 << 10 {
+        // XYZZ below 2^13, where the shared inversion is amortized over too few
+        // additions per window (`zkmsm bench --curve bls12-381`, docs/BENCHMARKS.md)
+        if n < 1 << 13 {
             BackendChoice::Xyzz
         } else {
             BackendChoice::BatchAffineGreedy
