@@ -78,7 +78,7 @@ fn demo<C: EngineCurve>(a: &DemoArgs) -> Result<(), String> {
         build_with(&known.points, a.backend.into(), Validation::Full, a.precompute).map_err(|e| e.to_string())?;
     ctx.set_window(a.window);
     let init = t.elapsed();
-    eprintln!("  init (validate)       {:10.2} ms", ms(init));
+    eprintln!("  init (validate, convert) {:7.2} ms", ms(init));
     let t = Instant::now();
     let out = ctx.msm_report(&scalars).map_err(|e| e.to_string())?;
     let msm_time = t.elapsed();
