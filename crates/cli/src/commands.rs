@@ -220,9 +220,10 @@ fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), String> {
             ctx.msm_report(&scalars).map_err(|e| e.to_string())?;
             if let Some(st) = ctx.take_schedule_stats() {
                 sched_rows.push(format!(
-                    "| {} | 2^{k} | {} | {} | {} | {:.3}% | {} | {} | {} | {} |",
+                    "| {} | 2^{k} | {}{} | {} | {} | {:.3}% | {} | {} | {} | {} |",
                     C::NAME,
                     ctx.backend_name(),
+                    mode.map(|m| format!(", fixed-base x{m}")).unwrap_or_default(),
                     st.ops,
                     st.conflicts,
                     100.0 * st.conflicts as f64 / st.ops.max(1) as f64,

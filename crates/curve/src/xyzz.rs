@@ -70,7 +70,7 @@ impl<C: SwCurve> Xyzz<C> {
         let pp_ = u2 - self.x;
         let r = s2 - self.y;
         if pp_.is_zero() {
-            return if r.is_zero() { Self::double_affine(p) } else { Self::identity() };
+            return if r.is_zero() { Self::from_affine(p).double() } else { Self::identity() };
         }
         let pp = pp_.square();
         let ppp = pp_ * pp;
@@ -125,22 +125,6 @@ impl<C: SwCurve> Xyzz<C> {
         let x3 = m.square() - s.double();
         let y3 = m * (s - x3) - w * self.y;
         Self { x: x3, y: y3, zz: v * self.zz, zzz: w * self.zzz }
-    }
-
-    /// 2 * p for affine p (mdbl-2008-s-1).
-    pub fn double_affine(p: &Affine<C>) -> Self {
-        if p.infinity {
-            return Self::identity();
-        }
-        let u = p.y.double();
-        let v = u.square();
-        let w = u * v;
-        let s = p.x * v;
-        let x2 = p.x.square();
-        let m = x2.double() + x2;
-        let x3 = m.square() - s.double();
-        let y3 = m * (s - x3) - w * p.y;
-        Self { x: x3, y: y3, zz: v, zzz: w }
     }
 
     pub fn to_affine(&self) -> Affine<C> {

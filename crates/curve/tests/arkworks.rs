@@ -79,7 +79,7 @@ fn group_law_bls12_381() {
 }
 
 #[test]
-fn random_points_are_uniformly_placed_in_subgroup() {
+fn cofactor_clearing_and_validation() {
     // cofactor clearing lands in the subgroup; a raw point off the subgroup is rejected
     let mut rng = ChaCha20Rng::seed_from_u64(3);
     let mut off = 0;

@@ -9,7 +9,6 @@ use crate::plan::MAX_C;
 use crate::Plan;
 use rayon::prelude::*;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
-use zkmsm_field::PrimeField;
 
 /// The shape of a precomputation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,9 +88,4 @@ impl Precompute {
             })
             .collect()
     }
-}
-
-/// Bytes of the precomputed copies beyond the points themselves.
-pub fn extra_bytes<C: MsmCurve>(pre: &Precompute, n: usize) -> usize {
-    (pre.copies as usize - 1) * n * 2 * C::Base::NUM_BYTES
 }

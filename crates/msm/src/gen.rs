@@ -91,9 +91,3 @@ pub fn expected_msm<C: MsmCurve>(dlogs: &[C::Scalar], scalars: &[C::Scalar]) -> 
     let e = dlogs.par_iter().zip(scalars).map(|(g, s)| *g * *s).reduce(|| C::Scalar::ZERO, |a, b| a + b);
     C::generator().mul_bigint(&C::scalar_to_limbs(&e)).to_affine()
 }
-
-/// Scalars given as limbs back into field elements (they are < r).
-pub fn limbs_to_field<C: MsmCurve>(s: &ScalarLimbs) -> Option<C::Scalar> {
-    let bytes: Vec<u8> = s.iter().flat_map(|l| l.to_le_bytes()).collect();
-    C::Scalar::from_bytes_le(&bytes)
-}
