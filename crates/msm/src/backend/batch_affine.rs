@@ -6,12 +6,11 @@
 //! batch without an inversion or with the doubling slope; operations the
 //! scheduler could not place go to a projective overflow bucket.
 
-use super::Backend;
+use super::{prefetch, Backend, PREFETCH_AHEAD};
 use crate::scheduler::{BatchSink, GreedyScheduler, Op, ScheduleStats, Scheduler};
 use crate::Plan;
 use std::sync::Mutex;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
-use zkmsm_field::batch::batch_inverse_with_scratch;
 use zkmsm_field::PrimeField;
 
 pub struct BatchAffineBackend<S: Scheduler = GreedyScheduler> {
@@ -42,28 +41,19 @@ impl<S: Scheduler> BatchAffineBackend<S> {
     /// best of B/16, B/4, B/2 and B at 2^14 points, c = 11 and 12, counted in
     /// instructions (valgrind --tool=callgrind; docs/BENCHMARKS.md).
     pub fn batch_size_for(&self, buckets: usize) -> usize {
-        self.batch_size.unwrap_or((buckets / 2).clamp(16, 4096)).max(1)
+        self.batch_size.unwrap_or((buckets / 16).clamp(64, 1024)).max(1)
     }
-}
-
-/// What one batch slot does once the inverses are known.
-#[derive(Clone, Copy)]
-enum Action {
-    /// Bucket was empty: it becomes the point.
-    Set,
-    /// P + (-P): the bucket empties.
-    Clear,
-    /// Chord (distinct x) or tangent (same point) slope.
-    Add,
-    Double,
 }
 
 struct AffineBuckets<'a, C: MsmCurve> {
     points: &'a [Affine<C>],
     buckets: Vec<Affine<C>>,
-    overflow: Option<Vec<Xyzz<C>>>,
+    /// Projective side buckets for what cannot go through a batch (P + P,
+    /// operations the scheduler overflowed); allocated on first use.
+    side: Option<Vec<Xyzz<C>>>,
+    /// The batch's chord additions: bucket index and (signed) point.
+    adds: Vec<(u32, Affine<C>)>,
     denominators: Vec<C::Base>,
-    actions: Vec<Action>,
     scratch: Vec<C::Base>,
 }
 
@@ -78,62 +68,96 @@ impl<C: MsmCurve> AffineBuckets<'_, C> {
         }
     }
 
+    fn side_add(&mut self, bucket: u32, p: &Affine<C>) {
+        let n = self.buckets.len();
+        let side = self.side.get_or_insert_with(|| vec![Xyzz::identity(); n]);
+        let o = &mut side[bucket as usize];
+        *o = o.add_affine(p);
+    }
+
     fn into_buckets(self) -> Vec<Xyzz<C>> {
-        match self.overflow {
+        match self.side {
             None => self.buckets.iter().map(Xyzz::from_affine).collect(),
-            Some(over) => self.buckets.iter().zip(over).map(|(a, o)| o.add_affine(a)).collect(),
+            Some(side) => self.buckets.iter().zip(side).map(|(a, o)| o.add_affine(a)).collect(),
         }
+    }
+}
+
+/// Montgomery's trick on non-zero elements, run as two interleaved product
+/// chains: each multiplication waits on the previous one of its chain, so two
+/// chains keep the multiplier busy while one would leave it idle half the time.
+fn batch_inverse_nonzero<F: PrimeField>(v: &mut [F], prefix: &mut Vec<F>) {
+    let m = v.len();
+    if m == 0 {
+        return;
+    }
+    let h = m / 2;
+    prefix.clear();
+    prefix.resize(m, F::ONE);
+    let (mut a0, mut a1) = (F::ONE, F::ONE);
+    for i in 0..h {
+        prefix[i] = a0;
+        a0 *= v[i];
+        prefix[h + i] = a1;
+        a1 *= v[h + i];
+    }
+    if m % 2 == 1 {
+        prefix[m - 1] = a1;
+        a1 *= v[m - 1];
+    }
+    let inv = (a0 * a1).inverse().expect("the elements are non-zero");
+    let (mut i0, mut i1) = (inv * a1, inv * a0);
+    if m % 2 == 1 {
+        let x = v[m - 1];
+        v[m - 1] = i1 * prefix[m - 1];
+        i1 *= x;
+    }
+    for i in (0..h).rev() {
+        let (x0, x1) = (v[i], v[h + i]);
+        v[i] = i0 * prefix[i];
+        v[h + i] = i1 * prefix[h + i];
+        i0 *= x0;
+        i1 *= x1;
     }
 }
 
 impl<C: MsmCurve> BatchSink for AffineBuckets<'_, C> {
     fn execute(&mut self, batch: &[Op]) {
+        // Pass 1: settle what needs no inversion right away (empty bucket,
+        // P - P, and P + P, which goes to the side bucket), collect the rest.
+        self.adds.clear();
         self.denominators.clear();
-        self.actions.clear();
-        for op in batch {
-            let p = self.point(op);
-            let b = &self.buckets[op.bucket as usize];
-            let (action, den) = if b.infinity {
-                (Action::Set, C::Base::ZERO)
-            } else if b.x != p.x {
-                (Action::Add, p.x - b.x)
-            } else if b.y == p.y && !p.y.is_zero() {
-                (Action::Double, p.y.double())
-            } else {
-                (Action::Clear, C::Base::ZERO)
-            };
-            self.actions.push(action);
-            self.denominators.push(den);
-        }
-        batch_inverse_with_scratch(&mut self.denominators, &mut self.scratch);
-        for ((op, action), inv) in batch.iter().zip(&self.actions).zip(&self.denominators) {
+        for (i, op) in batch.iter().enumerate() {
+            if let Some(ahead) = batch.get(i + PREFETCH_AHEAD) {
+                prefetch(&self.buckets[ahead.bucket as usize]);
+            }
             let p = self.point(op);
             let b = &mut self.buckets[op.bucket as usize];
-            match action {
-                Action::Set => *b = p,
-                Action::Clear => *b = Affine::identity(),
-                Action::Add | Action::Double => {
-                    let lambda = match action {
-                        Action::Add => (p.y - b.y) * *inv,
-                        _ => {
-                            let x2 = p.x.square();
-                            (x2.double() + x2) * *inv
-                        }
-                    };
-                    let x3 = lambda.square() - b.x - p.x;
-                    let y3 = lambda * (b.x - x3) - b.y;
-                    *b = Affine::new_unchecked(x3, y3);
-                }
+            if b.infinity {
+                *b = p;
+            } else if b.x != p.x {
+                self.denominators.push(p.x - b.x);
+                self.adds.push((op.bucket, p));
+            } else if b.y == p.y {
+                self.side_add(op.bucket, &p);
+            } else {
+                *b = Affine::identity();
             }
+        }
+        // One inversion for the batch, then the chord additions.
+        batch_inverse_nonzero(&mut self.denominators, &mut self.scratch);
+        for ((k, p), inv) in self.adds.iter().zip(&self.denominators) {
+            let b = &mut self.buckets[*k as usize];
+            let lambda = (p.y - b.y) * *inv;
+            let x3 = lambda.square() - b.x - p.x;
+            let y3 = lambda * (b.x - x3) - b.y;
+            *b = Affine::new_unchecked(x3, y3);
         }
     }
 
     fn overflow(&mut self, op: Op) {
         let p = self.point(&op);
-        let n = self.buckets.len();
-        let over = self.overflow.get_or_insert_with(|| vec![Xyzz::identity(); n]);
-        let o = &mut over[op.bucket as usize];
-        *o = o.add_affine(&p);
+        self.side_add(op.bucket, &p);
     }
 }
 
@@ -158,9 +182,9 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
         let mut engine = AffineBuckets {
             points,
             buckets: vec![Affine::identity(); plan.buckets],
-            overflow: None,
+            side: None,
+            adds: Vec::with_capacity(batch),
             denominators: Vec::with_capacity(batch),
-            actions: Vec::with_capacity(batch),
             scratch: Vec::with_capacity(batch),
         };
         let mut ops = digits

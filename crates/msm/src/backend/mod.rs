@@ -14,6 +14,32 @@ pub use xyzz::XyzzBackend;
 use crate::Plan;
 use zkmsm_curve::{MsmCurve, Xyzz};
 
+/// Ask the cache for the line holding `*p` ahead of use: bucket arrays of the
+/// larger windows outgrow L2, and a bucket's address is known from the digits
+/// long before its addition runs.
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; it never faults, whatever the address.
+    unsafe {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch(p as *const i8, _MM_HINT_T0);
+        _mm_prefetch((p as *const i8).wrapping_add(64), _MM_HINT_T0);
+    }
+}
+
+/// How many operations ahead the accumulation loops prefetch a bucket.
+pub(crate) const PREFETCH_AHEAD: usize = 8;
+
+/// Prefetch the bucket of a non-zero signed digit.
+#[inline(always)]
+pub(crate) fn prefetch_bucket<T>(buckets: &[T], digit: i32) {
+    let k = digit.unsigned_abs() as usize - 1;
+    if k < buckets.len() {
+        prefetch(&buckets[k]);
+    }
+}
+
 /// A bucket value: a group element in whatever form the backend accumulates.
 pub trait Bucket<C: MsmCurve>: Copy + Send + Sync {
     fn identity() -> Self;

@@ -5,7 +5,7 @@
 //! the same after a swap and one negation. No special cases and no scheduler:
 //! the formulas are complete on the prime-order subgroup, which init checks.
 
-use super::{Backend, Bucket};
+use super::{prefetch_bucket, Backend, Bucket, PREFETCH_AHEAD};
 use crate::Plan;
 use zkmsm_curve::te::{precompute_points, TeExtended, TePrecomputed};
 use zkmsm_curve::{Affine, Bls12_377, Xyzz};
@@ -54,7 +54,12 @@ impl Backend<Bls12_377> for TwistedEdwardsBackend {
 
     fn accumulate(&self, points: &Vec<TePrecomputed>, digits: &[i32], plan: &Plan) -> Vec<TeExtended> {
         let mut buckets = vec![TeExtended::identity(); plan.buckets];
-        for (p, &d) in points.iter().zip(digits) {
+        for (i, (p, &d)) in points.iter().zip(digits).enumerate() {
+            if let Some(&ahead) = digits.get(i + PREFETCH_AHEAD) {
+                if ahead != 0 {
+                    prefetch_bucket(&buckets, ahead);
+                }
+            }
             if d > 0 {
                 let b = &mut buckets[(d - 1) as usize];
                 *b = b.add_precomputed(p);

@@ -1,7 +1,7 @@
 //! The baseline CPU engine: buckets in XYZZ coordinates, one mixed addition
 //! per non-zero digit (what arkworks and blst do).
 
-use super::Backend;
+use super::{prefetch_bucket, Backend, PREFETCH_AHEAD};
 use crate::Plan;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 
@@ -22,7 +22,12 @@ impl<C: MsmCurve> Backend<C> for XyzzBackend {
 
     fn accumulate(&self, points: &Vec<Affine<C>>, digits: &[i32], plan: &Plan) -> Vec<Xyzz<C>> {
         let mut buckets = vec![Xyzz::<C>::identity(); plan.buckets];
-        for (p, &d) in points.iter().zip(digits) {
+        for (i, (p, &d)) in points.iter().zip(digits).enumerate() {
+            if let Some(&ahead) = digits.get(i + PREFETCH_AHEAD) {
+                if ahead != 0 {
+                    prefetch_bucket(&buckets, ahead);
+                }
+            }
             if d > 0 {
                 let b = &mut buckets[(d - 1) as usize];
                 *b = b.add_affine(p);

@@ -1,0 +1,44 @@
+//! One window's bucket accumulation on one thread, per backend: ns per
+//! bucket operation, the figure the backend and batch-size choices rest on.
+//!
+//!     cargo bench -p zkmsm --bench accumulate -- [log_n] [c]      (default: 16 15)
+
+use std::time::Instant;
+use zkmsm::digits::signed_digit;
+use zkmsm::gen::{random_points, random_scalars};
+use zkmsm::*;
+
+fn probe<C: MsmCurve, B: Backend<C>>(backend: B, points: &[Affine<C>], digits: &[i32], plan: &Plan) -> Xyzz<C> {
+    let prepared = backend.prepare(points);
+    let mut times = Vec::new();
+    let mut sum = Xyzz::identity();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let buckets = backend.accumulate(&prepared, digits, plan);
+        times.push(t.elapsed().as_secs_f64());
+        sum = bucket_aggregation::running_sum::<C, _>(&buckets).to_xyzz();
+    }
+    times.sort_by(f64::total_cmp);
+    let ops = digits.iter().filter(|&&d| d != 0).count();
+    println!("{:>24}: {:8.1} ns/op ({} ops, median of 5)", backend.name(), times[2] * 1e9 / ops as f64, ops);
+    if let Some(st) = backend.take_schedule_stats() {
+        println!("{:>24}  conflicts {} overflowed {} batches {}", "", st.conflicts, st.overflowed, st.batches);
+    }
+    sum
+}
+
+fn main() {
+    let args: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let log_n = args.first().copied().unwrap_or(16);
+    let c = args.get(1).copied().unwrap_or(15);
+    let n = 1usize << log_n;
+    let plan = Plan::with_window(c, 253);
+    let points = random_points::<Bls12_377>(n, 1).points;
+    let scalars = random_scalars::<Bls12_377>(n, 2);
+    let digits: Vec<i32> = scalars.iter().map(|s| signed_digit(s, 3, &plan)).collect();
+    println!("bls12-377, n = 2^{log_n}, c = {c}, one window, one thread");
+    let a = probe(XyzzBackend, &points, &digits, &plan);
+    let b = probe(BatchAffineBackend::<GreedyScheduler>::default(), &points, &digits, &plan);
+    let t = probe(TwistedEdwardsBackend, &points, &digits, &plan);
+    assert!(a == b && a == t, "backends disagree");
+}
