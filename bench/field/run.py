@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """ns per field multiplication: zkmsm portable, zkmsm dispatched (MULX/ADX
-assembly on a BMI2+ADX CPU), arkworks 0.5 (`asm` feature) and gnark-crypto.
+assembly on a BMI2+ADX CPU), arkworks 0.5 (`asm` feature) and gnark-crypto;
+and ns per field inversion: zkmsm's divstep inversion (`PrimeField::inverse`),
+zkmsm's Fermat inversion, arkworks and gnark-crypto.
 
     python3 bench/field/run.py            # prints and writes docs/BENCHMARKS.md
     python3 bench/field/run.py --no-write
@@ -10,6 +12,9 @@ multiplications x <- x*y (squarings x <- x^2): on a shared machine the
 minimum is the round that ran undisturbed. The Rust side is
 bench/peers/rust/src/bin/fieldmul.rs, the Go side bench/peers/go/fieldmul_test.go
 (`go test -bench` with -benchtime Nx -count rounds, minimum taken here).
+Inversions: bench/field/rust/src/bin/fieldinv.rs and bench/field/go/fieldinv_test.go,
+--inv-iters inversions per round, minimum over --inv-rounds rounds, in two
+shapes: a dependent chain x <- 1/x + 1, and 1024 independent random elements.
 """
 import argparse
 import datetime
@@ -31,12 +36,18 @@ GO_NAMES = {
     "Fq381Mul": ("bls12-381 Fq", "mul"), "Fq381Square": ("bls12-381 Fq", "square"),
     "Fr377Mul": ("bls12-377 Fr", "mul"), "Fr381Mul": ("bls12-381 Fr", "mul"),
 }
+INV_RUST_DIR = os.path.join(HERE, "rust")
+INV_GO_DIR = os.path.join(HERE, "go")
+GO_INV = {f"{k}{n}Inverse{s}": (f"bls12-{n} {'Fq' if k == 'Fq' else 'Fr'}", op)
+          for k in ("Fq", "Fr") for n in ("377", "381") for s, op in (("", "inverse"), ("Indep", "inverse-indep"))}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--iters", type=int, default=100_000)
     ap.add_argument("--rounds", type=int, default=200)
+    ap.add_argument("--inv-iters", type=int, default=2000)
+    ap.add_argument("--inv-rounds", type=int, default=50)
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--md", default=os.path.join(ROOT, "docs", "BENCHMARKS.md"))
@@ -46,6 +57,8 @@ def main():
     if not a.no_build:
         peers.sh(["cargo", "build", "--release", "--manifest-path", os.path.join(peers.RUST_DIR, "Cargo.toml"),
                   "--bin", "fieldmul"])
+        peers.sh(["cargo", "build", "--release", "--manifest-path", os.path.join(INV_RUST_DIR, "Cargo.toml"),
+                  "--bin", "fieldinv"])
     load0 = os.getloadavg()[0]
     out = peers.sh([os.path.join(target, "release", "fieldmul"), "--iters", str(a.iters), "--rounds", str(a.rounds)])
     t = {}  # (field, op) -> {impl: ns}
@@ -60,6 +73,19 @@ def main():
         if m and m.group(1) in GO_NAMES:
             k = GO_NAMES[m.group(1)]
             d = t.setdefault(k, {})
+            d["gnark-crypto"] = min(d.get("gnark-crypto", float("inf")), float(m.group(3)))
+    inv = {}  # (field, op) -> {impl: ns}
+    iout = peers.sh([os.path.join(target, "release", "fieldinv"), "--iters", str(a.inv_iters), "--rounds",
+                     str(a.inv_rounds)])
+    for line in iout.strip().splitlines()[1:]:
+        field, impl, op, ns = line.split(",")
+        inv.setdefault((field, op), {})[impl] = float(ns)
+    gout = peers.sh(["go", "test", "-run", "NONE", "-bench", "Inverse", "-benchtime", f"{a.inv_iters}x", "-count",
+                     str(a.inv_rounds)], cwd=INV_GO_DIR)
+    for line in gout.splitlines():
+        m = re.match(r"Benchmark(\w+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op", line)
+        if m and m.group(1) in GO_INV:
+            d = inv.setdefault(GO_INV[m.group(1)], {})
             d["gnark-crypto"] = min(d.get("gnark-crypto", float("inf")), float(m.group(3)))
     load1 = os.getloadavg()[0]
 
@@ -86,6 +112,22 @@ def main():
              "|" + "---|" * (len(impls) + 2)]
     for (field, op), d in t.items():
         lines.append(f"| {field} | {op} | " + " | ".join(f"{d[i]:.1f}" if i in d else "–" for i in impls) + " |")
+    inv_impls = ["zkmsm-divsteps", "zkmsm-fermat", "arkworks-asm", "gnark-crypto"]
+    lines += ["",
+              f"Inversion, ns per inversion on one thread, minimum over {a.inv_rounds} rounds of {a.inv_iters}: "
+              "`inverse` is a dependent chain x <- 1/x + 1 (latency), `inverse-indep` inverts 1024 fixed "
+              "random elements in turn (independent inputs; the variable-time algorithms are averaged over "
+              "them). `zkmsm-divsteps` is `PrimeField::inverse` (Bernstein-Yang divsteps, variable time, "
+              "crates/field/src/inverse.rs), `zkmsm-fermat` is `Fp::inverse_fermat` (a^(q-2), dispatched "
+              "multiplications), `arkworks-asm` is `Field::inverse`, `gnark-crypto` is `Element.Inverse` "
+              "(bench/field/rust/src/bin/fieldinv.rs, bench/field/go/fieldinv_test.go).",
+              "",
+              "| field | op | " + " | ".join(inv_impls) + " | Fermat / divsteps |",
+              "|" + "---|" * (len(inv_impls) + 3)]
+    for (field, op), d in sorted(inv.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        ratio = peers.fmt_ratio(d.get("zkmsm-fermat"), d.get("zkmsm-divsteps"))
+        lines.append(f"| {field} | {op} | " + " | ".join(f"{d[i]:.0f}" if i in d else "–" for i in inv_impls)
+                     + f" | {ratio} |")
     lines += ["", END]
     block = "\n".join(lines)
     print(block)

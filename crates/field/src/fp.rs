@@ -192,6 +192,18 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
         Self::from_canonical(v)
     }
 
+    /// Inverse by Fermat's little theorem, a^(q-2) (about 1.1 log2(q)
+    /// multiplications; the reference for tests and benchmarks); `None` for zero.
+    pub fn inverse_fermat(&self) -> Option<Self> {
+        if self.is_zero() {
+            return None;
+        }
+        let mut two = [0u64; N];
+        two[0] = 2;
+        let e = limbs::sub(&P::MODULUS, &two).0;
+        Some(self.pow(&e))
+    }
+
     /// Legendre symbol: 1 for a non-zero square, -1 for a non-square, 0 for zero.
     pub fn legendre(&self) -> i8 {
         if self.is_zero() {
@@ -272,15 +284,15 @@ impl<P: FpConfig<N>, const N: usize> PrimeField for Fp<P, N> {
     fn double(&self) -> Self {
         *self + *self
     }
+    /// Bernstein–Yang divsteps (`inverse.rs`, variable time); Fermat for N > 8.
     fn inverse(&self) -> Option<Self> {
         if self.is_zero() {
             return None;
         }
-        let mut two = [0u64; N];
-        two[0] = 2;
-        // Fermat: a^(q-2) = a^-1
-        let e = limbs::sub(&P::MODULUS, &two).0;
-        Some(self.pow(&e))
+        match crate::inverse::inverse::<P, N>(&self.mont) {
+            Some(m) => Some(Self::from_mont_limbs(m)),
+            None => self.inverse_fermat(),
+        }
     }
     fn sqrt(&self) -> Option<Self> {
         self.sqrt_ts()

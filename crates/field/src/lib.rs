@@ -7,6 +7,7 @@
 mod asm;
 pub mod batch;
 pub mod fp;
+mod inverse;
 pub mod limbs;
 pub mod params;
 
