@@ -38,7 +38,12 @@ fn main() {
     let digits: Vec<i32> = scalars.iter().map(|s| signed_digit(s, 3, &plan)).collect();
     println!("bls12-377, n = 2^{log_n}, c = {c}, one window, one thread");
     let a = probe(XyzzBackend, &points, &digits, &plan);
-    let b = probe(BatchAffineBackend::<GreedyScheduler>::default(), &points, &digits, &plan);
+    let b = probe(BatchAffineBackend::<GreedyScheduler>::default().scalar_only(), &points, &digits, &plan);
     let t = probe(TwistedEdwardsBackend, &points, &digits, &plan);
     assert!(a == b && a == t, "backends disagree");
+    let ifma = BatchAffineBackend::<GreedyScheduler>::default();
+    if ifma.uses_ifma() {
+        let v = probe(ifma, &points, &digits, &plan);
+        assert!(a == v, "IFMA arithmetic disagrees");
+    }
 }

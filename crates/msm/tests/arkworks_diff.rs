@@ -92,7 +92,9 @@ fn ours_all<C: Ark>(
     which: Option<usize>,
 ) -> Vec<(String, Affine<C>)> {
     let mut out = Vec::new();
-    let pick = |i: usize| which.is_none_or(|w| [0, 1, 2, 5][w % 4] == i);
+    // Where the CPU has AVX-512 IFMA, batch-affine runs it by default:
+    // 1, 3 and 5 use it, 2, 4 and 6 force the portable arithmetic.
+    let pick = |i: usize| which.is_none_or(|w| [0, 1, 2, 5, 6][w % 5] == i);
     if pick(0) {
         out.push(("xyzz".into(), ours_with(XyzzBackend, points, scalars, window)));
     }
@@ -102,7 +104,7 @@ fn ours_all<C: Ark>(
     if pick(2) {
         out.push((
             "delayed".into(),
-            ours_with(batch_affine(DelayedScheduler::default(), None), points, scalars, window),
+            ours_with(batch_affine(DelayedScheduler::default(), None).scalar_only(), points, scalars, window),
         ));
     }
     if pick(3) {
@@ -113,12 +115,21 @@ fn ours_all<C: Ark>(
     }
     if pick(4) {
         let d = DelayedScheduler { fifo_factor: 1, max_passes: 2 };
-        out.push(("delayed, batch 5".into(), ours_with(batch_affine(d, Some(5)), points, scalars, window)));
+        out.push((
+            "delayed, batch 5".into(),
+            ours_with(batch_affine(d, Some(5)).scalar_only(), points, scalars, window),
+        ));
     }
     if pick(5) {
         out.push((
             "greedy, batch 64".into(),
             ours_with(batch_affine(GreedyScheduler::default(), Some(64)), points, scalars, window),
+        ));
+    }
+    if pick(6) {
+        out.push((
+            "greedy, portable".into(),
+            ours_with(batch_affine(GreedyScheduler::default(), None).scalar_only(), points, scalars, window),
         ));
     }
     if which.is_none_or(|w| w % 2 == 1) {

@@ -17,7 +17,16 @@ pub struct BatchAffineBackend<S: Scheduler = GreedyScheduler> {
     pub scheduler: S,
     /// Additions per shared inversion; `None` picks from the bucket count.
     pub batch_size: Option<usize>,
+    /// Run the arithmetic eight lanes wide (AVX-512 IFMA, `super::ifma`).
+    ifma: bool,
     stats: Mutex<ScheduleStats>,
+}
+
+/// Points as the chosen arithmetic wants them.
+pub enum BatchAffinePoints<C: MsmCurve> {
+    Scalar(Vec<Affine<C>>),
+    #[cfg(target_arch = "x86_64")]
+    Ifma(super::ifma::IfmaPoints<C>),
 }
 
 impl<S: Scheduler + Default> Default for BatchAffineBackend<S> {
@@ -28,7 +37,22 @@ impl<S: Scheduler + Default> Default for BatchAffineBackend<S> {
 
 impl<S: Scheduler> BatchAffineBackend<S> {
     pub fn new(scheduler: S) -> Self {
-        Self { scheduler, batch_size: None, stats: Mutex::new(ScheduleStats::default()) }
+        #[cfg(target_arch = "x86_64")]
+        let ifma = super::ifma::enabled();
+        #[cfg(not(target_arch = "x86_64"))]
+        let ifma = false;
+        Self { scheduler, batch_size: None, ifma, stats: Mutex::new(ScheduleStats::default()) }
+    }
+
+    /// The portable arithmetic even where AVX-512 IFMA is present.
+    pub fn scalar_only(mut self) -> Self {
+        self.ifma = false;
+        self
+    }
+
+    /// Whether this backend runs the 8-lane IFMA arithmetic.
+    pub fn uses_ifma(&self) -> bool {
+        self.ifma
     }
 
     /// Scheduler statistics summed over the windows accumulated since the last call.
@@ -41,6 +65,10 @@ impl<S: Scheduler> BatchAffineBackend<S> {
     /// best of B/16, B/4, B/2 and B at 2^14 points, c = 11 and 12, counted in
     /// instructions (valgrind --tool=callgrind; docs/BENCHMARKS.md).
     pub fn batch_size_for(&self, buckets: usize) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if self.ifma {
+            return self.batch_size.unwrap_or_else(|| super::ifma::batch_size_for(buckets)).max(1);
+        }
         self.batch_size.unwrap_or((buckets / 16).clamp(64, 1024)).max(1)
     }
 }
@@ -162,23 +190,46 @@ impl<C: MsmCurve> BatchSink for AffineBuckets<'_, C> {
 }
 
 impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
-    type Prepared = Vec<Affine<C>>;
+    type Prepared = BatchAffinePoints<C>;
     type Bucket = Xyzz<C>;
 
     fn name(&self) -> &'static str {
-        match self.scheduler.name() {
-            "greedy" => "batch-affine/greedy",
-            "delayed" => "batch-affine/delayed",
+        match (self.scheduler.name(), self.ifma) {
+            ("greedy", false) => "batch-affine/greedy",
+            ("delayed", false) => "batch-affine/delayed",
+            ("greedy", true) => "batch-affine/greedy (ifma)",
+            ("delayed", true) => "batch-affine/delayed (ifma)",
             _ => "batch-affine",
         }
     }
 
-    fn prepare(&self, points: &[Affine<C>]) -> Vec<Affine<C>> {
-        points.to_vec()
+    fn prepare(&self, points: &[Affine<C>]) -> BatchAffinePoints<C> {
+        #[cfg(target_arch = "x86_64")]
+        if self.ifma {
+            return BatchAffinePoints::Ifma(super::ifma::prepare(points));
+        }
+        BatchAffinePoints::Scalar(points.to_vec())
     }
 
-    fn accumulate(&self, points: &Vec<Affine<C>>, digits: &[i32], plan: &Plan) -> Vec<Xyzz<C>> {
+    fn prepare_owned(&self, points: Vec<Affine<C>>) -> BatchAffinePoints<C> {
+        #[cfg(target_arch = "x86_64")]
+        if self.ifma {
+            return BatchAffinePoints::Ifma(super::ifma::prepare_owned(points));
+        }
+        BatchAffinePoints::Scalar(points)
+    }
+
+    fn accumulate(&self, prepared: &BatchAffinePoints<C>, digits: &[i32], plan: &Plan) -> Vec<Xyzz<C>> {
         let batch = self.batch_size_for(plan.buckets);
+        let points = match prepared {
+            BatchAffinePoints::Scalar(p) => p,
+            #[cfg(target_arch = "x86_64")]
+            BatchAffinePoints::Ifma(p) => {
+                let (buckets, st) = super::ifma::accumulate(p, digits, plan, &self.scheduler, batch);
+                self.stats.lock().unwrap().merge(&st);
+                return buckets;
+            }
+        };
         let mut engine = AffineBuckets {
             points,
             buckets: vec![Affine::identity(); plan.buckets],

@@ -4,10 +4,12 @@
 //! window's signed digits. Everything around it (digits, aggregation) is shared.
 
 mod batch_affine;
+#[cfg(target_arch = "x86_64")]
+pub mod ifma;
 mod twisted_edwards;
 mod xyzz;
 
-pub use batch_affine::BatchAffineBackend;
+pub use batch_affine::{BatchAffineBackend, BatchAffinePoints};
 pub use twisted_edwards::TwistedEdwardsBackend;
 pub use xyzz::XyzzBackend;
 
@@ -77,6 +79,13 @@ pub trait Backend<C: MsmCurve>: Send + Sync {
 
     /// Convert validated subgroup points.
     fn prepare(&self, points: &[zkmsm_curve::Affine<C>]) -> Self::Prepared;
+
+    /// As [`Self::prepare`], taking the points: a backend that keeps affine
+    /// points keeps these (no copy), one that converts may free them as it
+    /// goes, so init need not hold two full sets of points (peak memory).
+    fn prepare_owned(&self, points: Vec<zkmsm_curve::Affine<C>>) -> Self::Prepared {
+        self.prepare(&points)
+    }
 
     /// Fill one window's buckets: `out[k]` = sum over i with |digits[i]| = k+1
     /// of sign(digits[i]) * P_i. `digits.len()` equals the number of points.

@@ -52,6 +52,32 @@ impl Backend<Bls12_377> for TwistedEdwardsBackend {
             .collect()
     }
 
+    /// Converts a slice at a time from the end, giving each converted slice's
+    /// memory back (`truncate` + `shrink_to_fit`, which shrinks a large
+    /// allocation in place), so the 104-byte affine points and the 144-byte
+    /// precomputed ones are never both held in full. The points are reversed
+    /// first so that cutting from the end converts them in order.
+    fn prepare_owned(&self, mut points: Vec<Affine<Bls12_377>>) -> Vec<TePrecomputed> {
+        use rayon::prelude::*;
+        const SLICE: usize = 1 << 15;
+        if points.len() <= SLICE {
+            return self.prepare(&points);
+        }
+        let mut out = Vec::with_capacity(points.len());
+        points.reverse();
+        while !points.is_empty() {
+            let start = points.len().saturating_sub(SLICE);
+            let slice = &mut points[start..];
+            slice.reverse();
+            out.par_extend(slice.par_chunks(1024).flat_map_iter(|chunk| {
+                precompute_points(chunk).expect("validated subgroup points have a twisted Edwards image")
+            }));
+            points.truncate(start);
+            points.shrink_to_fit();
+        }
+        out
+    }
+
     fn accumulate(&self, points: &Vec<TePrecomputed>, digits: &[i32], plan: &Plan) -> Vec<TeExtended> {
         let mut buckets = vec![TeExtended::identity(); plan.buckets];
         for (i, (p, &d)) in points.iter().zip(digits).enumerate() {

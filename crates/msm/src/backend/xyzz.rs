@@ -20,6 +20,10 @@ impl<C: MsmCurve> Backend<C> for XyzzBackend {
         points.to_vec()
     }
 
+    fn prepare_owned(&self, points: Vec<Affine<C>>) -> Vec<Affine<C>> {
+        points
+    }
+
     fn accumulate(&self, points: &Vec<Affine<C>>, digits: &[i32], plan: &Plan) -> Vec<Xyzz<C>> {
         let mut buckets = vec![Xyzz::<C>::identity(); plan.buckets];
         for (i, (p, &d)) in points.iter().zip(digits).enumerate() {

@@ -1,0 +1,417 @@
+//! Eight field elements at once in AVX-512 IFMA: a 381-bit-or-smaller prime
+//! field in radix 2^52 (8 limbs, 416 bits) with Montgomery constant R' = 2^416.
+//! Lane k of limb vector j holds limb j of element k, so one `vpmadd52luq`
+//! does a limb product for eight independent additions of a batch.
+//!
+//! Reduction is lazy: a Montgomery product of inputs below 64q is below
+//! q (1 + 2^-23) since q < 2^382 leaves 34 spare bits, so products are never
+//! corrected; sums and differences are kept below 16q by adding multiples of
+//! q, and [`VConsts::reduce`] brings a value below 16q back under ~2q with an
+//! estimated quotient. Values are only made canonical when they leave
+//! (`from_limbs52`).
+//!
+//! # Safety
+//!
+//! Every `#[target_feature]` function here may only run where [`available`]
+//! is true (AVX-512 F, DQ and IFMA); that one condition is why they are unsafe.
+#![allow(clippy::missing_safety_doc)]
+// Limb loops index several arrays by the same limb number, as the formulas do.
+#![allow(clippy::needless_range_loop)]
+
+use core::arch::x86_64::*;
+use zkmsm_field::PrimeField;
+
+pub const LIMBS: usize = 8;
+const MASK: u64 = (1 << 52) - 1;
+
+/// One element: 8 normalized 52-bit limbs, little-endian. Bit 63 of the top
+/// limb is free; the backend uses it as a flag.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Limbs52(pub [u64; LIMBS]);
+
+/// Eight elements, limb-major (`self.0[j]` = limb j of lanes 0..8).
+#[derive(Clone, Copy)]
+pub struct Fe8(pub [__m512i; LIMBS]);
+
+/// Scalar-side constants of a field, derived from its canonical encoding.
+#[derive(Clone, Debug)]
+pub struct Field52<F: PrimeField> {
+    pub q: [u64; LIMBS],
+    /// q in 64-bit words (7 words cover 416 bits).
+    q64: [u64; 7],
+    /// -q^-1 mod 2^52
+    qinv: u64,
+    /// 2^416 mod q and its inverse, as field elements.
+    r: F,
+    r_inv: F,
+    /// q / 2^320 as a float, for the quotient estimate.
+    q_hi: f64,
+}
+
+fn bytes_to_words(b: &[u8]) -> [u64; 7] {
+    let mut w = [0u64; 7];
+    for (i, byte) in b.iter().enumerate() {
+        w[i / 8] |= (*byte as u64) << (8 * (i % 8));
+    }
+    w
+}
+
+fn words_to_limbs(w: &[u64; 7]) -> [u64; LIMBS] {
+    let mut l = [0u64; LIMBS];
+    for (j, limb) in l.iter_mut().enumerate() {
+        let bit = 52 * j;
+        let (i, off) = (bit / 64, bit % 64);
+        let mut v = w[i] >> off;
+        if off > 12 && i + 1 < 7 {
+            v |= w[i + 1] << (64 - off);
+        }
+        *limb = v & MASK;
+    }
+    l
+}
+
+fn limbs_to_words(l: &[u64; LIMBS]) -> [u64; 7] {
+    let mut w = [0u64; 7];
+    for (j, &limb) in l.iter().enumerate() {
+        let limb = limb & MASK;
+        let bit = 52 * j;
+        let (i, off) = (bit / 64, bit % 64);
+        w[i] |= limb << off;
+        if off > 12 && i + 1 < 7 {
+            w[i + 1] |= limb >> (64 - off);
+        }
+    }
+    w
+}
+
+fn geq(a: &[u64; 7], b: &[u64; 7]) -> bool {
+    for i in (0..7).rev() {
+        if a[i] != b[i] {
+            return a[i] > b[i];
+        }
+    }
+    true
+}
+
+fn sub_in_place(a: &mut [u64; 7], b: &[u64; 7]) {
+    let mut borrow = 0u64;
+    for i in 0..7 {
+        let (d, b1) = a[i].overflowing_sub(b[i]);
+        let (d, b2) = d.overflowing_sub(borrow);
+        a[i] = d;
+        borrow = (b1 | b2) as u64;
+    }
+}
+
+impl<F: PrimeField> Field52<F> {
+    /// `None` unless the modulus fits the lazy-reduction bounds (q < 2^382)
+    /// and the encoding is the 48-byte one of the BLS12 base fields.
+    pub fn new() -> Option<Self> {
+        if F::NUM_BYTES != 48 || F::NUM_BITS > 381 {
+            return None;
+        }
+        let mut q64 = bytes_to_words(&(-F::ONE).to_bytes_le());
+        q64[0] += 1; // q - 1 is even: no carry
+        let q = words_to_limbs(&q64);
+        // Newton's iteration for q^-1 mod 2^64, then negate mod 2^52.
+        let mut inv = 1u64;
+        for _ in 0..7 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(q64[0].wrapping_mul(inv)));
+        }
+        let qinv = inv.wrapping_neg() & MASK;
+        let mut r = F::ONE;
+        for _ in 0..416 {
+            r = r.double();
+        }
+        let r_inv = r.inverse()?;
+        let q_hi = (q64[5] as f64) + (q64[6] as f64) * 2f64.powi(64);
+        Some(Self { q, q64, qinv, r, r_inv, q_hi })
+    }
+
+    /// x as limbs of x * 2^416 mod q (canonical).
+    pub fn to_limbs52(&self, x: &F) -> Limbs52 {
+        Limbs52(words_to_limbs(&bytes_to_words(&(*x * self.r).to_bytes_le())))
+    }
+
+    /// The element whose Montgomery form these limbs hold (any value below 2^384).
+    pub fn from_limbs52(&self, l: &Limbs52) -> F {
+        let mut w = limbs_to_words(&l.0);
+        while geq(&w, &self.q64) {
+            sub_in_place(&mut w, &self.q64);
+        }
+        let bytes: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).take(48).collect();
+        F::from_bytes_le(&bytes).expect("reduced below q") * self.r_inv
+    }
+
+    /// q - y for canonical y, in limbs (the negation of a prepared coordinate).
+    pub fn neg_limbs52(&self, y: &Limbs52) -> Limbs52 {
+        let mut w = self.q64;
+        sub_in_place(&mut w, &limbs_to_words(&y.0));
+        Limbs52(words_to_limbs(&w))
+    }
+
+    /// Broadcast vector constants (needs AVX-512F).
+    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
+    pub fn vconsts(&self) -> VConsts {
+        let splat = |m: u64| -> [__m512i; LIMBS] {
+            let mut w = self.q64;
+            // m * q in words, m small
+            let mut carry = 0u128;
+            for x in w.iter_mut() {
+                let t = (*x as u128) * (m as u128) + carry;
+                *x = t as u64;
+                carry = t >> 64;
+            }
+            words_to_limbs(&w).map(|v| _mm512_set1_epi64(v as i64))
+        };
+        VConsts {
+            q: splat(1),
+            q4: splat(4),
+            q8: splat(8),
+            qinv: _mm512_set1_epi64(self.qinv as i64),
+            mask: _mm512_set1_epi64(MASK as i64),
+            q_hi_inv: _mm512_set1_pd(1.0 / self.q_hi),
+            two52: _mm512_set1_pd(2f64.powi(52)),
+        }
+    }
+}
+
+/// Vector constants, built once per accumulation.
+#[derive(Clone, Copy)]
+pub struct VConsts {
+    q: [__m512i; LIMBS],
+    pub q4: [__m512i; LIMBS],
+    pub q8: [__m512i; LIMBS],
+    qinv: __m512i,
+    mask: __m512i,
+    q_hi_inv: __m512d,
+    two52: __m512d,
+}
+
+impl VConsts {
+    /// Carry-propagate limbs that may be negative or above 2^52.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
+    fn normalize(&self, mut t: [__m512i; LIMBS]) -> Fe8 {
+        for j in 0..LIMBS - 1 {
+            let c = _mm512_srai_epi64::<52>(t[j]);
+            t[j] = _mm512_and_si512(t[j], self.mask);
+            t[j + 1] = _mm512_add_epi64(t[j + 1], c);
+        }
+        Fe8(t)
+    }
+
+    /// a * b / 2^416 mod q, for inputs below 64q; the result is below q (1 + 2^-23).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
+    pub fn mul(&self, a: &Fe8, b: &Fe8) -> Fe8 {
+        let zero = _mm512_setzero_si512();
+        let mut t = [zero; LIMBS + 1];
+        for i in 0..LIMBS {
+            let bi = b.0[i];
+            for j in 0..LIMBS {
+                t[j] = _mm512_madd52lo_epu64(t[j], a.0[j], bi);
+                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.0[j], bi);
+            }
+            let m = _mm512_madd52lo_epu64(zero, t[0], self.qinv);
+            for j in 0..LIMBS {
+                t[j] = _mm512_madd52lo_epu64(t[j], self.q[j], m);
+                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], self.q[j], m);
+            }
+            // t[0] is now 0 mod 2^52: shift one limb down, keeping its carry
+            let carry = _mm512_srli_epi64::<52>(t[0]);
+            for j in 0..LIMBS {
+                t[j] = t[j + 1];
+            }
+            t[0] = _mm512_add_epi64(t[0], carry);
+            t[LIMBS] = zero;
+        }
+        self.normalize([t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]])
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
+    pub fn square(&self, a: &Fe8) -> Fe8 {
+        self.mul(a, a)
+    }
+
+    /// a + k - b, with k a multiple of q above b (keeps the result positive).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
+    pub fn sub(&self, a: &Fe8, b: &Fe8, k: &[__m512i; LIMBS]) -> Fe8 {
+        let mut t = a.0;
+        for j in 0..LIMBS {
+            t[j] = _mm512_sub_epi64(_mm512_add_epi64(t[j], k[j]), b.0[j]);
+        }
+        self.normalize(t)
+    }
+
+    /// a + k - b - c.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
+    pub fn sub2(&self, a: &Fe8, b: &Fe8, c: &Fe8, k: &[__m512i; LIMBS]) -> Fe8 {
+        let mut t = a.0;
+        for j in 0..LIMBS {
+            t[j] = _mm512_sub_epi64(_mm512_sub_epi64(_mm512_add_epi64(t[j], k[j]), b.0[j]), c.0[j]);
+        }
+        self.normalize(t)
+    }
+
+    /// Lanes selected by `m` become q - a (a canonical: the result is in (0, q]).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
+    pub fn neg_where(&self, a: &Fe8, m: __mmask8) -> Fe8 {
+        let mut t = a.0;
+        for j in 0..LIMBS {
+            t[j] = _mm512_mask_sub_epi64(a.0[j], m, self.q[j], a.0[j]);
+        }
+        self.normalize(t)
+    }
+
+    /// A value below 16q brought below about 2q: subtract k q with k one
+    /// less than a floating-point estimate of the quotient (never too large).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
+    pub fn reduce(&self, a: &Fe8) -> Fe8 {
+        // top 104 bits of the value, scaled by 2^-312: limb 6 + limb 7 * 2^52,
+        // compared with q / 2^320 (the 8-bit offset folded into q_hi_inv below)
+        let hi = _mm512_fmadd_pd(_mm512_cvtepu64_pd(a.0[7]), self.two52, _mm512_cvtepu64_pd(a.0[6]));
+        // value / q ~ hi * 2^312 / (q_hi * 2^320) = hi / q_hi / 256
+        let est = _mm512_mul_pd(_mm512_mul_pd(hi, self.q_hi_inv), _mm512_set1_pd(1.0 / 256.0));
+        let k = _mm512_cvttpd_epu64(_mm512_roundscale_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(est));
+        let one = _mm512_set1_epi64(1);
+        let k = _mm512_sub_epi64(_mm512_max_epu64(k, one), one);
+        let mut t = a.0;
+        for j in 0..LIMBS {
+            t[j] = _mm512_sub_epi64(t[j], _mm512_mullo_epi64(k, self.q[j]));
+        }
+        self.normalize(t)
+    }
+}
+
+/// Eight elements gathered from absolute addresses (lane k from `addr[k]`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
+pub unsafe fn gather(addr: __m512i) -> Fe8 {
+    let base = core::ptr::null::<u8>();
+    let mut out = [_mm512_setzero_si512(); LIMBS];
+    for (j, o) in out.iter_mut().enumerate() {
+        let idx = _mm512_add_epi64(addr, _mm512_set1_epi64(8 * j as i64));
+        *o = _mm512_i64gather_epi64::<1>(idx, base as *const i64);
+    }
+    Fe8(out)
+}
+
+/// Eight elements written to absolute addresses (lane k to `addr[k]`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
+pub unsafe fn scatter(addr: __m512i, v: &Fe8) {
+    let base = core::ptr::null_mut::<u8>();
+    for (j, l) in v.0.iter().enumerate() {
+        let idx = _mm512_add_epi64(addr, _mm512_set1_epi64(8 * j as i64));
+        _mm512_i64scatter_epi64::<1>(base as *mut i64, idx, *l);
+    }
+}
+
+/// Lane k of an 8-lane value, as scalar limbs.
+pub fn lane(v: &Fe8, k: usize) -> Limbs52 {
+    let mut out = [0u64; LIMBS];
+    for (j, o) in out.iter_mut().enumerate() {
+        // SAFETY: __m512i is 8 u64 lanes.
+        let lanes: [u64; 8] = unsafe { core::mem::transmute(v.0[j]) };
+        *o = lanes[k];
+    }
+    Limbs52(out)
+}
+
+/// Eight scalar values as one 8-lane value.
+pub fn from_lanes(x: &[Limbs52; 8]) -> Fe8 {
+    let mut out = [[0u64; 8]; LIMBS];
+    for (k, e) in x.iter().enumerate() {
+        for j in 0..LIMBS {
+            out[j][k] = e.0[j];
+        }
+    }
+    // SAFETY: same layout, 8 u64 lanes per vector.
+    Fe8(out.map(|l| unsafe { core::mem::transmute::<[u64; 8], __m512i>(l) }))
+}
+
+pub fn available() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512ifma")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use zkmsm_field::{Bls12_377Fq, Bls12_381Fq};
+
+    fn check<F: PrimeField>() {
+        if !available() {
+            eprintln!("no AVX-512 IFMA here: vector field tests skipped");
+            return;
+        }
+        let f = Field52::<F>::new().unwrap();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut special = vec![F::ZERO, F::ONE, -F::ONE, -F::ONE.double(), F::from_u64(2)];
+        special.extend((0..1000).map(|_| F::random(&mut rng)));
+        for chunk in special.chunks(8).filter(|c| c.len() == 8) {
+            let a: [F; 8] = chunk.try_into().unwrap();
+            let b: [F; 8] = core::array::from_fn(|k| a[(k + 3) % 8] + F::from_u64(k as u64));
+            let va = from_lanes(&a.map(|x| f.to_limbs52(&x)));
+            let vb = from_lanes(&b.map(|x| f.to_limbs52(&x)));
+            // SAFETY: `available()` checked the features.
+            unsafe {
+                let k = f.vconsts();
+                let prod = k.mul(&va, &vb);
+                let diff = k.sub(&va, &vb, &k.q4);
+                let d2 = k.sub2(&va, &vb, &vb, &k.q8);
+                let sq = k.square(&prod);
+                let neg = k.neg_where(&va, 0b1010_1010);
+                // stress the lazy bounds: a value near 15q, reduced
+                let big = k.sub2(&k.sub2(&va, &vb, &vb, &k.q8), &vb, &vb, &k.q4);
+                let red = k.reduce(&big);
+                for i in 0..8 {
+                    let back = |v: &Fe8| f.from_limbs52(&lane(v, i));
+                    assert_eq!(back(&prod), a[i] * b[i]);
+                    assert_eq!(back(&diff), a[i] - b[i]);
+                    assert_eq!(back(&d2), a[i] - b[i] - b[i]);
+                    assert_eq!(back(&sq), (a[i] * b[i]).square());
+                    let want_neg = if i % 2 == 1 { -a[i] } else { a[i] };
+                    assert_eq!(back(&neg), want_neg);
+                    let r = back(&red);
+                    assert_eq!(r, a[i] - b[i].double().double());
+                    // reduced below 3q: fits the sub constants' margins
+                    let w = limbs_to_words(&lane(&red, i).0);
+                    let mut three_q = f.q64;
+                    let mut c = 0u128;
+                    for x in three_q.iter_mut() {
+                        let t = (*x as u128) * 3 + c;
+                        *x = t as u64;
+                        c = t >> 64;
+                    }
+                    assert!(!geq(&w, &three_q), "reduce left a value above 3q");
+                }
+            }
+        }
+        // round trip, canonical
+        for x in special.iter().take(50) {
+            assert_eq!(f.from_limbs52(&f.to_limbs52(x)), *x);
+            let n = f.neg_limbs52(&f.to_limbs52(x));
+            assert_eq!(f.from_limbs52(&n), -*x);
+        }
+    }
+
+    #[test]
+    fn vector_arithmetic_matches_scalar_bls12_377() {
+        check::<Bls12_377Fq>();
+    }
+
+    #[test]
+    fn vector_arithmetic_matches_scalar_bls12_381() {
+        check::<Bls12_381Fq>();
+    }
+}
