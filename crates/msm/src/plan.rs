@@ -24,15 +24,23 @@ impl Plan {
 
     /// Cost model: each window costs n bucket additions plus ~2 additions per
     /// bucket to aggregate; result aggregation adds c doublings per window.
-    pub fn cost(n: usize, c: u32, scalar_bits: u32) -> f64 {
+    /// Windows run `threads` at a time, so a last round that leaves threads
+    /// idle costs as much as a full one (17 windows on 2 cores take 9 rounds).
+    pub fn cost(n: usize, c: u32, scalar_bits: u32, threads: usize) -> f64 {
         let p = Self::with_window(c, scalar_bits);
-        p.windows as f64 * (n as f64 + 2.0 * p.buckets as f64 + c as f64)
+        let rounds = (p.windows as usize).div_ceil(threads.max(1)) * threads.max(1);
+        rounds as f64 * (n as f64 + 2.0 * p.buckets as f64 + c as f64)
     }
 
-    /// The window size minimizing [`Plan::cost`].
+    /// The window size minimizing [`Plan::cost`] on the current thread pool.
     pub fn for_size(n: usize, scalar_bits: u32) -> Self {
+        Self::for_size_on(n, scalar_bits, rayon::current_num_threads())
+    }
+
+    /// As [`Plan::for_size`] for a given thread count.
+    pub fn for_size_on(n: usize, scalar_bits: u32, threads: usize) -> Self {
         let best = (1..=MAX_C)
-            .min_by(|&a, &b| Self::cost(n, a, scalar_bits).total_cmp(&Self::cost(n, b, scalar_bits)))
+            .min_by(|&a, &b| Self::cost(n, a, scalar_bits, threads).total_cmp(&Self::cost(n, b, scalar_bits, threads)))
             .unwrap();
         Self::with_window(best, scalar_bits)
     }
@@ -56,8 +64,21 @@ mod tests {
     #[test]
     fn window_grows_with_n() {
         let cs: Vec<u32> =
-            [1usize, 1 << 8, 1 << 12, 1 << 16, 1 << 20].iter().map(|&n| Plan::for_size(n, 253).c).collect();
+            [1usize, 1 << 8, 1 << 12, 1 << 16, 1 << 20].iter().map(|&n| Plan::for_size_on(n, 253, 1).c).collect();
         assert!(cs.windows(2).all(|w| w[0] <= w[1]), "{cs:?}");
         assert!(cs[4] >= 13 && cs[4] <= 18, "{cs:?}");
+    }
+
+    #[test]
+    fn idle_threads_in_the_last_round_are_paid_for() {
+        let n = 1usize << 18;
+        // c = 15: 17 windows; on 2 threads that is 9 rounds, costed as 18 windows
+        assert_eq!(Plan::cost(n, 15, 253, 1), 17.0 * (n as f64 + 32768.0 + 15.0));
+        assert_eq!(Plan::cost(n, 15, 253, 2), 18.0 * (n as f64 + 32768.0 + 15.0));
+        // c = 16: 16 windows, no idle round
+        assert_eq!(Plan::cost(n, 16, 253, 2), 16.0 * (n as f64 + 65536.0 + 16.0));
+        let chosen: Vec<u32> = (12..=22).map(|l| Plan::for_size_on(1 << l, 253, 2).c).collect();
+        assert!(chosen.windows(2).all(|w| w[0] <= w[1]), "{chosen:?}");
+        println!("2 threads, 2^12..2^22: c = {chosen:?}");
     }
 }

@@ -91,6 +91,13 @@ pub trait Backend<C: MsmCurve>: Send + Sync {
     /// of sign(digits[i]) * P_i. `digits.len()` equals the number of points.
     fn accumulate(&self, points: &Self::Prepared, digits: &[i32], plan: &Plan) -> Vec<Self::Bucket>;
 
+    /// One window's sum sum_k (k+1) B_k, when the backend's own arithmetic
+    /// also aggregates faster than the shared XYZZ path
+    /// ([`crate::bucket_aggregation`]); `None`: use `accumulate` and that path.
+    fn window_sum(&self, _points: &Self::Prepared, _digits: &[i32], _plan: &Plan) -> Option<Xyzz<C>> {
+        None
+    }
+
     /// Scheduler statistics gathered since the last call, for backends that schedule.
     fn take_schedule_stats(&self) -> Option<crate::scheduler::ScheduleStats> {
         None

@@ -77,7 +77,10 @@ struct Step {
 }
 
 struct IfmaBuckets<'a, C: MsmCurve> {
-    points: &'a [Point52],
+    /// The operations' source points. A raw pointer so that aggregation can
+    /// point one engine at another's buckets between batches.
+    points: *const Point52,
+    points_len: usize,
     field: &'a Field52<C::Base>,
     consts: VConsts,
     buckets: Vec<Point52>,
@@ -93,7 +96,7 @@ struct IfmaBuckets<'a, C: MsmCurve> {
     lane_ops: Vec<Op>,
 }
 
-impl<C: MsmCurve> IfmaBuckets<'_, C> {
+impl<'a, C: MsmCurve> IfmaBuckets<'a, C> {
     fn affine(&self, p: &Point52) -> Affine<C> {
         Affine::new_unchecked(self.field.from_limbs52(&p.x), self.field.from_limbs52(&p.y))
     }
@@ -102,8 +105,41 @@ impl<C: MsmCurve> IfmaBuckets<'_, C> {
         Point52 { x: self.field.to_limbs52(&p.x), y: self.field.to_limbs52(&p.y) }
     }
 
+    fn new(field: &'a Field52<C::Base>, points: &[Point52], buckets: usize, batch: usize) -> Self {
+        let g = C::generator();
+        let pad = |p: &Affine<C>| Point52 { x: field.to_limbs52(&p.x), y: field.to_limbs52(&p.y) };
+        Self {
+            points: points.as_ptr(),
+            points_len: points.len(),
+            field,
+            // SAFETY: engines are only built after `prepare` checked the CPU.
+            consts: unsafe { field.vconsts() },
+            buckets: vec![Point52::default(); buckets],
+            occupied: vec![false; buckets],
+            side: None,
+            pad_buckets: [Point52::default(); 8],
+            pad_start: pad(&g),
+            pad_point: pad(&g.to_xyzz().double().to_affine()),
+            slots: Slots {
+                bucket_addr: Vec::with_capacity(batch + 8),
+                point_addr: Vec::with_capacity(batch + 8),
+                negate: Vec::with_capacity(batch + 8),
+            },
+            steps: Vec::with_capacity(batch / 8 + 1),
+            lane_ops: Vec::with_capacity(batch),
+        }
+    }
+
+    #[inline]
+    fn point_ref(&self, i: u32) -> &Point52 {
+        assert!((i as usize) < self.points_len);
+        // SAFETY: in bounds; the source outlives the engine and is not
+        // written while a batch runs (see `aggregate`).
+        unsafe { &*self.points.add(i as usize) }
+    }
+
     fn signed_point(&self, op: &Op) -> Point52 {
-        let p = self.points[op.point as usize];
+        let p = *self.point_ref(op.point);
         if op.negate {
             Point52 { x: p.x, y: self.field.neg_limbs52(&p.y) }
         } else {
@@ -131,8 +167,7 @@ impl<C: MsmCurve> IfmaBuckets<'_, C> {
             } else if b.x != p.x {
                 b.add_reference(&p)
             } else if b.y == p.y {
-                self.side_add(op.bucket, &p);
-                b
+                Xyzz::from_affine(&b).double().to_affine()
             } else {
                 Affine::identity()
             };
@@ -219,7 +254,7 @@ impl<C: MsmCurve> BatchSink for IfmaBuckets<'_, C> {
                 continue;
             }
             self.slots.bucket_addr.push(&self.buckets[k] as *const Point52 as u64);
-            self.slots.point_addr.push(&self.points[op.point as usize] as *const Point52 as u64);
+            self.slots.point_addr.push(self.point_ref(op.point) as *const Point52 as u64);
             self.slots.negate.push(op.negate as u8);
             self.lane_ops.push(*op);
         }
@@ -290,37 +325,15 @@ pub fn prepare_owned<C: MsmCurve>(mut points: Vec<Affine<C>>) -> IfmaPoints<C> {
 }
 
 /// One window's buckets, scheduled by `scheduler` in batches of `batch`.
-pub fn accumulate<C: MsmCurve>(
-    prepared: &IfmaPoints<C>,
+fn fill<'a, C: MsmCurve>(
+    prepared: &'a IfmaPoints<C>,
     digits: &[i32],
     plan: &Plan,
     scheduler: &dyn Scheduler,
     batch: usize,
-) -> (Vec<Xyzz<C>>, ScheduleStats) {
+) -> (IfmaBuckets<'a, C>, ScheduleStats) {
     let batch = batch.max(1);
-    let field = &prepared.field;
-    let g = C::generator();
-    let pad = |p: &Affine<C>| Point52 { x: field.to_limbs52(&p.x), y: field.to_limbs52(&p.y) };
-    // SAFETY: `prepare` checked the CPU.
-    let consts = unsafe { field.vconsts() };
-    let mut engine = IfmaBuckets::<C> {
-        points: &prepared.points,
-        field,
-        consts,
-        buckets: vec![Point52::default(); plan.buckets],
-        occupied: vec![false; plan.buckets],
-        side: None,
-        pad_buckets: [Point52::default(); 8],
-        pad_start: pad(&g),
-        pad_point: pad(&g.to_xyzz().double().to_affine()),
-        slots: Slots {
-            bucket_addr: Vec::with_capacity(batch + 8),
-            point_addr: Vec::with_capacity(batch + 8),
-            negate: Vec::with_capacity(batch + 8),
-        },
-        steps: Vec::with_capacity(batch / 8 + 1),
-        lane_ops: Vec::with_capacity(batch),
-    };
+    let mut engine = IfmaBuckets::<C>::new(&prepared.field, &prepared.points, plan.buckets, batch);
     let points = &prepared.points;
     let mut ops = digits
         .iter()
@@ -328,6 +341,18 @@ pub fn accumulate<C: MsmCurve>(
         .filter(|&(i, &d)| d != 0 && !points[i].is_infinity())
         .map(|(i, &d)| Op::from_digit(i, d));
     let st = scheduler.schedule(&mut ops, plan.buckets, batch, &mut engine);
+    (engine, st)
+}
+
+/// One window's buckets as XYZZ points (for the shared aggregation).
+pub fn accumulate<C: MsmCurve>(
+    prepared: &IfmaPoints<C>,
+    digits: &[i32],
+    plan: &Plan,
+    scheduler: &dyn Scheduler,
+    batch: usize,
+) -> (Vec<Xyzz<C>>, ScheduleStats) {
+    let (mut engine, st) = fill(prepared, digits, plan, scheduler, batch);
     let side = engine.side.take();
     let affine = engine.buckets.iter().zip(&engine.occupied).map(|(b, &occ)| {
         if occ {
@@ -343,10 +368,136 @@ pub fn accumulate<C: MsmCurve>(
     (buckets, st)
 }
 
+/// One window's sum sum_k (k+1) B_k, accumulated and aggregated in lanes.
+pub fn window_sum<C: MsmCurve>(
+    prepared: &IfmaPoints<C>,
+    digits: &[i32],
+    plan: &Plan,
+    scheduler: &dyn Scheduler,
+    batch: usize,
+) -> (Xyzz<C>, ScheduleStats) {
+    let (mut engine, st) = fill(prepared, digits, plan, scheduler, batch);
+    engine.fold_side();
+    (aggregate(&engine), st)
+}
+
+impl<C: MsmCurve> IfmaBuckets<'_, C> {
+    /// Add the projective side buckets (overflowed operations) into the
+    /// affine ones, so that aggregation sees one bucket set.
+    fn fold_side(&mut self) {
+        let Some(side) = self.side.take() else { return };
+        let (idx, pts): (Vec<u32>, Vec<Xyzz<C>>) =
+            side.iter().enumerate().filter(|(_, s)| !s.is_identity()).map(|(k, s)| (k as u32, *s)).unzip();
+        let limbs: Vec<Point52> = Xyzz::batch_to_affine(&pts).iter().map(|p| self.limbs(p)).collect();
+        let (saved, saved_len) = (self.points, self.points_len);
+        self.points = limbs.as_ptr();
+        self.points_len = limbs.len();
+        let ops: Vec<Op> =
+            idx.iter().enumerate().map(|(j, &k)| Op { point: j as u32, bucket: k, negate: false }).collect();
+        for chunk in ops.chunks(1024) {
+            self.execute(chunk);
+        }
+        (self.points, self.points_len) = (saved, saved_len);
+    }
+}
+
+/// PriorMSM's partitioned aggregation with the groups as lanes: G groups of
+/// consecutive buckets each keep a running sum R_g and a total T_g; one step
+/// adds the next bucket (from the top) into every R_g as one batch, then
+/// every R_g into its T_g as another. The window sum is
+/// sum_g T_g + size * sum_g g R_g, the last by a short running sum over groups.
+fn aggregate<C: MsmCurve>(win: &IfmaBuckets<'_, C>) -> Xyzz<C> {
+    let nb = win.buckets.len();
+    let groups = (nb / 16).clamp(1, 256);
+    let size = nb.div_ceil(groups);
+    let mut running = IfmaBuckets::<C>::new(win.field, &win.buckets, groups, groups);
+    let mut total = IfmaBuckets::<C>::new(win.field, &running.buckets, groups, groups);
+    let mut ops = Vec::with_capacity(groups);
+    for s in (0..size).rev() {
+        ops.clear();
+        for g in 0..groups {
+            let k = g * size + s;
+            if k < nb && win.occupied[k] {
+                ops.push(Op { point: k as u32, bucket: g as u32, negate: false });
+            }
+        }
+        running.execute(&ops);
+        ops.clear();
+        ops.extend((0..groups).filter(|&g| running.occupied[g]).map(|g| Op {
+            point: g as u32,
+            bucket: g as u32,
+            negate: false,
+        }));
+        // `total` reads `running.buckets` (fixed allocation), not written now.
+        total.execute(&ops);
+    }
+    let xyzz = |e: &IfmaBuckets<'_, C>, g: usize| {
+        if e.occupied[g] {
+            Xyzz::from_affine(&e.affine(&e.buckets[g]))
+        } else {
+            Xyzz::identity()
+        }
+    };
+    let mut sum = Xyzz::identity();
+    let (mut run, mut acc) = (Xyzz::identity(), Xyzz::identity());
+    for g in (0..groups).rev() {
+        sum = sum.add(&xyzz(&total, g));
+        if g > 0 {
+            run = run.add(&xyzz(&running, g));
+            acc = acc.add(&run);
+        }
+    }
+    sum.add(&acc.mul_bigint(&[size as u64]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use zkmsm_curve::Bls12_381;
+
+    /// Lane aggregation equals the shared XYZZ running sum, on random digits
+    /// and on inputs that force equal x in the lanes (repeated points, P and
+    /// -P, one bucket for everything) and overflow into side buckets.
+    #[test]
+    fn window_sum_equals_shared_aggregation() {
+        use crate::bucket_aggregation::running_sum;
+        use crate::scheduler::{DelayedScheduler, GreedyScheduler};
+        if !field52::available() {
+            return;
+        }
+        let base = crate::gen::random_points::<Bls12_381>(3000, 5).points;
+        let mut state = 99u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for c in [3u32, 6, 11] {
+            let plan = Plan::with_window(c, 255);
+            let nb = plan.buckets as u64;
+            let cases: Vec<(Vec<Affine<Bls12_381>>, Vec<i32>)> = vec![
+                (base.clone(), (0..3000).map(|_| (next() % (2 * nb + 1)) as i32 - nb as i32).collect()),
+                (vec![base[0]; 3000], (0..3000).map(|_| (next() % (2 * nb + 1)) as i32 - nb as i32).collect()),
+                (base.clone(), vec![1; 3000]),
+                (
+                    (0..3000).map(|i| if i % 2 == 0 { base[i / 2] } else { base[i / 2].neg() }).collect(),
+                    (0..3000).map(|i| 1 + (i / 2 % nb as usize) as i32).collect(),
+                ),
+            ];
+            for (pts, digits) in &cases {
+                let prepared = prepare(pts);
+                for (sched, batch) in
+                    [(&GreedyScheduler::default() as &dyn Scheduler, 64), (&DelayedScheduler::default(), 8)]
+                {
+                    let (buckets, _) = accumulate(&prepared, digits, &plan, sched, batch);
+                    let want = running_sum::<Bls12_381, _>(&buckets);
+                    let (got, _) = window_sum(&prepared, digits, &plan, sched, batch);
+                    assert_eq!(got, want, "c {c} batch {batch}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn owned_conversion_equals_borrowed() {
