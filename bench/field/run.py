@@ -10,8 +10,10 @@ zkmsm's Fermat inversion, arkworks and gnark-crypto.
 Every figure is the minimum over --rounds rounds of --iters dependent
 multiplications x <- x*y (squarings x <- x^2): on a shared machine the
 minimum is the round that ran undisturbed. The Rust side is
-bench/peers/rust/src/bin/fieldmul.rs, the Go side bench/peers/go/fieldmul_test.go
-(`go test -bench` with -benchtime Nx -count rounds, minimum taken here).
+bench/peers/rust/src/bin/fieldmul.rs (plus bench/field/rust/src/bin/fieldsqr.rs:
+the dedicated 6-limb squaring against the multiplication used as x*x), the Go
+side bench/peers/go/fieldmul_test.go (`go test -bench` with -benchtime Nx
+-count rounds, minimum taken here).
 Inversions: bench/field/rust/src/bin/fieldinv.rs and bench/field/go/fieldinv_test.go,
 --inv-iters inversions per round, minimum over --inv-rounds rounds, in two
 shapes: a dependent chain x <- 1/x + 1, and 1024 independent random elements.
@@ -54,11 +56,15 @@ def main():
     a = ap.parse_args()
 
     target = peers.rust_target_dir()
+    inv_target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(INV_RUST_DIR, "target")
     if not a.no_build:
+        # cwd = the runner's directory: cargo reads .cargo/config.toml (the
+        # -C target-feature=+bmi2,+adx that arkworks' `asm` needs) from the
+        # working directory, not from the manifest's.
         peers.sh(["cargo", "build", "--release", "--manifest-path", os.path.join(peers.RUST_DIR, "Cargo.toml"),
-                  "--bin", "fieldmul"])
+                  "--bin", "fieldmul"], cwd=peers.RUST_DIR)
         peers.sh(["cargo", "build", "--release", "--manifest-path", os.path.join(INV_RUST_DIR, "Cargo.toml"),
-                  "--bin", "fieldinv"])
+                  "--bin", "fieldinv", "--bin", "fieldsqr"], cwd=INV_RUST_DIR)
     load0 = os.getloadavg()[0]
     out = peers.sh([os.path.join(target, "release", "fieldmul"), "--iters", str(a.iters), "--rounds", str(a.rounds)])
     t = {}  # (field, op) -> {impl: ns}
@@ -66,6 +72,14 @@ def main():
         field, impl, op, ns = line.split(",")
         impl = re.sub(r"\(asm=(true|false)\)", lambda m: " (asm)" if m.group(1) == "true" else " (no asm)", impl)
         t.setdefault((field, op), {})[impl] = float(ns)
+    sout = peers.sh([os.path.join(inv_target, "release", "fieldsqr"), "--iters", str(a.iters), "--rounds", str(a.rounds)])
+    sq_ratio = {}  # field -> median over paired rounds of (dedicated square) / (x*x)
+    for line in sout.strip().splitlines()[1:]:
+        field, impl, op, ns = line.split(",")
+        if impl.startswith("zkmsm-asm / x*x"):
+            sq_ratio[field] = float(ns)
+        else:
+            t.setdefault((field, op), {})[impl] = float(ns)
     gout = peers.sh(["go", "test", "-run", "NONE", "-bench", ".", "-benchtime", f"{a.iters}x", "-count",
                      str(a.rounds)], cwd=peers.GO_DIR)
     for line in gout.splitlines():
@@ -75,7 +89,7 @@ def main():
             d = t.setdefault(k, {})
             d["gnark-crypto"] = min(d.get("gnark-crypto", float("inf")), float(m.group(3)))
     inv = {}  # (field, op) -> {impl: ns}
-    iout = peers.sh([os.path.join(target, "release", "fieldinv"), "--iters", str(a.inv_iters), "--rounds",
+    iout = peers.sh([os.path.join(inv_target, "release", "fieldinv"), "--iters", str(a.inv_iters), "--rounds",
                      str(a.inv_rounds)])
     for line in iout.strip().splitlines()[1:]:
         field, impl, op, ns = line.split(",")
@@ -89,7 +103,7 @@ def main():
             d["gnark-crypto"] = min(d.get("gnark-crypto", float("inf")), float(m.group(3)))
     load1 = os.getloadavg()[0]
 
-    impls = ["zkmsm-portable", "zkmsm-asm", "zkmsm-dispatch (asm)", "zkmsm-dispatch (no asm)", "arkworks-asm",
+    impls = ["zkmsm-portable", "zkmsm-asm", "zkmsm-asm x*x", "zkmsm-dispatch (asm)", "zkmsm-dispatch (no asm)", "arkworks-asm",
              "gnark-crypto"]
     for d in t.values():
         for k in d:
@@ -105,13 +119,19 @@ def main():
              "- ns per operation in a dependent chain (latency, one thread). `zkmsm-dispatch` is the `*` "
              "operator as the library runs it (run-time CPU detection; the assembly when BMI2+ADX are present); "
              "`zkmsm-portable` is the Rust CIOS code, `zkmsm-asm` the MULX/ADX code called directly "
-             "(`Fp::mul_asm`; the 4-limb fields do not dispatch to it). The Rust runner is compiled with "
+             "(`Fp::mul_asm`; the 4-limb fields do not dispatch to it; for squaring, the dedicated 6-limb "
+             "squaring `Fp::square_asm`, which `square()` dispatches to), `zkmsm-asm x*x` the MULX/ADX "
+             "multiplication used as a squaring (bench/field/rust/src/bin/fieldsqr.rs). The Rust runner is compiled with "
              "`-C target-feature=+bmi2,+adx` (needed by arkworks' `asm` feature).",
              "",
              "| field | op | " + " | ".join(impls) + " |",
              "|" + "---|" * (len(impls) + 2)]
     for (field, op), d in t.items():
         lines.append(f"| {field} | {op} | " + " | ".join(f"{d[i]:.1f}" if i in d else "–" for i in impls) + " |")
+    if sq_ratio:
+        lines += ["", "Dedicated 6-limb squaring vs the multiplication as x*x, timed in alternating rounds (so both "
+                  "see the same machine load), median over the rounds of the per-round ratio: "
+                  + ", ".join(f"{f} {r:.3f}" for f, r in sq_ratio.items()) + "."]
     inv_impls = ["zkmsm-divsteps", "zkmsm-fermat", "arkworks-asm", "gnark-crypto"]
     lines += ["",
               f"Inversion, ns per inversion on one thread, minimum over {a.inv_rounds} rounds of {a.inv_iters}: "

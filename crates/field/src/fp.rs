@@ -74,6 +74,21 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
         Self::mont_mul_portable(a, b)
     }
 
+    /// Montgomery squaring a * a / R mod q: the dedicated MULX/ADX squaring
+    /// when the multiplication would run the assembly (6 limbs), else the
+    /// multiplication.
+    #[inline(always)]
+    fn mont_sqr(a: &[u64; N]) -> [u64; N] {
+        #[cfg(target_arch = "x86_64")]
+        if Self::ASM_DISPATCH && crate::asm::enabled() {
+            // SAFETY: `enabled()` checked BMI2/ADX, ASM_DISPATCH the modulus.
+            if let Some(r) = unsafe { crate::asm::mont_sqr(a, &Self::ASM_CONSTS) } {
+                return r;
+            }
+        }
+        Self::mont_mul(a, a)
+    }
+
     #[cfg(target_arch = "x86_64")]
     const ASM_ELIGIBLE: bool = crate::asm::eligible(&P::MODULUS);
     /// The 4-limb assembly exists (and is tested) but measured no faster than
@@ -112,6 +127,19 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
             return unsafe { crate::asm::mont_mul(&self.mont, &o.mont, &Self::ASM_CONSTS) }.map(Self::from_mont_limbs);
         }
         let _ = o;
+        None
+    }
+
+    /// Squaring by the dedicated assembly; `None` when the CPU or the modulus
+    /// does not allow it or no template exists for N (only N = 6 has one; for
+    /// tests and benchmarks; ignores `ZKMSM_NO_ASM`).
+    #[inline]
+    pub fn square_asm(&self) -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        if Self::ASM_ELIGIBLE && crate::asm::supported() {
+            // SAFETY: support and eligibility checked just above.
+            return unsafe { crate::asm::mont_sqr(&self.mont, &Self::ASM_CONSTS) }.map(Self::from_mont_limbs);
+        }
         None
     }
 
@@ -278,7 +306,7 @@ impl<P: FpConfig<N>, const N: usize> PrimeField for Fp<P, N> {
     }
     #[inline(always)]
     fn square(&self) -> Self {
-        Self::from_mont_limbs(Self::mont_mul(&self.mont, &self.mont))
+        Self::from_mont_limbs(Self::mont_sqr(&self.mont))
     }
     #[inline(always)]
     fn double(&self) -> Self {

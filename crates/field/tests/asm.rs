@@ -1,6 +1,7 @@
 //! The MULX/ADX assembly against the portable Montgomery multiplication and a
 //! num-bigint reference, on raw Montgomery limbs: random values below q and
-//! edges (0, 1, 2, q-1, q-2, (q-1)/2, (q+1)/2, 2^k, all-ones patterns below q).
+//! edges (0, 1, 2, q-1, q-2, (q-1)/2, (q+1)/2, 2^k, all-ones patterns below q,
+//! R and R^2 mod q); the dedicated 6-limb squaring against both as well.
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -47,6 +48,10 @@ fn edges<const N: usize>(q: &BigUint) -> Vec<BigUint> {
     let mut ones = [u64::MAX; N];
     ones[N - 1] = limbs::<N>(q)[N - 1] - 1;
     v.push(big(&ones));
+    // all-ones in every limb, reduced mod q; R mod q and R^2 mod q
+    v.push(((BigUint::one() << (64 * N)) - 1u32) % q);
+    v.push((BigUint::one() << (64 * N)) % q);
+    v.push((BigUint::one() << (128 * N)) % q);
     // q - 2^k for several k
     for k in [1u32, 63, 64, 65, 127, 128, 191, 192] {
         let p = BigUint::one() << k;
@@ -82,10 +87,29 @@ fn check<P: FpConfig<N>, const N: usize>(a: &BigUint, b: &BigUint) {
     // the dispatched operators agree too (asm or portable, whichever runs)
     assert_eq!(fa * fb, portable);
     assert_eq!(fa.square(), fa.mul_portable(&fa));
+    check_square::<P, N>(a);
+}
+
+/// a * a / R mod q by the dedicated squaring (6 limbs), the portable
+/// multiplication and num-bigint.
+fn check_square<P: FpConfig<N>, const N: usize>(a: &BigUint) {
+    let q = big(&P::MODULUS);
+    let r_inv = (BigUint::one() << (64 * N)).modpow(&(&q - 2u32), &q);
+    let want = (a * a % &q) * &r_inv % &q;
+    let fa = Fp::<P, N>::from_mont_limbs(limbs(a));
+    assert_eq!(big(fa.mul_portable(&fa).mont_limbs()), want, "portable {a:x}^2");
+    match fa.square_asm() {
+        Some(x) => assert_eq!(big(x.mont_limbs()), want, "asm square {a:x}"),
+        None => assert!(N != 6 || !asm_expected(), "{}: asm square should be available", P::NAME),
+    }
+    assert_eq!(fa.square(), fa.mul_portable(&fa), "dispatched square {a:x}");
 }
 
 fn all_edge_pairs<P: FpConfig<N>, const N: usize>() {
     let e = edges::<N>(&big(&P::MODULUS));
+    for a in &e {
+        check_square::<P, N>(a);
+    }
     for a in &e {
         for b in &e {
             check::<P, N>(a, b);
