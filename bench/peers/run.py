@@ -68,8 +68,11 @@ def build_peers(skip):
         "gnark": os.path.join(GO_DIR, "peer-gnark"),
     }
     if not skip:
+        # run from RUST_DIR: cargo reads .cargo/config.toml (the +bmi2,+adx
+        # flags arkworks' asm and blst's ADX paths need) from the working
+        # directory, not from the manifest's
         sh(["cargo", "build", "--release", "--manifest-path", os.path.join(RUST_DIR, "Cargo.toml"),
-            "--bin", "peer-ark", "--bin", "peer-blst"])
+            "--bin", "peer-ark", "--bin", "peer-blst"], cwd=RUST_DIR)
         sh(["go", "build", "-o", "peer-gnark", "."], cwd=GO_DIR)
     for k, p in bins.items():
         if not os.path.exists(p):
