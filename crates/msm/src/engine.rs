@@ -102,9 +102,22 @@ where
     })
 }
 
+/// Batch-affine runs eight additions per instruction where the CPU has
+/// AVX-512 IFMA, which makes it the fastest backend on both curves there
+/// (`zkmsm bench`, docs/BENCHMARKS.md).
+fn ifma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return crate::backend::ifma::enabled();
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 impl EngineCurve for Bls12_377 {
     fn auto_backend(_n: usize) -> BackendChoice {
-        // fastest at every size measured (docs/BENCHMARKS.md, `zkmsm bench`)
+        if ifma() {
+            return BackendChoice::BatchAffineGreedy;
+        }
+        // without IFMA: fastest at every size measured (docs/BENCHMARKS.md, `zkmsm bench`)
         BackendChoice::TwistedEdwards
     }
     fn twisted_edwards(
@@ -118,6 +131,9 @@ impl EngineCurve for Bls12_377 {
 
 impl EngineCurve for Bls12_381 {
     fn auto_backend(n: usize) -> BackendChoice {
+        if ifma() {
+            return BackendChoice::BatchAffineGreedy;
+        }
         // XYZZ below 2^13, where the shared inversion is amortized over too few
         // additions per window (`zkmsm bench --curve bls12-381`, docs/BENCHMARKS.md)
         if n < 1 << 13 {
