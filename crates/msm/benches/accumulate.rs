@@ -21,7 +21,7 @@ fn probe<C: MsmCurve, B: Backend<C>>(backend: B, points: &[Affine<C>], digits: &
     times.sort_by(f64::total_cmp);
     let ops = digits.iter().filter(|&&d| d != 0).count();
     println!("{:>24}: {:8.1} ns/op ({} ops, median of 5)", backend.name(), times[2] * 1e9 / ops as f64, ops);
-    if let Some(fused) = backend.window_sum(&prepared, digits, plan) {
+    if let Some((fused, _)) = backend.window_sum(&prepared, digits, plan) {
         assert_eq!(fused, sum, "window_sum disagrees");
         let mut t_fused = Vec::new();
         let mut t_split = Vec::new();

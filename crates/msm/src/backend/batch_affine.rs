@@ -248,15 +248,20 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
         engine.into_buckets()
     }
 
-    fn window_sum(&self, prepared: &BatchAffinePoints<C>, digits: &[i32], plan: &Plan) -> Option<Xyzz<C>> {
+    fn window_sum(
+        &self,
+        prepared: &BatchAffinePoints<C>,
+        digits: &[i32],
+        plan: &Plan,
+    ) -> Option<(Xyzz<C>, std::time::Duration)> {
         match prepared {
             BatchAffinePoints::Scalar(_) => None,
             #[cfg(target_arch = "x86_64")]
             BatchAffinePoints::Ifma(p) => {
                 let batch = self.batch_size_for(plan.buckets);
-                let (sum, st) = super::ifma::window_sum(p, digits, plan, &self.scheduler, batch);
+                let (sum, agg_time, st) = super::ifma::window_sum(p, digits, plan, &self.scheduler, batch);
                 self.stats.lock().unwrap().merge(&st);
-                Some(sum)
+                Some((sum, agg_time))
             }
         }
     }

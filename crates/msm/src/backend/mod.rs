@@ -14,6 +14,7 @@ pub use twisted_edwards::TwistedEdwardsBackend;
 pub use xyzz::XyzzBackend;
 
 use crate::Plan;
+use std::time::Duration;
 use zkmsm_curve::{MsmCurve, Xyzz};
 
 /// Ask the cache for the line holding `*p` ahead of use: bucket arrays of the
@@ -93,8 +94,9 @@ pub trait Backend<C: MsmCurve>: Send + Sync {
 
     /// One window's sum sum_k (k+1) B_k, when the backend's own arithmetic
     /// also aggregates faster than the shared XYZZ path
-    /// ([`crate::bucket_aggregation`]); `None`: use `accumulate` and that path.
-    fn window_sum(&self, _points: &Self::Prepared, _digits: &[i32], _plan: &Plan) -> Option<Xyzz<C>> {
+    /// ([`crate::bucket_aggregation`]), with the part of its time spent
+    /// aggregating; `None`: use `accumulate` and that path.
+    fn window_sum(&self, _points: &Self::Prepared, _digits: &[i32], _plan: &Plan) -> Option<(Xyzz<C>, Duration)> {
         None
     }
 

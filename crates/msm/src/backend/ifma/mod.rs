@@ -368,17 +368,20 @@ pub fn accumulate<C: MsmCurve>(
     (buckets, st)
 }
 
-/// One window's sum sum_k (k+1) B_k, accumulated and aggregated in lanes.
+/// One window's sum sum_k (k+1) B_k, accumulated and aggregated in lanes,
+/// with the time the aggregation took.
 pub fn window_sum<C: MsmCurve>(
     prepared: &IfmaPoints<C>,
     digits: &[i32],
     plan: &Plan,
     scheduler: &dyn Scheduler,
     batch: usize,
-) -> (Xyzz<C>, ScheduleStats) {
+) -> (Xyzz<C>, std::time::Duration, ScheduleStats) {
     let (mut engine, st) = fill(prepared, digits, plan, scheduler, batch);
+    let t = std::time::Instant::now();
     engine.fold_side();
-    (aggregate(&engine), st)
+    let sum = aggregate(&engine);
+    (sum, t.elapsed(), st)
 }
 
 impl<C: MsmCurve> IfmaBuckets<'_, C> {
@@ -492,7 +495,7 @@ mod tests {
                 {
                     let (buckets, _) = accumulate(&prepared, digits, &plan, sched, batch);
                     let want = running_sum::<Bls12_381, _>(&buckets);
-                    let (got, _) = window_sum(&prepared, digits, &plan, sched, batch);
+                    let (got, _, _) = window_sum(&prepared, digits, &plan, sched, batch);
                     assert_eq!(got, want, "c {c} batch {batch}");
                 }
             }
