@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use zkmsm::gen::{expected_msm, random_field_elements, random_points};
 use zkmsm::io::{read_points, read_scalars, result_hex, write_points, write_scalars};
 use zkmsm::{
-    build_with, BackendChoice, Bls12_377, Bls12_381, EngineCurve, MsmCurve, MsmEngine, MsmOutput, ScalarLimbs,
-    Validation,
+    build_owned, build_with, BackendChoice, Bls12_377, Bls12_381, EngineCurve, MsmCurve, MsmEngine, MsmOutput,
+    ScalarLimbs, Validation,
 };
 
 pub fn run(cli: Cli) -> Result<(), String> {
@@ -146,11 +146,14 @@ fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), String> {
         ms(load)
     );
     let t = Instant::now();
-    let mut ctx =
-        build_with(&points, a.backend.into(), Validation::AlreadyValidated, a.precompute).map_err(|e| e.to_string())?;
     let n = points.len();
-    // The context holds its own copy: keep ours only for --check (peak memory).
-    let points = if a.check { points } else { Vec::new() };
+    // Without --check the context takes the points (no second copy: peak memory).
+    let (ctx, points) = if a.check {
+        (build_with(&points, a.backend.into(), Validation::AlreadyValidated, a.precompute), points)
+    } else {
+        (build_owned(points, a.backend.into(), Validation::AlreadyValidated, a.precompute), Vec::new())
+    };
+    let mut ctx = ctx.map_err(|e| e.to_string())?;
     ctx.set_window(a.window);
     let init = t.elapsed();
     let (out, all) = timed_runs(ctx.as_ref(), &scalars, a.repeat)?;

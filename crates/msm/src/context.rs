@@ -1,15 +1,18 @@
 //! `MsmContext`: points set up once (validated, converted: the papers'
 //! MSM_INIT), then any number of MSMs against them.
 
-use crate::backend::{Backend, Bucket, XyzzBackend};
+use crate::backend::{Backend, BatchAffineBackend, Bucket, TwistedEdwardsBackend, XyzzBackend};
 use crate::bucket_aggregation::partitioned_sum;
-use crate::digits::SignedDigits;
+use crate::digits::window_digits;
+use crate::engine::{BackendChoice, EngineCurve, MsmEngine};
 use crate::fixed_base::Precompute;
 use crate::result_aggregation::combine_windows;
+use crate::scheduler::{DelayedScheduler, GreedyScheduler};
 use crate::{MsmError, PhaseTimings, Plan, ScalarLimbs};
 use rayon::prelude::*;
-use std::time::Instant;
-use zkmsm_curve::{Affine, MsmCurve, PointError, Xyzz};
+use std::any::Any;
+use std::time::{Duration, Instant};
+use zkmsm_curve::{Affine, Bls12_377, MsmCurve, PointError, Xyzz};
 use zkmsm_field::PrimeField;
 
 /// How much to check of the points given to a context.
@@ -100,6 +103,16 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
         Ok(Self { backend, prepared, len: points.len(), window: None, precompute: None })
     }
 
+    /// As [`Self::with_backend`], taking the points ([`Backend::prepare_owned`]):
+    /// the backend keeps them or frees them as it converts, instead of the
+    /// context holding a copy beside the caller's (peak memory).
+    pub fn with_backend_owned(points: Vec<Affine<C>>, backend: B, validation: Validation) -> Result<Self, MsmError> {
+        validate_points(&points, validation)?;
+        let len = points.len();
+        let prepared = backend.prepare_owned(points);
+        Ok(Self { backend, prepared, len, window: None, precompute: None })
+    }
+
     /// Fixed-base mode: also store `copies - 1` shifted copies of the points
     /// (memory: `copies` times the points) so that windows share bucket sets
     /// and need fewer aggregations and doublings; see [`crate::fixed_base`].
@@ -117,8 +130,28 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
             Some(c) => Precompute::new(Plan::with_window(c, bits), copies),
             None => Precompute::for_size(points.len(), copies, bits),
         };
-        let prepared = backend.prepare(&pre.shifted_copies(points));
+        let prepared = backend.prepare_owned(pre.shifted_copies(points));
         Ok(Self { backend, prepared, len: points.len(), window: Some(pre.plan.c), precompute: Some(pre) })
+    }
+
+    /// As [`Self::with_precompute`], taking the points: they become the first
+    /// of the copies instead of being copied.
+    pub fn with_precompute_owned(
+        points: Vec<Affine<C>>,
+        backend: B,
+        validation: Validation,
+        copies: u32,
+        window: Option<u32>,
+    ) -> Result<Self, MsmError> {
+        validate_points(&points, validation)?;
+        let bits = C::Scalar::NUM_BITS;
+        let len = points.len();
+        let pre = match window {
+            Some(c) => Precompute::new(Plan::with_window(c, bits), copies),
+            None => Precompute::for_size(len, copies, bits),
+        };
+        let prepared = backend.prepare_owned(pre.shifted_copies_owned(points));
+        Ok(Self { backend, prepared, len, window: Some(pre.plan.c), precompute: Some(pre) })
     }
 
     /// The precomputation, in fixed-base mode.
@@ -183,32 +216,85 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
             return Ok(MsmOutput { result: Xyzz::identity(), plan, timings });
         }
 
-        let t = Instant::now();
-        let digits = SignedDigits::compute(scalars, &plan);
-        // one digit stream per bucket set: a window each, or regrouped in fixed-base mode
-        let streams = match &self.precompute {
-            None => digits.windows,
-            Some(pre) => pre.regroup(&digits.windows, self.len),
+        // One digit stream per bucket set: a window each, or in fixed-base
+        // mode the windows that share a set. Each stream is made in its set's
+        // task and dropped once accumulated, so only about one stream and one
+        // bucket array per thread are alive at a time, not W x n digits.
+        let sets = self.precompute.as_ref().map_or(plan.windows, |pre| pre.sets);
+        let stream = |t: u32| match &self.precompute {
+            None => window_digits(scalars, t, &plan),
+            Some(pre) => pre.stream(t, scalars),
         };
-        timings.digits = t.elapsed();
-
-        let t = Instant::now();
-        let buckets: Vec<Vec<B::Bucket>> =
-            streams.par_iter().map(|d| self.backend.accumulate(&self.prepared, d, &plan)).collect();
-        timings.accumulation = t.elapsed();
-
-        let t = Instant::now();
-        // With fewer bucket sets than threads, split each set's aggregation (PriorMSM).
+        let accumulate = |t: u32| {
+            let start = Instant::now();
+            let digits = stream(t);
+            let made = Instant::now();
+            let buckets = self.backend.accumulate(&self.prepared, &digits, &plan);
+            (buckets, made - start, made.elapsed())
+        };
         let threads = rayon::current_num_threads();
-        let groups = if buckets.len() >= threads { 1 } else { (2 * threads).div_ceil(buckets.len()) };
-        let sums: Vec<Xyzz<C>> = buckets.par_iter().map(|b| partitioned_sum::<C, _>(b, groups).to_xyzz()).collect();
-        timings.bucket_aggregation = t.elapsed();
+        let sums: Vec<Xyzz<C>> = if sets as usize >= threads {
+            // Enough sets to keep every thread busy: digits, accumulation and
+            // the set's sum in one task, so its digits and buckets are freed
+            // before the thread takes another set. The backend may sum the set
+            // itself ([`Backend::window_sum`]), else the shared running sum.
+            let t = Instant::now();
+            let per_set: Vec<(Xyzz<C>, [Duration; 3])> = (0..sets)
+                .into_par_iter()
+                .map(|set| {
+                    let start = Instant::now();
+                    let digits = stream(set);
+                    let made = Instant::now();
+                    if let Some((sum, aggregation)) = self.backend.window_sum(&self.prepared, &digits, &plan) {
+                        return (sum, [made - start, made.elapsed().saturating_sub(aggregation), aggregation]);
+                    }
+                    let buckets = self.backend.accumulate(&self.prepared, &digits, &plan);
+                    drop(digits);
+                    let summed = Instant::now();
+                    let sum = partitioned_sum::<C, _>(&buckets, 1).to_xyzz();
+                    (sum, [made - start, summed - made, summed.elapsed()])
+                })
+                .collect();
+            let [d, a, b] = split_wall_time(t.elapsed(), per_set.iter().map(|s| s.1));
+            (timings.digits, timings.accumulation, timings.bucket_aggregation) = (d, a, b);
+            per_set.into_iter().map(|s| s.0).collect()
+        } else {
+            // Fewer sets than threads (fixed-base mode): accumulate them, then
+            // split each set's aggregation across threads (PriorMSM).
+            let t = Instant::now();
+            let per_set: Vec<(Vec<B::Bucket>, Duration, Duration)> =
+                (0..sets).into_par_iter().map(accumulate).collect();
+            let [d, a] = split_wall_time(t.elapsed(), per_set.iter().map(|s| [s.1, s.2]));
+            (timings.digits, timings.accumulation) = (d, a);
+            let t = Instant::now();
+            let groups = (2 * threads).div_ceil(per_set.len());
+            let sums = per_set.par_iter().map(|s| partitioned_sum::<C, _>(&s.0, groups).to_xyzz()).collect();
+            timings.bucket_aggregation = t.elapsed();
+            sums
+        };
 
         let t = Instant::now();
         let result = combine_windows(&sums, plan.c);
         timings.result_aggregation = t.elapsed();
         Ok(MsmOutput { result, plan, timings })
     }
+}
+
+/// Split the wall time of a parallel stage among its fused phases in
+/// proportion to the thread time each took, summed over the tasks (see
+/// [`PhaseTimings`]).
+fn split_wall_time<const K: usize>(wall: Duration, tasks: impl Iterator<Item = [Duration; K]>) -> [Duration; K] {
+    let mut sums = [Duration::ZERO; K];
+    for task in tasks {
+        for (s, d) in sums.iter_mut().zip(task) {
+            *s += d;
+        }
+    }
+    let total: f64 = sums.iter().map(Duration::as_secs_f64).sum();
+    if total == 0.0 {
+        return [wall / K as u32; K];
+    }
+    sums.map(|s| wall.mul_f64(s.as_secs_f64() / total))
 }
 
 /// One-shot MSM for callers that do not keep a context.
@@ -225,4 +311,66 @@ pub fn msm_bigint<C: MsmCurve>(points: &[Affine<C>], scalars: &[ScalarLimbs]) ->
         return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
     }
     MsmContext::new(points)?.msm_bigint(scalars)
+}
+
+/// As [`crate::build_with`], taking the points: the context keeps them
+/// ([`MsmContext::with_backend_owned`]) instead of a copy, so a caller that
+/// has no further use for them (the CLI without `--check`) never holds two
+/// full sets of points.
+pub fn build_owned<C: EngineCurve>(
+    points: Vec<Affine<C>>,
+    choice: BackendChoice,
+    validation: Validation,
+    copies: Option<u32>,
+) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
+    let choice = if choice == BackendChoice::Auto { C::auto_backend(points.len()) } else { choice };
+    match choice {
+        BackendChoice::Auto | BackendChoice::Xyzz => context_owned(points, XyzzBackend, validation, copies),
+        BackendChoice::BatchAffineGreedy => {
+            context_owned(points, BatchAffineBackend::new(GreedyScheduler::default()), validation, copies)
+        }
+        BackendChoice::BatchAffineDelayed => {
+            context_owned(points, BatchAffineBackend::new(DelayedScheduler::default()), validation, copies)
+        }
+        BackendChoice::TwistedEdwards => twisted_edwards_owned(points, validation, copies),
+    }
+}
+
+/// An owned-points context with or without fixed-base precomputation.
+pub(crate) fn context_owned<C: MsmCurve, B: Backend<C> + 'static>(
+    points: Vec<Affine<C>>,
+    backend: B,
+    validation: Validation,
+    copies: Option<u32>,
+) -> Result<Box<dyn MsmEngine<C>>, MsmError>
+where
+    B::Prepared: 'static,
+{
+    Ok(match copies {
+        None => Box::new(MsmContext::with_backend_owned(points, backend, validation)?),
+        Some(m) => Box::new(MsmContext::with_precompute_owned(points, backend, validation, m, None)?),
+    })
+}
+
+/// The twisted Edwards backend exists for BLS12-377 only, and
+/// [`EngineCurve::twisted_edwards`] takes borrowed points; until that trait
+/// has an owned variant, pick BLS12-377 out by type here.
+fn twisted_edwards_owned<C: EngineCurve>(
+    points: Vec<Affine<C>>,
+    validation: Validation,
+    copies: Option<u32>,
+) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
+    let points: Box<dyn Any> = Box::new(points);
+    match points.downcast::<Vec<Affine<Bls12_377>>>() {
+        Ok(points) => {
+            let engine: Box<dyn MsmEngine<Bls12_377>> =
+                context_owned(*points, TwistedEdwardsBackend, validation, copies)?;
+            let engine: Box<dyn Any> = Box::new(engine);
+            Ok(*engine.downcast::<Box<dyn MsmEngine<C>>>().expect("C is BLS12-377 here"))
+        }
+        Err(points) => {
+            let points = points.downcast::<Vec<Affine<C>>>().expect("the points are a Vec<Affine<C>>");
+            C::twisted_edwards(&points, validation, copies)
+        }
+    }
 }

@@ -46,8 +46,29 @@ pub fn signed_digit(s: &ScalarLimbs, w: u32, plan: &Plan) -> i32 {
     (bits(s, c * w, c) + carry_in) as i32 - ((carry_out as i32) << c)
 }
 
-/// The digits of every window, window-major: `windows[w][i]` is the digit of
-/// scalar i in window w.
+/// The digits of window `w` for every scalar: `out[i]` is the digit of scalar
+/// i. What the MSM computes inside each window's task, so that only the
+/// windows being accumulated have their digits in memory (n x 4 bytes each).
+pub fn window_digits(scalars: &[ScalarLimbs], w: u32, plan: &Plan) -> Vec<i32> {
+    let mut out = Vec::with_capacity(scalars.len());
+    extend_window_digits(&mut out, scalars, w, plan);
+    out
+}
+
+/// Append the digits of window `w` (zeros for a window past the plan's last,
+/// as fixed-base bucket sets need) to `out`.
+pub fn extend_window_digits(out: &mut Vec<i32>, scalars: &[ScalarLimbs], w: u32, plan: &Plan) {
+    if w >= plan.windows {
+        out.resize(out.len() + scalars.len(), 0);
+    } else {
+        out.extend(scalars.iter().map(|s| signed_digit(s, w, plan)));
+    }
+}
+
+/// The digits of every window at once, window-major: `windows[w][i]` is the
+/// digit of scalar i in window w. W x n x 4 bytes: the MSM itself no longer
+/// builds this (it makes each window's digits in that window's task, see
+/// [`window_digits`]); kept for inspection and as the reference in tests.
 #[derive(Debug, Clone)]
 pub struct SignedDigits {
     pub plan: Plan,
@@ -56,10 +77,7 @@ pub struct SignedDigits {
 
 impl SignedDigits {
     pub fn compute(scalars: &[ScalarLimbs], plan: &Plan) -> Self {
-        let windows = (0..plan.windows)
-            .into_par_iter()
-            .map(|w| scalars.iter().map(|s| signed_digit(s, w, plan)).collect())
-            .collect();
+        let windows = (0..plan.windows).into_par_iter().map(|w| window_digits(scalars, w, plan)).collect();
         Self { plan: *plan, windows }
     }
 }

@@ -5,8 +5,9 @@
 //! rounds of c doublings remain; with m = W, one bucket set and no doublings.
 //! Memory: m times the points. The window size is fixed at init.
 
+use crate::digits::extend_window_digits;
 use crate::plan::MAX_C;
-use crate::Plan;
+use crate::{Plan, ScalarLimbs};
 use rayon::prelude::*;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 
@@ -45,11 +46,19 @@ impl Precompute {
 
     /// Shifted copies, copy-major: [P^(0) | P^(1) | ...].
     pub fn shifted_copies<C: MsmCurve>(&self, points: &[Affine<C>]) -> Vec<Affine<C>> {
+        self.shifted_copies_owned(points.to_vec())
+    }
+
+    /// As [`Self::shifted_copies`], growing the given vector (its points become
+    /// copy 0) instead of copying it.
+    pub fn shifted_copies_owned<C: MsmCurve>(&self, points: Vec<Affine<C>>) -> Vec<Affine<C>> {
         let shift = self.sets * self.plan.c;
-        let mut all = points.to_vec();
-        let mut current = points.to_vec();
-        for _ in 1..self.copies {
-            current = current
+        let n = points.len();
+        let mut all = points;
+        all.reserve_exact(n * (self.copies as usize - 1));
+        for j in 1..self.copies as usize {
+            let previous = &all[(j - 1) * n..j * n];
+            let current: Vec<Affine<C>> = previous
                 .par_chunks(1024)
                 .flat_map_iter(|chunk| {
                     let shifted: Vec<Xyzz<C>> = chunk
@@ -70,9 +79,22 @@ impl Precompute {
         all
     }
 
+    /// The digit stream of bucket set `t`, `copies * n` long, matching
+    /// [`Self::shifted_copies`]: for copy j, the digits of window j g + t
+    /// (zeros past the last window). The MSM makes each set's stream in that
+    /// set's task, so only the sets being accumulated hold digits.
+    pub fn stream(&self, t: u32, scalars: &[ScalarLimbs]) -> Vec<i32> {
+        let mut out = Vec::with_capacity(self.copies as usize * scalars.len());
+        for j in 0..self.copies {
+            extend_window_digits(&mut out, scalars, j * self.sets + t, &self.plan);
+        }
+        out
+    }
+
     /// Regroup window digits (window-major, n per window) into the digit
-    /// streams of the bucket sets, each `copies * n` long, matching
-    /// [`Self::shifted_copies`].
+    /// streams of all the bucket sets at once, each `copies * n` long, matching
+    /// [`Self::shifted_copies`]; the all-at-once form of [`Self::stream`], kept
+    /// as its reference in tests.
     pub fn regroup(&self, windows: &[Vec<i32>], n: usize) -> Vec<Vec<i32>> {
         (0..self.sets)
             .into_par_iter()

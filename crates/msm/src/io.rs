@@ -10,39 +10,70 @@
 use crate::context::{check_scalars, validate_points, Validation};
 use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
-use std::io::Write;
+use std::fs::File;
+use std::io::{Read, Write};
 use std::path::Path;
 use zkmsm_curve::{Affine, MsmCurve, PointFormat};
 
 pub const SCALAR_BYTES: usize = 32;
 
-fn read_all(path: &Path) -> Result<Vec<u8>, MsmError> {
-    std::fs::read(path).map_err(|source| MsmError::Io { path: path.to_path_buf(), source })
+/// Records decoded per read: large enough for parallel decoding, small enough
+/// that the file's bytes are never more than a few MiB in memory.
+const RECORDS_PER_READ: usize = 1 << 14;
+
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> MsmError + Copy + '_ {
+    move |source| MsmError::Io { path: path.to_path_buf(), source }
+}
+
+/// Fill `buf` from `r` as far as the file goes: the bytes read, fewer than
+/// `buf.len()` only at the end of the file.
+fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match r.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
 }
 
 fn malformed(path: &Path, offset: usize, what: impl Into<String>) -> MsmError {
     MsmError::Malformed { path: path.to_path_buf(), offset: offset as u64, what: what.into() }
 }
 
-/// Read scalars, rejecting a truncated tail and values >= r.
+/// Read scalars, rejecting a truncated tail and values >= r. The file is read
+/// a chunk at a time into the limbs, never whole.
 pub fn read_scalars<C: MsmCurve>(path: &Path) -> Result<Vec<ScalarLimbs>, MsmError> {
-    let bytes = read_all(path)?;
-    let whole = bytes.len() / SCALAR_BYTES;
-    if bytes.len() % SCALAR_BYTES != 0 {
-        return Err(malformed(
-            path,
-            whole * SCALAR_BYTES,
-            format!(
-                "truncated scalar: {} bytes is {whole} whole 32-byte scalars plus {} bytes",
-                bytes.len(),
-                bytes.len() % SCALAR_BYTES
-            ),
-        ));
+    let mut file = File::open(path).map_err(io_error(path))?;
+    let expected = file.metadata().map(|m| m.len() as usize / SCALAR_BYTES).unwrap_or(0);
+    let mut scalars: Vec<ScalarLimbs> = Vec::with_capacity(expected);
+    let mut buf = vec![0u8; RECORDS_PER_READ * SCALAR_BYTES];
+    loop {
+        let got = read_up_to(&mut file, &mut buf).map_err(io_error(path))?;
+        scalars.extend(
+            buf[..got]
+                .chunks_exact(SCALAR_BYTES)
+                .map(|c| core::array::from_fn(|i| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap()))),
+        );
+        if got < buf.len() {
+            let tail = got % SCALAR_BYTES;
+            if tail != 0 {
+                let whole = scalars.len();
+                return Err(malformed(
+                    path,
+                    whole * SCALAR_BYTES,
+                    format!(
+                        "truncated scalar: {} bytes is {whole} whole 32-byte scalars plus {tail} bytes",
+                        whole * SCALAR_BYTES + tail
+                    ),
+                ));
+            }
+            break;
+        }
     }
-    let scalars: Vec<ScalarLimbs> = bytes
-        .chunks_exact(SCALAR_BYTES)
-        .map(|c| core::array::from_fn(|i| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap())))
-        .collect();
     check_scalars::<C>(&scalars).map_err(|e| match e {
         MsmError::ScalarNotReduced { index } => {
             malformed(path, index * SCALAR_BYTES, format!("scalar {index} is not below the {} group order r", C::NAME))
@@ -78,39 +109,72 @@ pub fn detect_layout<C: MsmCurve>(len: usize, n: usize, format: Option<PointForm
 }
 
 /// Read `n` points, decode them in parallel and validate them. With
-/// `Validation::Full` every point is checked to be in the subgroup.
+/// `Validation::Full` every point is checked to be in the subgroup. A regular
+/// file is read a chunk at a time (decoded as it comes, so its bytes are never
+/// all in memory); anything else (a pipe) is read whole first, as its length
+/// is needed to tell the layout.
 pub fn read_points<C: MsmCurve>(
     path: &Path,
     n: usize,
     format: Option<PointFormat>,
     validation: Validation,
 ) -> Result<(Vec<Affine<C>>, PointsLayout), MsmError> {
-    let bytes = read_all(path)?;
-    let layout = detect_layout::<C>(bytes.len(), n, format).ok_or_else(|| {
+    let mut file = File::open(path).map_err(io_error(path))?;
+    match file.metadata() {
+        Ok(m) if m.is_file() => decode_points(path, file, m.len() as usize, n, format, validation),
+        _ => {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes).map_err(io_error(path))?;
+            let len = bytes.len();
+            decode_points(path, std::io::Cursor::new(bytes), len, n, format, validation)
+        }
+    }
+}
+
+/// Decode the `len` bytes of `reader` as `n` points (see [`read_points`]).
+fn decode_points<C: MsmCurve>(
+    path: &Path,
+    mut reader: impl Read,
+    len: usize,
+    n: usize,
+    format: Option<PointFormat>,
+    validation: Validation,
+) -> Result<(Vec<Affine<C>>, PointsLayout), MsmError> {
+    let layout = detect_layout::<C>(len, n, format).ok_or_else(|| {
         let (c, u) = (PointFormat::Compressed.size::<C>(), PointFormat::Uncompressed.size::<C>());
         let allowed = match format {
             Some(f) => format!("{} bytes ({n} x {}, optionally + 8)", n * f.size::<C>(), f.size::<C>()),
             None => format!("{} (compressed) or {} (uncompressed) bytes, optionally + 8", n * c, n * u),
         };
-        malformed(path, bytes.len(), format!("file has {} bytes; {n} points need {allowed}", bytes.len()))
+        malformed(path, len, format!("file has {len} bytes; {n} points need {allowed}"))
     })?;
+    let read_exact = |reader: &mut dyn Read, buf: &mut [u8]| reader.read_exact(buf).map_err(io_error(path));
     let header = if layout.prefixed { 8 } else { 0 };
     if layout.prefixed {
-        let declared = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+        let mut prefix = [0u8; 8];
+        read_exact(&mut reader, &mut prefix)?;
+        let declared = u64::from_le_bytes(prefix);
         if declared != n as u64 {
             return Err(malformed(path, 0, format!("length prefix says {declared} points, expected {n}")));
         }
     }
     let size = layout.format.size::<C>();
-    let decoded: Result<Vec<Affine<C>>, MsmError> = bytes[header..]
-        .par_chunks_exact(size)
-        .enumerate()
-        .map(|(i, chunk)| {
-            Affine::<C>::from_bytes(chunk, layout.format)
-                .map_err(|e| malformed(path, header + i * size, format!("point {i}: {e}")))
-        })
-        .collect();
-    let points = decoded?;
+    let mut points: Vec<Affine<C>> = Vec::with_capacity(n);
+    let mut buf = vec![0u8; RECORDS_PER_READ.min(n) * size];
+    let mut decoded = Vec::new();
+    while points.len() < n {
+        let first = points.len();
+        let bytes = &mut buf[..(n - first).min(RECORDS_PER_READ) * size];
+        read_exact(&mut reader, bytes)?;
+        bytes
+            .par_chunks_exact(size)
+            .map(|chunk| Affine::<C>::from_bytes(chunk, layout.format))
+            .collect_into_vec(&mut decoded);
+        for (k, p) in decoded.drain(..).enumerate() {
+            let i = first + k;
+            points.push(p.map_err(|e| malformed(path, header + i * size, format!("point {i}: {e}")))?);
+        }
+    }
     validate_points(&points, validation).map_err(|e| match e {
         MsmError::PointNotOnCurve { index } => {
             malformed(path, header + index * size, format!("point {index}: not on the curve"))
@@ -124,7 +188,7 @@ pub fn read_points<C: MsmCurve>(
 }
 
 fn write_all(path: &Path, bytes: &[u8]) -> Result<(), MsmError> {
-    let io = |source| MsmError::Io { path: path.to_path_buf(), source };
+    let io = io_error(path);
     let mut f = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
     f.write_all(bytes).map_err(io)?;
     f.flush().map_err(io)

@@ -27,7 +27,7 @@ pub mod scheduler;
 pub mod timing;
 
 pub use backend::{Backend, BatchAffineBackend, Bucket, TwistedEdwardsBackend, XyzzBackend};
-pub use context::{msm, msm_bigint, MsmContext, MsmOutput, Validation};
+pub use context::{build_owned, msm, msm_bigint, MsmContext, MsmOutput, Validation};
 pub use engine::{build, build_with, BackendChoice, EngineCurve, MsmEngine};
 pub use error::MsmError;
 pub use plan::Plan;

@@ -1,0 +1,436 @@
+//! The memory-lean pipeline against the all-at-once one it replaced:
+//!
+//! - digits made per window (or per fixed-base bucket set) inside that
+//!   window's task give the same MSM as all windows' digits computed up front
+//!   (`SignedDigits::compute`, `Precompute::regroup`), on random and
+//!   adversarial scalars, for every backend, with 1, 2 and 5 threads (both the
+//!   fused path, sets >= threads, and the split-aggregation path);
+//! - owned construction (`prepare_owned`, `with_backend_owned`,
+//!   `with_precompute_owned`, `build_owned`) gives what borrowed construction gives;
+//! - files read a chunk at a time give the same points, scalars and errors
+//!   (message, index, byte offset) as reading them whole did.
+
+use std::path::{Path, PathBuf};
+use zkmsm::bucket_aggregation::running_sum;
+use zkmsm::digits::{window_digits, SignedDigits};
+use zkmsm::fixed_base::Precompute;
+use zkmsm::gen::{random_points, random_scalars};
+use zkmsm::io::{encode_points, encode_scalars, read_points, read_scalars, write_points, write_scalars};
+use zkmsm::result_aggregation::combine_windows;
+use zkmsm::*;
+use zkmsm_curve::PointFormat;
+use zkmsm_field::PrimeField;
+
+fn order_minus<C: MsmCurve>(k: u64) -> ScalarLimbs {
+    let mut s = [0u64; 4];
+    s[..C::ORDER.len()].copy_from_slice(C::ORDER);
+    let mut borrow = k;
+    for l in s.iter_mut() {
+        let (v, b) = l.overflowing_sub(borrow);
+        *l = v;
+        borrow = b as u64;
+    }
+    s
+}
+
+/// The pipeline as it was: every window's digits first, window-major,
+/// regrouped per bucket set in fixed-base mode, then accumulation and
+/// running sums.
+fn all_at_once<C: MsmCurve, B: Backend<C>>(
+    backend: &B,
+    points: &[Affine<C>],
+    scalars: &[ScalarLimbs],
+    plan: Plan,
+    pre: Option<Precompute>,
+) -> Affine<C> {
+    if points.is_empty() {
+        return Affine::identity();
+    }
+    let digits = SignedDigits::compute(scalars, &plan);
+    let (prepared, streams) = match pre {
+        None => (backend.prepare(points), digits.windows),
+        Some(pre) => (backend.prepare(&pre.shifted_copies(points)), pre.regroup(&digits.windows, points.len())),
+    };
+    let sums: Vec<Xyzz<C>> =
+        streams.iter().map(|d| running_sum::<C, _>(&backend.accumulate(&prepared, d, &plan)).to_xyzz()).collect();
+    combine_windows(&sums, plan.c).to_affine()
+}
+
+fn scalar_cases<C: MsmCurve>(n: usize, seed: u64) -> Vec<(&'static str, Vec<ScalarLimbs>)> {
+    let rnd = random_scalars::<C>(n, seed);
+    let r1 = order_minus::<C>(1);
+    // every window's top bit set (carries everywhere), at several c
+    let ones = |c: u32| -> ScalarLimbs {
+        let mut s = [0u64; 4];
+        for i in (c - 1..C::Scalar::NUM_BITS - 1).step_by(c as usize) {
+            s[(i / 64) as usize] |= 1 << (i % 64);
+        }
+        s
+    };
+    vec![
+        ("random", rnd.clone()),
+        ("zeros", vec![[0; 4]; n]),
+        ("r-1", vec![r1; n]),
+        ("r-1, r-2, 0, 1", (0..n).map(|i| [r1, order_minus::<C>(2), [0; 4], [1, 0, 0, 0]][i % 4]).collect()),
+        (
+            "digit boundaries",
+            (0..n)
+                .map(|i| {
+                    let c = (i % 16) as u32 + 1;
+                    let v = [(1u64 << (c - 1)) - 1, 1 << (c - 1), (1 << c) - 1][i % 3];
+                    [v, v << 7, 0, v]
+                })
+                .collect(),
+        ),
+        ("top bits of windows", (0..n).map(|i| ones((i % 17) as u32 + 1)).collect()),
+        (
+            "powers of two",
+            (0..n)
+                .map(|i| {
+                    let k = i % (C::Scalar::NUM_BITS as usize);
+                    let mut s = [0u64; 4];
+                    s[k / 64] = 1 << (k % 64);
+                    s
+                })
+                .collect(),
+        ),
+        ("sparse", (0..n).map(|i| if i % 13 == 0 { rnd[i] } else { [0; 4] }).collect()),
+    ]
+}
+
+fn point_cases<C: MsmCurve>(n: usize, seed: u64) -> Vec<(&'static str, Vec<Affine<C>>)> {
+    let pts = random_points::<C>(n, seed).points;
+    vec![
+        ("random", pts.clone()),
+        ("repeated point", vec![pts[0]; n]),
+        (
+            "P, -P and infinity",
+            (0..n)
+                .map(|i| match i % 3 {
+                    0 => pts[i],
+                    1 => pts[i - 1].neg(),
+                    _ => Affine::identity(),
+                })
+                .collect(),
+        ),
+    ]
+}
+
+fn check_backend<C: MsmCurve, B: Backend<C>>(make: impl Fn() -> B, seed: u64) {
+    let n = 150;
+    let pools: Vec<(usize, rayon::ThreadPool)> =
+        [1, 2, 5].into_iter().map(|t| (t, rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap())).collect();
+    let backend = make();
+    for (pname, points) in point_cases::<C>(n, seed) {
+        for (sname, scalars) in scalar_cases::<C>(n, seed + 1) {
+            for window in [None, Some(1), Some(6), Some(16)] {
+                let mut ctx = MsmContext::with_backend(&points, make(), Validation::OnCurveOnly).unwrap();
+                ctx.set_window(window);
+                let want = all_at_once(&backend, &points, &scalars, ctx.plan(), None);
+                for (threads, pool) in &pools {
+                    let got = pool.install(|| ctx.msm_bigint_report(&scalars).unwrap());
+                    assert_eq!(
+                        got.result.to_affine(),
+                        want,
+                        "{} {}: {pname} points, {sname} scalars, window {window:?}, {threads} threads",
+                        C::NAME,
+                        ctx.backend_name()
+                    );
+                    let t = got.timings;
+                    assert!(t.total() >= t.digits + t.accumulation + t.bucket_aggregation);
+                }
+            }
+            for copies in [1, 3, 300] {
+                for window in [None, Some(9)] {
+                    let ctx =
+                        MsmContext::with_precompute(&points, make(), Validation::OnCurveOnly, copies, window).unwrap();
+                    let pre = *ctx.precompute().unwrap();
+                    let want = all_at_once(&backend, &points, &scalars, pre.plan, Some(pre));
+                    for (threads, pool) in &pools {
+                        let got = pool.install(|| ctx.msm_bigint(&scalars).unwrap());
+                        assert_eq!(
+                            got,
+                            want,
+                            "{} {}: {pname} points, {sname} scalars, fixed-base x{copies}, window {window:?}, {threads} threads",
+                            C::NAME,
+                            ctx.backend_name()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn per_window_digits_match_all_at_once_xyzz() {
+    check_backend::<Bls12_377, _>(|| XyzzBackend, 1);
+    check_backend::<Bls12_381, _>(|| XyzzBackend, 2);
+}
+
+#[test]
+fn per_window_digits_match_all_at_once_batch_affine() {
+    check_backend::<Bls12_377, _>(|| BatchAffineBackend::new(GreedyScheduler::default()), 3);
+    check_backend::<Bls12_381, _>(|| BatchAffineBackend::new(DelayedScheduler::default()), 4);
+}
+
+#[test]
+fn per_window_digits_match_all_at_once_twisted_edwards() {
+    check_backend::<Bls12_377, _>(|| TwistedEdwardsBackend, 5);
+}
+
+#[test]
+fn window_digits_and_streams_match_the_all_at_once_forms() {
+    for (_, scalars) in scalar_cases::<Bls12_381>(100, 6) {
+        for c in [1, 2, 7, 13, 16, 20] {
+            let plan = Plan::with_window(c, 255);
+            let all = SignedDigits::compute(&scalars, &plan);
+            for w in 0..plan.windows {
+                assert_eq!(window_digits(&scalars, w, &plan), all.windows[w as usize], "c {c}, window {w}");
+            }
+            assert_eq!(window_digits(&scalars, plan.windows, &plan), vec![0; scalars.len()]);
+            for copies in [1, 2, 3, 5, 64] {
+                let pre = Precompute::new(plan, copies);
+                let regrouped = pre.regroup(&all.windows, scalars.len());
+                assert_eq!(regrouped.len(), pre.sets as usize);
+                for t in 0..pre.sets {
+                    assert_eq!(pre.stream(t, &scalars), regrouped[t as usize], "c {c}, x{copies}, set {t}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn owned_construction_matches_borrowed() {
+    // more points than a twisted Edwards conversion slice (2^15), with a partial last slice
+    let pool = random_points::<Bls12_377>(1000, 7).points;
+    let mut many: Vec<Affine<Bls12_377>> = (0..2 * (1 << 15) + 1234).map(|i| pool[(i * 7) % pool.len()]).collect();
+    many[5] = Affine::identity();
+    assert_eq!(TwistedEdwardsBackend.prepare_owned(many.clone()), TwistedEdwardsBackend.prepare(&many));
+    assert_eq!(TwistedEdwardsBackend.prepare_owned(pool.clone()), TwistedEdwardsBackend.prepare(&pool));
+    assert_eq!(XyzzBackend.prepare_owned(many.clone()), many);
+
+    let scalars = random_scalars::<Bls12_377>(many.len(), 8);
+    let borrowed = MsmContext::with_backend(&many, TwistedEdwardsBackend, Validation::OnCurveOnly).unwrap();
+    let owned = MsmContext::with_backend_owned(many.clone(), TwistedEdwardsBackend, Validation::OnCurveOnly).unwrap();
+    assert_eq!(owned.len(), many.len());
+    assert_eq!(owned.msm_bigint(&scalars).unwrap(), borrowed.msm_bigint(&scalars).unwrap());
+
+    // validation still happens, and names the index
+    let mut off = pool[..10].to_vec();
+    off[4].y = off[4].y + off[4].y;
+    assert!(matches!(
+        MsmContext::with_backend_owned(off.clone(), XyzzBackend, Validation::OnCurveOnly),
+        Err(MsmError::PointNotOnCurve { index: 4 })
+    ));
+    assert!(matches!(
+        MsmContext::with_precompute_owned(off, XyzzBackend, Validation::Full, 2, None),
+        Err(MsmError::PointNotOnCurve { index: 4 })
+    ));
+}
+
+fn build_owned_matches<C: EngineCurve>(seed: u64) {
+    let points = random_points::<C>(300, seed).points;
+    let scalars = random_scalars::<C>(300, seed + 1);
+    let want = msm_bigint(&points, &scalars).unwrap();
+    for choice in BackendChoice::ALL {
+        for copies in [None, Some(1), Some(3)] {
+            let borrowed = build_with(&points, choice, Validation::Full, copies);
+            let owned = build_owned(points.clone(), choice, Validation::Full, copies);
+            match (borrowed, owned) {
+                (Ok(b), Ok(o)) => {
+                    assert_eq!(o.backend_name(), b.backend_name());
+                    assert_eq!(o.len(), 300);
+                    assert_eq!(o.plan(), b.plan());
+                    let got = o.msm_report(&scalars).unwrap().result.to_affine();
+                    assert_eq!(got, want, "{} {} {copies:?}", C::NAME, choice.name());
+                }
+                (Err(b), Err(o)) => assert_eq!(o.to_string(), b.to_string()),
+                (b, o) => panic!("{} {}: borrowed ok {}, owned ok {}", C::NAME, choice.name(), b.is_ok(), o.is_ok()),
+            }
+        }
+    }
+}
+
+#[test]
+fn build_owned_matches_build_with() {
+    build_owned_matches::<Bls12_377>(9);
+    build_owned_matches::<Bls12_381>(10);
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        let d = std::env::temp_dir().join(format!("zkmsm-streaming-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        Self(d)
+    }
+    fn write(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let f = self.0.join(name);
+        std::fs::write(&f, bytes).unwrap();
+        f
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn err_string<T>(r: Result<T, MsmError>) -> String {
+    match r {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => e.to_string(),
+    }
+}
+
+// Larger than the reader's chunk (2^14 records), so records and errors land in later chunks.
+const N: usize = 40_000;
+
+#[test]
+fn chunked_scalar_reads_keep_values_and_errors() {
+    let dir = TempDir::new("scalars");
+    let scalars = random_scalars::<Bls12_377>(N, 11);
+    let f = dir.0.join("s.bin");
+    write_scalars(&f, &scalars).unwrap();
+    assert_eq!(read_scalars::<Bls12_377>(&f).unwrap(), scalars);
+    for n in [0, 1, 1 << 14, (1 << 14) + 1] {
+        let f = dir.write("n.bin", &encode_scalars(&scalars[..n]));
+        assert_eq!(read_scalars::<Bls12_377>(&f).unwrap(), scalars[..n]);
+    }
+
+    let bytes = encode_scalars(&scalars);
+    for cut in [5, 31] {
+        let f = dir.write("trunc.bin", &bytes[..bytes.len() - cut]);
+        let len = bytes.len() - cut;
+        assert_eq!(
+            err_string(read_scalars::<Bls12_377>(&f)),
+            format!(
+                "{}: byte offset {}: truncated scalar: {len} bytes is {} whole 32-byte scalars plus {} bytes",
+                f.display(),
+                (len / 32) * 32,
+                len / 32,
+                len % 32
+            )
+        );
+    }
+    let f = dir.write("short.bin", &bytes[..7]);
+    assert!(err_string(read_scalars::<Bls12_377>(&f))
+        .ends_with("byte offset 0: truncated scalar: 7 bytes is 0 whole 32-byte scalars plus 7 bytes"));
+
+    // the first unreduced scalar is named, wherever it lies
+    let mut b = bytes.clone();
+    for i in [35_000, 20_000] {
+        b[32 * i..32 * i + 32].fill(0xff);
+    }
+    let f = dir.write("big.bin", &b);
+    assert_eq!(
+        err_string(read_scalars::<Bls12_377>(&f)),
+        format!("{}: byte offset 640000: scalar 20000 is not below the bls12-377 group order r", f.display())
+    );
+
+    // a missing file and a directory fail as reading them whole did
+    let missing = dir.0.join("missing.bin");
+    let want = |p: &Path| format!("{}: {}", p.display(), std::fs::read(p).unwrap_err());
+    assert_eq!(err_string(read_scalars::<Bls12_377>(&missing)), want(&missing));
+    assert_eq!(err_string(read_scalars::<Bls12_377>(&dir.0)), want(&dir.0));
+}
+
+fn chunked_point_reads<C: MsmCurve>(seed: u64) {
+    let dir = TempDir::new(C::NAME);
+    let pool = random_points::<C>(500, seed).points;
+    let points: Vec<Affine<C>> =
+        (0..N).map(|i| if i % 1001 == 3 { Affine::identity() } else { pool[i % 500] }).collect();
+    for format in [PointFormat::Compressed, PointFormat::Uncompressed] {
+        let size = format.size::<C>();
+        for prefixed in [false, true] {
+            let header = if prefixed { 8 } else { 0 };
+            let bytes = encode_points(&points, format, prefixed);
+            let f = dir.write("p.bin", &bytes);
+            let (got, layout) = read_points::<C>(&f, N, None, Validation::OnCurveOnly).unwrap();
+            assert_eq!(layout.format, format);
+            assert_eq!(layout.prefixed, prefixed);
+            assert!(got == points, "{format:?} prefixed {prefixed}");
+
+            // the first undecodable record is named, with its offset
+            let mut b = bytes.clone();
+            for i in [30_000, 17_001, 17_000] {
+                b[header + i * size..header + (i + 1) * size].fill(0xff);
+            }
+            let f = dir.write("bad.bin", &b);
+            let i = 17_000;
+            let e = Affine::<C>::from_bytes(&b[header + i * size..header + (i + 1) * size], format).unwrap_err();
+            assert_eq!(
+                err_string(read_points::<C>(&f, N, Some(format), Validation::Full)),
+                format!("{}: byte offset {}: point {i}: {e}", f.display(), header + i * size)
+            );
+
+            // validation names its index too, and decoding errors come before
+            // validation errors, as when the file was read whole
+            if prefixed {
+                let (y, _) = Affine::<C>::ys_from_x(<C::Base as PrimeField>::ZERO).unwrap();
+                let outsider = Affine::<C>::new_unchecked(<C::Base as PrimeField>::ZERO, y);
+                assert!(outsider.is_on_curve() && !outsider.is_in_subgroup());
+                let mut off = points.clone();
+                off[33_000] = outsider;
+                off[100] = outsider;
+                let mut b = encode_points(&off, format, prefixed);
+                let f = dir.write("sub.bin", &b);
+                assert_eq!(
+                    err_string(read_points::<C>(&f, N, None, Validation::Full)),
+                    format!(
+                        "{}: byte offset {}: point 100: not in the prime-order subgroup",
+                        f.display(),
+                        header + 100 * size
+                    )
+                );
+                b[header + 39_999 * size..].fill(0xff);
+                let f = dir.write("sub2.bin", &b);
+                assert!(err_string(read_points::<C>(&f, N, None, Validation::Full))
+                    .contains(&format!("byte offset {}: point 39999: ", header + 39_999 * size)));
+            }
+        }
+    }
+    // wrong sizes and prefixes: the messages of old
+    let bytes = encode_points(&points[..100], PointFormat::Compressed, false);
+    let f = dir.write("short.bin", &bytes[..bytes.len() - 1]);
+    let len = bytes.len() - 1;
+    let (c, u) = (PointFormat::Compressed.size::<C>(), PointFormat::Uncompressed.size::<C>());
+    assert_eq!(
+        err_string(read_points::<C>(&f, 100, None, Validation::Full)),
+        format!(
+            "{}: byte offset {len}: file has {len} bytes; 100 points need {} (compressed) or {} (uncompressed) bytes, optionally + 8",
+            f.display(),
+            100 * c,
+            100 * u
+        )
+    );
+    let mut b = 99u64.to_le_bytes().to_vec();
+    b.extend_from_slice(&bytes);
+    let f = dir.write("prefix.bin", &b);
+    assert_eq!(
+        err_string(read_points::<C>(&f, 100, None, Validation::Full)),
+        format!("{}: byte offset 0: length prefix says 99 points, expected 100", f.display())
+    );
+    let missing = dir.0.join("missing.bin");
+    let want = |p: &Path| format!("{}: {}", p.display(), std::fs::read(p).unwrap_err());
+    assert_eq!(err_string(read_points::<C>(&missing, 1, None, Validation::Full)), want(&missing));
+    assert_eq!(err_string(read_points::<C>(&dir.0, 1, None, Validation::Full)), want(&dir.0));
+    // full validation through the chunked reader
+    let f = dir.0.join("valid.bin");
+    write_points(&f, &points[..3000], PointFormat::Compressed).unwrap();
+    assert!(read_points::<C>(&f, 3000, None, Validation::Full).unwrap().0 == points[..3000]);
+}
+
+#[test]
+fn chunked_point_reads_keep_values_and_errors_bls12_377() {
+    chunked_point_reads::<Bls12_377>(12);
+}
+
+#[test]
+fn chunked_point_reads_keep_values_and_errors_bls12_381() {
+    chunked_point_reads::<Bls12_381>(13);
+}
