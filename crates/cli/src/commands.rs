@@ -11,6 +11,9 @@ use zkmsm::{
 };
 
 pub fn run(cli: Cli) -> Result<(), String> {
+    if matches!(cli.command, Command::Demo(_) | Command::Msm(_)) {
+        return_large_buffers_to_the_os();
+    }
     match cli.command {
         Command::Demo(a) => match a.curve {
             CurveName::Bls12_377 => demo::<Bls12_377>(&a),
@@ -29,6 +32,27 @@ pub fn run(cli: Cli) -> Result<(), String> {
             CurveName::Bls12_381 => bench::<Bls12_381>(&a),
         },
         Command::Sim(a) => zkmsm_sim::cli::run(*a).map_err(|e| e.to_string()),
+    }
+}
+
+/// Peak memory (issue #3): have glibc serve every allocation of 1 MiB or more
+/// (a window's digits, bucket arrays) from its own mapping, returned to the OS
+/// when freed. By default glibc raises that threshold after the first such
+/// free, and the per-window buffers then cycle through its per-thread arenas,
+/// which kept ~14 MiB more resident at 2^20 points (batch-affine, 2 threads;
+/// docs/BENCHMARKS.md). Other allocators and platforms: nothing to do.
+fn return_large_buffers_to_the_os() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn mallopt(param: i32, value: i32) -> i32;
+        }
+        const M_MMAP_THRESHOLD: i32 = -3;
+        // SAFETY: mallopt only changes glibc malloc's tuning parameters; it
+        // is called before this command allocates its buffers.
+        unsafe {
+            mallopt(M_MMAP_THRESHOLD, 1 << 20);
+        }
     }
 }
 
