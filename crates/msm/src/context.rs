@@ -1,18 +1,15 @@
 //! `MsmContext`: points set up once (validated, converted: the papers'
 //! MSM_INIT), then any number of MSMs against them.
 
-use crate::backend::{Backend, BatchAffineBackend, Bucket, TwistedEdwardsBackend, XyzzBackend};
+use crate::backend::{Backend, Bucket, XyzzBackend};
 use crate::bucket_aggregation::partitioned_sum;
 use crate::digits::window_digits;
-use crate::engine::{BackendChoice, EngineCurve, MsmEngine};
 use crate::fixed_base::Precompute;
 use crate::result_aggregation::combine_windows;
-use crate::scheduler::{DelayedScheduler, GreedyScheduler};
 use crate::{MsmError, PhaseTimings, Plan, ScalarLimbs};
 use rayon::prelude::*;
-use std::any::Any;
 use std::time::{Duration, Instant};
-use zkmsm_curve::{Affine, Bls12_377, MsmCurve, PointError, Xyzz};
+use zkmsm_curve::{Affine, MsmCurve, PointError, Xyzz};
 use zkmsm_field::PrimeField;
 
 /// How much to check of the points given to a context.
@@ -311,66 +308,4 @@ pub fn msm_bigint<C: MsmCurve>(points: &[Affine<C>], scalars: &[ScalarLimbs]) ->
         return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
     }
     MsmContext::new(points)?.msm_bigint(scalars)
-}
-
-/// As [`crate::build_with`], taking the points: the context keeps them
-/// ([`MsmContext::with_backend_owned`]) instead of a copy, so a caller that
-/// has no further use for them (the CLI without `--check`) never holds two
-/// full sets of points.
-pub fn build_owned<C: EngineCurve>(
-    points: Vec<Affine<C>>,
-    choice: BackendChoice,
-    validation: Validation,
-    copies: Option<u32>,
-) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
-    let choice = if choice == BackendChoice::Auto { C::auto_backend(points.len()) } else { choice };
-    match choice {
-        BackendChoice::Auto | BackendChoice::Xyzz => context_owned(points, XyzzBackend, validation, copies),
-        BackendChoice::BatchAffineGreedy => {
-            context_owned(points, BatchAffineBackend::new(GreedyScheduler::default()), validation, copies)
-        }
-        BackendChoice::BatchAffineDelayed => {
-            context_owned(points, BatchAffineBackend::new(DelayedScheduler::default()), validation, copies)
-        }
-        BackendChoice::TwistedEdwards => twisted_edwards_owned(points, validation, copies),
-    }
-}
-
-/// An owned-points context with or without fixed-base precomputation.
-pub(crate) fn context_owned<C: MsmCurve, B: Backend<C> + 'static>(
-    points: Vec<Affine<C>>,
-    backend: B,
-    validation: Validation,
-    copies: Option<u32>,
-) -> Result<Box<dyn MsmEngine<C>>, MsmError>
-where
-    B::Prepared: 'static,
-{
-    Ok(match copies {
-        None => Box::new(MsmContext::with_backend_owned(points, backend, validation)?),
-        Some(m) => Box::new(MsmContext::with_precompute_owned(points, backend, validation, m, None)?),
-    })
-}
-
-/// The twisted Edwards backend exists for BLS12-377 only, and
-/// [`EngineCurve::twisted_edwards`] takes borrowed points; until that trait
-/// has an owned variant, pick BLS12-377 out by type here.
-fn twisted_edwards_owned<C: EngineCurve>(
-    points: Vec<Affine<C>>,
-    validation: Validation,
-    copies: Option<u32>,
-) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
-    let points: Box<dyn Any> = Box::new(points);
-    match points.downcast::<Vec<Affine<Bls12_377>>>() {
-        Ok(points) => {
-            let engine: Box<dyn MsmEngine<Bls12_377>> =
-                context_owned(*points, TwistedEdwardsBackend, validation, copies)?;
-            let engine: Box<dyn Any> = Box::new(engine);
-            Ok(*engine.downcast::<Box<dyn MsmEngine<C>>>().expect("C is BLS12-377 here"))
-        }
-        Err(points) => {
-            let points = points.downcast::<Vec<Affine<C>>>().expect("the points are a Vec<Affine<C>>");
-            C::twisted_edwards(&points, validation, copies)
-        }
-    }
 }

@@ -80,15 +80,15 @@ pub trait EngineCurve: MsmCurve {
     /// What `Auto` means for n points.
     fn auto_backend(n: usize) -> BackendChoice;
     fn twisted_edwards(
-        points: &[Affine<Self>],
+        points: Vec<Affine<Self>>,
         validation: Validation,
         copies: Option<u32>,
     ) -> Result<Box<dyn MsmEngine<Self>>, MsmError>;
 }
 
-/// A context with or without fixed-base precomputation.
+/// A context with or without fixed-base precomputation, keeping the points.
 fn context<C: MsmCurve, B: Backend<C> + 'static>(
-    points: &[Affine<C>],
+    points: Vec<Affine<C>>,
     backend: B,
     validation: Validation,
     copies: Option<u32>,
@@ -97,8 +97,8 @@ where
     B::Prepared: 'static,
 {
     Ok(match copies {
-        None => Box::new(MsmContext::with_backend(points, backend, validation)?),
-        Some(m) => Box::new(MsmContext::with_precompute(points, backend, validation, m, None)?),
+        None => Box::new(MsmContext::with_backend_owned(points, backend, validation)?),
+        Some(m) => Box::new(MsmContext::with_precompute_owned(points, backend, validation, m, None)?),
     })
 }
 
@@ -121,7 +121,7 @@ impl EngineCurve for Bls12_377 {
         BackendChoice::TwistedEdwards
     }
     fn twisted_edwards(
-        points: &[Affine<Self>],
+        points: Vec<Affine<Self>>,
         validation: Validation,
         copies: Option<u32>,
     ) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
@@ -143,7 +143,7 @@ impl EngineCurve for Bls12_381 {
         }
     }
     fn twisted_edwards(
-        _: &[Affine<Self>],
+        _: Vec<Affine<Self>>,
         _: Validation,
         _: Option<u32>,
     ) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
@@ -161,9 +161,22 @@ pub fn build<C: EngineCurve>(
 }
 
 /// As [`build`], in fixed-base mode with `copies` shifted copies of the points
-/// when `Some` (see [`crate::fixed_base`]).
+/// when `Some` (see [`crate::fixed_base`]). The context works on its own copy
+/// of the points; [`build_owned`] avoids it.
 pub fn build_with<C: EngineCurve>(
     points: &[Affine<C>],
+    choice: BackendChoice,
+    validation: Validation,
+    copies: Option<u32>,
+) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
+    build_owned(points.to_vec(), choice, validation, copies)
+}
+
+/// As [`build_with`], taking the points: the backend keeps them or converts
+/// them while freeing them ([`Backend::prepare_owned`]), so a caller with no
+/// further use for them (the CLI without `--check`) never holds two sets.
+pub fn build_owned<C: EngineCurve>(
+    points: Vec<Affine<C>>,
     choice: BackendChoice,
     validation: Validation,
     copies: Option<u32>,

@@ -27,8 +27,8 @@ pub mod scheduler;
 pub mod timing;
 
 pub use backend::{Backend, BatchAffineBackend, Bucket, TwistedEdwardsBackend, XyzzBackend};
-pub use context::{build_owned, msm, msm_bigint, MsmContext, MsmOutput, Validation};
-pub use engine::{build, build_with, BackendChoice, EngineCurve, MsmEngine};
+pub use context::{msm, msm_bigint, MsmContext, MsmOutput, Validation};
+pub use engine::{build, build_owned, build_with, BackendChoice, EngineCurve, MsmEngine};
 pub use error::MsmError;
 pub use plan::Plan;
 pub use scheduler::{DelayedScheduler, GreedyScheduler, Scheduler};
