@@ -60,10 +60,11 @@ impl<S: Scheduler> BatchAffineBackend<S> {
         std::mem::take(&mut *self.stats.lock().unwrap())
     }
 
-    /// Large enough to amortize the inversion, small enough that the
-    /// collisions (about T^2 / 2B per batch) stay cheap to re-queue. B/2 was
-    /// best of B/16, B/4, B/2 and B at 2^14 points, c = 11 and 12, counted in
-    /// instructions (valgrind --tool=callgrind; docs/BENCHMARKS.md).
+    /// Large enough to amortize the inversion (about 2 us), small enough that
+    /// collisions (about T^2 / 2B per batch) stay at a few percent and the
+    /// batch stays in cache: B/16, 64..1024 portable, 256..1024 with IFMA
+    /// (`cargo bench -p zkmsm --bench accumulate -- log_n c batch`;
+    /// docs/BENCHMARKS.md).
     pub fn batch_size_for(&self, buckets: usize) -> usize {
         #[cfg(target_arch = "x86_64")]
         if self.ifma {

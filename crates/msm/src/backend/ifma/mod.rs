@@ -102,12 +102,11 @@ impl<'a, C: MsmCurve> IfmaBuckets<'a, C> {
     }
 
     fn limbs(&self, p: &Affine<C>) -> Point52 {
-        Point52 { x: self.field.to_limbs52(&p.x), y: self.field.to_limbs52(&p.y) }
+        convert(self.field, p)
     }
 
     fn new(field: &'a Field52<C::Base>, points: &[Point52], buckets: usize, batch: usize) -> Self {
         let g = C::generator();
-        let pad = |p: &Affine<C>| Point52 { x: field.to_limbs52(&p.x), y: field.to_limbs52(&p.y) };
         Self {
             points: points.as_ptr(),
             points_len: points.len(),
@@ -118,8 +117,8 @@ impl<'a, C: MsmCurve> IfmaBuckets<'a, C> {
             occupied: vec![false; buckets],
             side: None,
             pad_buckets: [Point52::default(); 8],
-            pad_start: pad(&g),
-            pad_point: pad(&g.to_xyzz().double().to_affine()),
+            pad_start: convert(field, &g),
+            pad_point: convert(field, &g.to_xyzz().double().to_affine()),
             slots: Slots {
                 bucket_addr: Vec::with_capacity(batch + 8),
                 point_addr: Vec::with_capacity(batch + 8),
