@@ -3,9 +3,10 @@
 //   REDUCE = 0: c = a + b, lazy (redundant range; caller keeps c < 2^NB).
 // Stage 1 forms s = a + b and s - q side by side, stage 2 (STAGES >= 2)
 // selects; STAGES > 2 adds plain registers (for retiming). Latency: STAGES.
+`include "zk_params.svh"
 module zk_fq_add #(
-    parameter integer         NB     = 384,
-    parameter logic   [511:0] Q      = 512'h01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001,
+    parameter integer         NB     = `ZK_NB,
+    parameter logic   [511:0] Q      = `ZK_Q,
     parameter integer         REDUCE = 1,
     parameter integer         STAGES = 1
 ) (

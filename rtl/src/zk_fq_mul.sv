@@ -13,18 +13,19 @@
 // (keep_hierarchy: synthesized once, instantiated seven times in the adder;
 // `prep -flatten` flattens everything else), and Verilator compiles it once
 // as a hierarchical block (--hierarchical) instead of once per instance.
+`include "zk_params.svh"
 (* keep_hierarchy *)
 module zk_fq_mul #(
-    parameter integer         NB     = 384,
-    parameter integer         QBITS  = 377,
-    parameter logic   [511:0] Q      = 512'h01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001,
-    parameter integer         LEVELS = 3,   // Karatsuba levels
-    parameter integer         TA     = 26,  // tile width, DSP A port (unsigned)
-    parameter integer         TB     = 17,  // tile width, DSP B port (unsigned)
-    parameter integer         RW     = 48,  // Montgomery reduction word
-    parameter integer         WIN    = 4,   // wNAF window of q
-    parameter integer         FANIN  = 4,    // reduction adder-tree fan-in
-    parameter integer         SPLIT  = 1  // reduction: final add over 2 stages
+    parameter integer         NB     = `ZK_NB,
+    parameter integer         QBITS  = `ZK_QBITS,
+    parameter logic   [511:0] Q      = `ZK_Q,
+    parameter integer         LEVELS = `ZK_LEVELS,   // Karatsuba levels
+    parameter integer         TA     = `ZK_TA,  // tile width, DSP A port (unsigned)
+    parameter integer         TB     = `ZK_TB,  // tile width, DSP B port (unsigned)
+    parameter integer         RW     = `ZK_RW,  // Montgomery reduction word
+    parameter integer         WIN    = `ZK_WIN,   // wNAF window of q
+    parameter integer         FANIN  = `ZK_FANIN,    // reduction adder-tree fan-in
+    parameter integer         SPLIT  = `ZK_SPLIT  // reduction: final add over 2 stages
 ) (
     input  logic          clk,
     input  logic          rst,       // clears the valid pipeline only

@@ -4,9 +4,10 @@
 //               non-negative) and a + OFS*q < 2^NB.
 // Stage 1 forms a - b and a - b + q side by side, stage 2 (STAGES >= 2)
 // selects; STAGES > 2 adds plain registers. Latency: STAGES.
+`include "zk_params.svh"
 module zk_fq_sub #(
-    parameter integer         NB     = 384,
-    parameter logic   [511:0] Q      = 512'h01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001,
+    parameter integer         NB     = `ZK_NB,
+    parameter logic   [511:0] Q      = `ZK_Q,
     parameter integer         REDUCE = 1,
     parameter integer         OFS    = 2,
     parameter integer         STAGES = 1

@@ -6,12 +6,13 @@
 // and the middle product is taken on magnitudes |x1-x0|, |y0-y1| (H bits, no
 // carry growth) with the sign applied at recombination. 3^LEVELS base
 // multipliers of W/2^LEVELS bits. Latency: zk_kmul_lat(LEVELS, SPLIT).
+`include "zk_params.svh"
 module zk_kmul #(
     parameter integer W      = 384,
-    parameter integer LEVELS = 3,
-    parameter integer TA     = 26,
-    parameter integer TB     = 17,
-    parameter integer SPLIT  = 1  // recombination over 3 stages (shorter carry chains)
+    parameter integer LEVELS = `ZK_LEVELS,
+    parameter integer TA     = `ZK_TA,
+    parameter integer TB     = `ZK_TB,
+    parameter integer SPLIT  = `ZK_SPLIT  // recombination over 3 stages (shorter carry chains)
 ) (
     input  logic           clk,
     input  logic [  W-1:0] a,

@@ -4,11 +4,12 @@
 // multiplier: every tile product maps to exactly one DSP. Stage 1 registers
 // the tile products (the DSP M register), stage 2 sums the shifted tiles.
 // Latency: zk_tiled_lat().
+`include "zk_params.svh"
 module zk_mul_tiled #(
     parameter integer WA = 48,
     parameter integer WB = 48,
-    parameter integer TA = 26,
-    parameter integer TB = 17
+    parameter integer TA = `ZK_TA,
+    parameter integer TB = `ZK_TB
 ) (
     input  logic               clk,
     input  logic [     WA-1:0] a,

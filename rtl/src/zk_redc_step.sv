@@ -7,14 +7,15 @@
 // pipelined adder tree. No DSPs. q^-1 mod 2^RW is applied as a shift-add too
 // (for BLS12-377 q = 1 + 3*2^46 mod 2^48, so q^-1 = 1 + 2^46 mod 2^48: two terms).
 // Latency: zk_redc_step_lat(Q, RW, WIN, FANIN, SPLIT).
+`include "zk_params.svh"
 module zk_redc_step #(
-    parameter integer         QBITS = 377,
+    parameter integer         QBITS = `ZK_QBITS,
     parameter logic   [511:0] Q     = 512'h1,
     parameter integer         TW    = 768,       // width of t_in
-    parameter integer         RW    = 48,        // reduction word
-    parameter integer         WIN   = 4,         // wNAF window
-    parameter integer         FANIN = 4,         // adder-tree fan-in per level
-    parameter integer         SPLIT = 1,         // final add over 2 stages (shorter carry chains)
+    parameter integer         RW    = `ZK_RW,        // reduction word
+    parameter integer         WIN   = `ZK_WIN,         // wNAF window
+    parameter integer         FANIN = `ZK_FANIN,         // adder-tree fan-in per level
+    parameter integer         SPLIT = `ZK_SPLIT,         // final add over 2 stages (shorter carry chains)
     // width of t_out; must equal zk_redc_ow(TW, QBITS, RW) (the caller computes it)
     parameter integer         OW    = TW + 1 - RW
 ) (

@@ -3,6 +3,7 @@
 // (ports survive Yosys flattening, parameters do not).
 // Builds choose their DUTs by define (a -G override would also reach the
 // hierarchical blocks under Verilator --hierarchical).
+`include "zk_params.svh"
 `ifndef ZK_TB_WITH_FQ
 `define ZK_TB_WITH_FQ 1
 `endif
@@ -10,16 +11,16 @@
 `define ZK_TB_WITH_PA 1
 `endif
 module zk_tb_top #(
-    parameter integer         NB     = 384,
-    parameter integer         QBITS  = 377,
-    parameter logic   [511:0] Q      = 512'h01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001,
-    parameter integer         LEVELS = 3,
-    parameter integer         TA     = 26,
-    parameter integer         TB     = 17,
-    parameter integer         RW     = 48,
-    parameter integer         WIN    = 4,
-    parameter integer         FANIN  = 4,
-    parameter integer         SPLIT  = 1,  // reduction: final add over 2 stages
+    parameter integer         NB     = `ZK_NB,
+    parameter integer         QBITS  = `ZK_QBITS,
+    parameter logic   [511:0] Q      = `ZK_Q,
+    parameter integer         LEVELS = `ZK_LEVELS,
+    parameter integer         TA     = `ZK_TA,
+    parameter integer         TB     = `ZK_TB,
+    parameter integer         RW     = `ZK_RW,
+    parameter integer         WIN    = `ZK_WIN,
+    parameter integer         FANIN  = `ZK_FANIN,
+    parameter integer         SPLIT  = `ZK_SPLIT,  // reduction: final add over 2 stages
     parameter integer         AS_STG = 2,  // add/sub pipe stages
     parameter integer         TAGW   = 32,
     // which DUTs this build contains (separate simulation models are much

@@ -24,20 +24,21 @@
 #include <vector>
 
 #include "Vzk_tb_top.h"
+#include "zk_params.h"
 
-static const int NW = 12;  // 32-bit words per 384-bit value
+static const int NW = ZK_NB / 32;  // 32-bit words per field value
 struct U384 {
   uint32_t w[NW];
 };
 
 static U384 parse_hex(const std::string& s) {
   U384 v{};
-  if (s.size() != 96) {
+  if (s.size() != (size_t)NW * 8) {
     fprintf(stderr, "bad hex length %zu\n", s.size());
     exit(2);
   }
   for (int i = 0; i < NW; i++) {
-    std::string part = s.substr(96 - 8 * (i + 1), 8);
+    std::string part = s.substr(8 * (NW - 1 - i), 8);
     v.w[i] = (uint32_t)strtoul(part.c_str(), nullptr, 16);
   }
   return v;
@@ -46,11 +47,10 @@ static U384 parse_hex(const std::string& s) {
 static std::string to_hex(const U384& v) {
   char buf[100];
   for (int i = 0; i < NW; i++) snprintf(buf + 8 * i, 9, "%08x", v.w[NW - 1 - i]);
-  return std::string(buf, 96);
+  return std::string(buf, 8 * NW);
 }
 
-static const U384 QV = parse_hex(
-    "01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001");
+static const U384 QV = parse_hex(ZK_Q_HEX);
 
 static bool eq(const U384& a, const U384& b) { return memcmp(a.w, b.w, sizeof a.w) == 0; }
 

@@ -8,6 +8,8 @@
 //! significant first, Montgomery form with R = 2^384 exactly as the host
 //! library stores them).
 
+pub mod params;
+
 use rand::Rng;
 use zkmsm_curve::te::{TeAffine, TeExtended, TePrecomputed};
 use zkmsm_curve::{Affine, Bls12_377};

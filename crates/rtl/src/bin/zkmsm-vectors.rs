@@ -1,4 +1,5 @@
 //! zkmsm-vectors KIND COUNT SEED OUT
+//! zkmsm-vectors params OUT      (the C++ header generated from rtl/src/zk_params.svh)
 //!
 //! Writes reference vectors for the RTL test benches (see docs/RTL.md):
 //!   mul    "a b c"                         c = a*b/2^384 mod q
@@ -12,8 +13,18 @@ use zkmsm_rtl::*;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.len() == 3 && args[1] == "params" {
+        let text = std::fs::read_to_string(zkmsm_rtl::params::svh_path()).expect("read zk_params.svh");
+        let params = zkmsm_rtl::params::parse_svh(&text).unwrap_or_else(|e| {
+            eprintln!("zkmsm-vectors: {e}");
+            std::process::exit(1);
+        });
+        std::fs::write(&args[2], zkmsm_rtl::params::cpp_header(&params)).expect("write header");
+        eprintln!("zkmsm-vectors: wrote {}", args[2]);
+        return;
+    }
     if args.len() != 5 {
-        eprintln!("usage: zkmsm-vectors mul|addsub|padd COUNT SEED OUT");
+        eprintln!("usage: zkmsm-vectors mul|addsub|padd COUNT SEED OUT | zkmsm-vectors params OUT");
         std::process::exit(2);
     }
     let count: usize = args[2].parse().expect("COUNT");

@@ -1,0 +1,24 @@
+// zk_params.svh -- the one place for the field and multiplier parameters.
+//
+// Every module takes these as parameter defaults (`ZK_...), so the modulus
+// and the multiplier's configuration are written once. The C++ constants of
+// the test benches (rtl/tb/zk_params.h) are generated from this file by
+// `cargo run -p zkmsm-rtl --bin zkmsm-vectors -- params rtl/tb/zk_params.h`,
+// and a test of crates/rtl (`params_header_is_generated_from_svh`) fails if
+// the two drift apart or if ZK_Q is not the host library's BLS12-377 q.
+//
+// Format (read by crates/rtl/src/params.rs): one `define per line,
+// `define ZK_<NAME> <value>, value a decimal integer or 512'h<hex>.
+`ifndef ZK_PARAMS_SVH
+`define ZK_PARAMS_SVH
+`define ZK_NB 384
+`define ZK_QBITS 377
+`define ZK_Q 512'h01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001
+`define ZK_LEVELS 3
+`define ZK_TA 26
+`define ZK_TB 17
+`define ZK_RW 48
+`define ZK_WIN 4
+`define ZK_FANIN 4
+`define ZK_SPLIT 1
+`endif

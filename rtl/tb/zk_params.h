@@ -1,0 +1,15 @@
+// GENERATED from rtl/src/zk_params.svh by `zkmsm-vectors params` -- do not edit.
+// crates/rtl's test params_header_is_generated_from_svh fails if this file drifts.
+#pragma once
+
+constexpr int ZK_NB = 384;
+constexpr int ZK_QBITS = 377;
+constexpr int ZK_Q_BITS = 512;
+constexpr const char* ZK_Q_HEX = "01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001";
+constexpr int ZK_LEVELS = 3;
+constexpr int ZK_TA = 26;
+constexpr int ZK_TB = 17;
+constexpr int ZK_RW = 48;
+constexpr int ZK_WIN = 4;
+constexpr int ZK_FANIN = 4;
+constexpr int ZK_SPLIT = 1;
