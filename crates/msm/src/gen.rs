@@ -9,7 +9,14 @@ use rayon::prelude::*;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 use zkmsm_field::PrimeField;
 
-const CHUNK: usize = 4096;
+/// Inputs are generated in chunks of this many, each from its own stream.
+pub const CHUNK: usize = 4096;
+
+fn chunk_rng(seed: u64, chunk: usize) -> ChaCha20Rng {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    rng.set_stream(chunk as u64);
+    rng
+}
 
 /// Inputs built independently per chunk, so the result does not depend on the
 /// thread count.
@@ -19,11 +26,7 @@ where
 {
     (0..n.div_ceil(CHUNK))
         .into_par_iter()
-        .flat_map_iter(|chunk| {
-            let mut rng = ChaCha20Rng::seed_from_u64(seed);
-            rng.set_stream(chunk as u64);
-            f(&mut rng, CHUNK.min(n - chunk * CHUNK))
-        })
+        .flat_map_iter(|chunk| f(&mut chunk_rng(seed, chunk), CHUNK.min(n - chunk * CHUNK)))
         .collect()
 }
 
@@ -33,6 +36,15 @@ pub fn random_field_elements<C: MsmCurve>(n: usize, seed: u64) -> Vec<C::Scalar>
 
 pub fn random_scalars<C: MsmCurve>(n: usize, seed: u64) -> Vec<ScalarLimbs> {
     random_field_elements::<C>(n, seed).iter().map(C::scalar_to_limbs).collect()
+}
+
+/// Scalars `chunk * CHUNK ..` (`len <= CHUNK` of them) of `random_scalars(n,
+/// seed)` for any larger n: the same generator a chunk at a time, for callers
+/// that stream scalars instead of storing N of them (the cycle model at 2^26).
+pub fn random_scalars_chunk<C: MsmCurve>(seed: u64, chunk: usize, len: usize) -> Vec<ScalarLimbs> {
+    assert!(len <= CHUNK, "a chunk holds at most {CHUNK} scalars");
+    let mut rng = chunk_rng(seed, chunk);
+    (0..len).map(|_| C::scalar_to_limbs(&C::Scalar::random(&mut rng))).collect()
 }
 
 /// k * base from a table of v * 2^(8j) * base: 32 mixed additions per point.
@@ -90,4 +102,19 @@ pub fn random_points<C: MsmCurve>(n: usize, seed: u64) -> KnownPoints<C> {
 pub fn expected_msm<C: MsmCurve>(dlogs: &[C::Scalar], scalars: &[C::Scalar]) -> Affine<C> {
     let e = dlogs.par_iter().zip(scalars).map(|(g, s)| *g * *s).reduce(|| C::Scalar::ZERO, |a, b| a + b);
     C::generator().mul_bigint(&C::scalar_to_limbs(&e)).to_affine()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zkmsm_curve::Bls12_377;
+
+    #[test]
+    fn chunks_are_slices_of_the_whole() {
+        let n = 2 * CHUNK + 100;
+        let all = random_scalars::<Bls12_377>(n, 9);
+        for (k, len) in [(0, CHUNK), (1, 7), (2, 100)] {
+            assert_eq!(random_scalars_chunk::<Bls12_377>(9, k, len)[..], all[k * CHUNK..k * CHUNK + len]);
+        }
+    }
 }

@@ -19,11 +19,11 @@ run cyclone-delayed-26 --scheduler delayed --log-n 26
 run cyclone-greedy-26 --scheduler greedy --log-n 26
 for k in 22 23 24 25 26; do run cyclone-t3-$k --scheduler delayed --log-n $k --depth 96; done
 for k in 22 23 24 25 26; do run cyclone-t3o-$k --scheduler delayed --log-n $k --depth 96 --agg serial-overlap; done
-run zprize-24-full --scheduler zprize --log-n 24 --scalar-bits 259
+run zprize-24-full --scheduler zprize --log-n 24 --full-width-windows
 run zprize-24 --scheduler zprize --log-n 24 --pending-cap 64
-run zprize-24-full-nobatch --scheduler zprize --log-n 24 --scalar-bits 259 --batch 0 --depth 3500
+run zprize-24-full-nobatch --scheduler zprize --log-n 24 --full-width-windows --batch 0 --depth 3500
 for k in 16 17 18 19 20 21 22 23 24 25 26; do run prior-$k --scheduler prior --log-n $k; done
 for k in 18 20; do run prior-strict-$k --scheduler prior --log-n $k --prior-strict-u3; done
-run hardcaml-26-full --scheduler hardcaml --log-n 26 --scalar-bits 259
+run hardcaml-26-full --scheduler hardcaml --log-n 26 --full-width-windows
 run hardcaml-26 --scheduler hardcaml --log-n 26
 run cyclone-delayed-t115-26 --scheduler delayed --log-n 26 --depth 115

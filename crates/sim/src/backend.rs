@@ -77,13 +77,9 @@ mod tests {
     use zkmsm::{MsmContext, Validation};
     use zkmsm_curve::{Bls12_377, Bls12_381};
 
-    fn limbs(s: &[Vec<u64>]) -> Vec<[u64; 4]> {
-        s.iter().map(|v| [v[0], v[1], v[2], v[3]]).collect()
-    }
-
     fn same_as_cpu_engine<C: MsmCurve>(n: usize, set: ScalarSet, c: u32) {
         let pts = points::<C>(n, 21);
-        let sc = limbs(&scalars::<C>(n, set, 22));
+        let sc = scalars::<C>(n, set, 22);
         let cpu = zkmsm::msm_bigint(&pts, &sc).unwrap();
         for s in SchedKind::ALL {
             let mut cfg = s.preset();

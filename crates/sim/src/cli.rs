@@ -2,8 +2,7 @@
 //! and the stand-alone `zkmsm-sim` binary share [`SimArgs`] and [`run`].
 
 use crate::curves::{self, ScalarSet};
-use crate::digits::num_windows;
-use crate::model::{AggKind, ModelConfig, Report, SchedKind};
+use crate::model::{AggKind, ModelConfig, Report, ScalarField, SchedKind};
 use crate::svg::{line_chart, Series};
 use crate::thesis;
 use std::fmt::Write as _;
@@ -110,9 +109,10 @@ pub struct SimArgs {
     /// Clock frequency in MHz for the projected latency.
     #[arg(long)]
     pub freq_mhz: Option<f64>,
-    /// Scalar bit width (253 for BLS12-377, 255 for BLS12-381).
+    /// Statistics mode: every window a full c-bit window (the papers'
+    /// modelling assumption; real scalars leave a narrow top window).
     #[arg(long)]
-    pub scalar_bits: Option<u32>,
+    pub full_width_windows: bool,
     /// Bucket aggregation model.
     #[arg(long, value_enum)]
     pub agg: Option<AggKind>,
@@ -128,9 +128,11 @@ pub struct SimArgs {
     /// Statistics or functional mode.
     #[arg(long, value_enum, default_value = "stats")]
     pub mode: Mode,
-    /// Curve for the functional mode.
-    #[arg(long, value_enum, default_value = "bls12-377")]
-    pub curve: CurveArg,
+    /// Curve: its scalar field sets the scalars (both modes), its group the
+    /// functional mode's points. Default: the scheduler's preset
+    /// (BLS12-381 for zprize, else BLS12-377).
+    #[arg(long, value_enum)]
+    pub curve: Option<CurveArg>,
     /// Scalar distribution.
     #[arg(long, value_enum, default_value = "uniform")]
     pub scalars: ScalarsArg,
@@ -259,9 +261,13 @@ impl SimArgs {
         if let Some(v) = self.freq_mhz {
             c.freq_mhz = v;
         }
-        if let Some(v) = self.scalar_bits {
-            c.bits = v;
+        match self.curve {
+            Some(CurveArg::Bls12_377 | CurveArg::Bls12_377Xyzz) => c.field = ScalarField::Bls12_377,
+            Some(CurveArg::Bls12_381) => c.field = ScalarField::Bls12_381,
+            Some(CurveArg::Toy) | None => {}
         }
+        c.bits = c.field.bits();
+        c.full_width = self.full_width_windows;
         if let Some(v) = self.agg {
             c.agg = v;
         }
@@ -437,32 +443,6 @@ pub fn format_report(r: &Report, wall_s: f64) -> String {
     s
 }
 
-fn scalars_for(kind: ScalarsArg, n: usize, bits: u32, seed: u64) -> Vec<Vec<u64>> {
-    let limbs = bits.div_ceil(64) as usize;
-    let mut r = crate::rng::SplitMix64::new(seed);
-    let mut one = || -> Vec<u64> {
-        (0..limbs)
-            .map(|k| {
-                let x = r.next_u64();
-                let top = bits as usize - 64 * k;
-                if top >= 64 {
-                    x
-                } else {
-                    x & ((1u64 << top) - 1)
-                }
-            })
-            .collect()
-    };
-    match kind {
-        ScalarsArg::Uniform => (0..n).map(|_| one()).collect(),
-        ScalarsArg::Equal => {
-            let s = one();
-            vec![s; n]
-        }
-        ScalarsArg::Zero => vec![vec![0; limbs]; n],
-    }
-}
-
 fn scalar_set(s: ScalarsArg) -> ScalarSet {
     match s {
         ScalarsArg::Uniform => ScalarSet::Uniform,
@@ -485,8 +465,7 @@ fn functional_bls<C: MsmCurve>(
     let t0 = Instant::now();
     let (rep, got) = run(cfg, &pts, &sc);
     let wall = t0.elapsed().as_secs_f64();
-    let limbs: Vec<[u64; 4]> = sc.iter().map(|v| [v[0], v[1], v[2], v[3]]).collect();
-    let want = zkmsm::msm_bigint(&pts, &limbs).map_err(|e| SimError(e.to_string()))?;
+    let want = zkmsm::msm_bigint(&pts, &sc).map_err(|e| SimError(e.to_string()))?;
     let mut out = format_report(&rep, wall);
     let _ = writeln!(out, "curve                {}", C::NAME);
     if got != want {
@@ -497,18 +476,23 @@ fn functional_bls<C: MsmCurve>(
 }
 
 fn run_functional(args: &SimArgs, cfg: &ModelConfig) -> Result<String, SimError> {
-    match args.curve {
+    let curve = args.curve.unwrap_or(match cfg.field {
+        ScalarField::Bls12_377 => CurveArg::Bls12_377,
+        ScalarField::Bls12_381 => CurveArg::Bls12_381,
+    });
+    match curve {
         CurveArg::Bls12_377 => functional_bls::<Bls12_377>(args, cfg, curves::run_te),
         CurveArg::Bls12_377Xyzz => functional_bls::<Bls12_377>(args, cfg, curves::run_xyzz),
         CurveArg::Bls12_381 => functional_bls::<Bls12_381>(args, cfg, curves::run_xyzz),
         CurveArg::Toy => {
-            let (points, _) = thesis::workload(cfg.n, cfg.seed);
+            let (points, uniform) = thesis::workload(cfg.n, cfg.seed);
             let mut cfg = cfg.clone();
             cfg.bits = 5;
-            let scal: Vec<Vec<u64>> = scalars_for(args.scalars, cfg.n, 64, cfg.seed + 1)
-                .into_iter()
-                .map(|s| vec![s[0] % thesis::ORDER])
-                .collect();
+            let scal: Vec<[u64; 4]> = match args.scalars {
+                ScalarsArg::Uniform => uniform.iter().map(|&s| [s, 0, 0, 0]).collect(),
+                ScalarsArg::Equal => vec![[thesis::ORDER - 1, 0, 0, 0]; cfg.n],
+                ScalarsArg::Zero => vec![[0; 4]; cfg.n],
+            };
             let g = thesis::Toy;
             let t0 = Instant::now();
             let (rep, got) = cfg.run_functional(&g, &points, &scal);
@@ -536,15 +520,18 @@ pub fn run(args: SimArgs) -> Result<(), SimError> {
         None => {}
     }
     let cfg = args.config()?;
-    let _ = num_windows(cfg.bits, cfg.c);
     let out = match args.mode {
         Mode::Stats => {
+            if args.curve == Some(CurveArg::Toy) {
+                return Err(SimError("the toy curve runs in functional mode only (--mode functional)".into()));
+            }
             let t0 = Instant::now();
             let rep = if args.scalars == ScalarsArg::Uniform {
                 cfg.run_stats()
+            } else if cfg.field == ScalarField::Bls12_377 {
+                cfg.run_stats_on(&curves::scalars::<Bls12_377>(cfg.n, scalar_set(args.scalars), cfg.seed))
             } else {
-                let sc = scalars_for(args.scalars, cfg.n, cfg.bits, cfg.seed);
-                cfg.run_stats_on(&sc)
+                cfg.run_stats_on(&curves::scalars::<Bls12_381>(cfg.n, scalar_set(args.scalars), cfg.seed))
             };
             let mut out = format_report(&rep, t0.elapsed().as_secs_f64());
             if args.json {
@@ -581,9 +568,7 @@ fn sweep(a: &SweepArgs) -> Result<(), SimError> {
                 cfg.n = 1 << a.log_n;
                 cfg.c = c;
                 cfg.seed = a.seed;
-                if full {
-                    cfg.bits = c * num_windows(cfg.bits, c) - 1;
-                }
+                cfg.full_width = full;
                 let r = cfg.run_stats();
                 row(&mut csv, if full { "window-full" } else { "window" }, &r, a.log_n);
                 pts.push((c as f64, r.latency_ms()));
@@ -673,7 +658,7 @@ fn row(csv: &mut String, sweep: &str, r: &Report, log_n: u32) {
 fn thesis_cmd(a: &ThesisArgs) -> Result<(), SimError> {
     let (points, scalars) = thesis::workload(a.n, a.seed);
     let g = thesis::Toy;
-    let limbs: Vec<Vec<u64>> = scalars.iter().map(|&s| vec![s]).collect();
+    let limbs: Vec<[u64; 4]> = scalars.iter().map(|&s| [s, 0, 0, 0]).collect();
     // Bucket architecture: one pipelined adder of depth T, greedy scheduler,
     // serial aggregation on the same adder (in-order, non-blocking).
     let mut cfg = SchedKind::Greedy.preset();

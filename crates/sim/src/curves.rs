@@ -6,8 +6,10 @@
 use crate::datapath::SimGroup;
 use crate::model::{ModelConfig, Report};
 use crate::rng::SplitMix64;
+use zkmsm::ScalarLimbs;
 use zkmsm_curve::te::{TeAffine, TeExtended};
-use zkmsm_curve::{Affine, Bls12_377, SwCurve, Xyzz};
+use zkmsm_curve::{Affine, Bls12_377, MsmCurve, SwCurve, Xyzz};
+use zkmsm_field::PrimeField;
 
 /// Short Weierstrass arithmetic in XYZZ coordinates.
 pub struct XyzzGroup<C: SwCurve>(core::marker::PhantomData<C>);
@@ -75,7 +77,8 @@ pub fn points<C: SwCurve>(n: usize, seed: u64) -> Vec<Affine<C>> {
 /// Scalar sets for the functional tests and CLI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScalarSet {
-    /// Independent uniform scalars below the group order.
+    /// Independent uniform scalars below the group order (the host's
+    /// generator, `zkmsm::gen::random_scalars`).
     Uniform,
     /// All scalars equal to r - 1 (every digit of a window in one bucket).
     AllEqual,
@@ -83,60 +86,39 @@ pub enum ScalarSet {
     Zero,
 }
 
-fn below(limbs: &[u64; 4], order: &[u64]) -> bool {
-    for k in (0..4).rev() {
-        let o = order.get(k).copied().unwrap_or(0);
-        if limbs[k] != o {
-            return limbs[k] < o;
-        }
-    }
-    false
-}
-
-/// Scalars below `C::ORDER`, as little-endian limbs.
-pub fn scalars<C: SwCurve>(n: usize, set: ScalarSet, seed: u64) -> Vec<Vec<u64>> {
-    let bits = order_bits::<C>();
-    let mut r = SplitMix64::new(seed ^ 0xabcdef);
+/// Scalars below `C::ORDER`.
+pub fn scalars<C: MsmCurve>(n: usize, set: ScalarSet, seed: u64) -> Vec<ScalarLimbs> {
     match set {
-        ScalarSet::Zero => vec![vec![0; 4]; n],
+        ScalarSet::Zero => vec![[0; 4]; n],
         ScalarSet::AllEqual => {
-            let mut s: Vec<u64> = (0..4).map(|k| C::ORDER.get(k).copied().unwrap_or(0)).collect();
+            let mut s = [0u64; 4];
+            for (k, l) in s.iter_mut().enumerate() {
+                *l = C::ORDER.get(k).copied().unwrap_or(0);
+            }
             s[0] -= 1; // r is odd
             vec![s; n]
         }
-        ScalarSet::Uniform => (0..n)
-            .map(|_| loop {
-                let mut s = [r.next_u64(), r.next_u64(), r.next_u64(), r.next_u64()];
-                if bits < 256 {
-                    s[3] &= (1u64 << (bits - 192)) - 1;
-                }
-                if below(&s, C::ORDER) {
-                    break s.to_vec();
-                }
-            })
-            .collect(),
+        ScalarSet::Uniform => zkmsm::gen::random_scalars::<C>(n, seed),
     }
 }
 
 /// Bit length of the subgroup order.
-pub fn order_bits<C: SwCurve>() -> u32 {
-    let o = C::ORDER;
-    let top = o.iter().rposition(|&l| l != 0).unwrap_or(0);
-    64 * top as u32 + (64 - o[top].leading_zeros())
+pub fn order_bits<C: MsmCurve>() -> u32 {
+    C::Scalar::NUM_BITS
 }
 
 /// Reference MSM: one double-and-add per point, summed (independent of the
 /// bucket method).
-pub fn reference_msm<C: SwCurve>(points: &[Affine<C>], scalars: &[Vec<u64>]) -> Affine<C> {
+pub fn reference_msm<C: SwCurve>(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> Affine<C> {
     points.iter().zip(scalars).fold(Xyzz::<C>::identity(), |acc, (p, s)| acc.add(&p.mul_bigint(s))).to_affine()
 }
 
 /// A functional-mode runner ([`run_xyzz`] or [`run_te`]).
-pub type FunctionalRun<C> = fn(&ModelConfig, &[Affine<C>], &[Vec<u64>]) -> (Report, Affine<C>);
+pub type FunctionalRun<C> = fn(&ModelConfig, &[Affine<C>], &[ScalarLimbs]) -> (Report, Affine<C>);
 
 /// Run the model in functional mode over XYZZ points; returns the report and
 /// the model's MSM in affine form.
-pub fn run_xyzz<C: SwCurve>(cfg: &ModelConfig, points: &[Affine<C>], scalars: &[Vec<u64>]) -> (Report, Affine<C>) {
+pub fn run_xyzz<C: MsmCurve>(cfg: &ModelConfig, points: &[Affine<C>], scalars: &[ScalarLimbs]) -> (Report, Affine<C>) {
     let mut cfg = cfg.clone();
     cfg.bits = order_bits::<C>();
     let pts: Vec<Xyzz<C>> = points.iter().map(Xyzz::from_affine).collect();
@@ -146,7 +128,7 @@ pub fn run_xyzz<C: SwCurve>(cfg: &ModelConfig, points: &[Affine<C>], scalars: &[
 
 /// Run the model in functional mode over BLS12-377 twisted Edwards points
 /// (the points must have a TE image: subgroup points always do).
-pub fn run_te(cfg: &ModelConfig, points: &[Affine<Bls12_377>], scalars: &[Vec<u64>]) -> (Report, Affine<Bls12_377>) {
+pub fn run_te(cfg: &ModelConfig, points: &[Affine<Bls12_377>], scalars: &[ScalarLimbs]) -> (Report, Affine<Bls12_377>) {
     let mut cfg = cfg.clone();
     cfg.bits = order_bits::<Bls12_377>();
     let pts: Vec<TeExtended> = points
@@ -174,7 +156,7 @@ mod tests {
         c
     }
 
-    fn check_all<C: SwCurve>(n: usize, set: ScalarSet, run: FunctionalRun<C>) {
+    fn check_all<C: MsmCurve>(n: usize, set: ScalarSet, run: FunctionalRun<C>) {
         let pts = points::<C>(n, 5);
         let sc = scalars::<C>(n, set, 6);
         let want = reference_msm(&pts, &sc);

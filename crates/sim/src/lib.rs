@@ -7,8 +7,9 @@
 //! digits streamed one per cycle, and a scheduler that keeps the pipeline
 //! free of bucket conflicts. It has two modes:
 //!
-//! * statistics: bucket indices and timing only, with digits of uniform
-//!   scalars from a counter-based hash ([`digits::UniformDigits`]);
+//! * statistics: bucket indices and timing only, with the host's digits
+//!   (`zkmsm::digits` under a `zkmsm::Plan`) of the host's uniform scalars
+//!   ([`digits::UniformDigits`]);
 //! * functional: real points travel through the modelled pipeline, read at
 //!   issue and written at retire, so a scheduler error corrupts the MSM.
 //!

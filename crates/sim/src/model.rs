@@ -4,12 +4,14 @@
 
 use crate::aggregate::{partitioned, serial, Program};
 use crate::datapath::{Buckets, Datapath, Functional, SimGroup, Stats};
-use crate::digits::{num_buckets, DigitSource, TableDigits, UniformDigits};
+use crate::digits::{DigitSource, HostDigits, UniformDigits};
 use crate::sched::cyclone::{Delayed, Greedy};
 use crate::sched::hardcaml::StallController;
 use crate::sched::prior::Pbsm;
 use crate::sched::zprize::CollisionHandler;
 use crate::sched::{AccStats, Machine, Scheduler};
+use zkmsm::{Plan, ScalarLimbs};
+use zkmsm_curve::{Bls12_377, Bls12_381, MsmCurve};
 
 /// The schedulers of the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -46,7 +48,9 @@ impl SchedKind {
             sched: self,
             n: 1 << 20,
             c: 16,
-            bits: 253,
+            bits: ScalarField::Bls12_377.bits(),
+            field: ScalarField::Bls12_377,
+            full_width: false,
             seed: 1,
             machine: Machine::default(),
             freq_mhz: 250.0,
@@ -77,7 +81,8 @@ impl SchedKind {
             },
             SchedKind::Zprize => ModelConfig {
                 c: 13,
-                bits: 255,
+                bits: ScalarField::Bls12_381.bits(),
+                field: ScalarField::Bls12_381,
                 // 336-cycle batch frames; 3332 + 336/2 = 3500 cycles in flight
                 // on average.
                 machine: Machine { depth: 3332, batch: 336, ..Machine::default() },
@@ -103,12 +108,37 @@ pub enum AggKind {
     Host,
 }
 
+/// Whose uniform scalars the statistics mode draws: the host's generator
+/// (`zkmsm::gen::random_scalars`) for that curve's scalar field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarField {
+    Bls12_377,
+    Bls12_381,
+}
+
+impl ScalarField {
+    /// Bit length of the scalar field's order (253, 255).
+    pub fn bits(self) -> u32 {
+        match self {
+            ScalarField::Bls12_377 => <Bls12_377 as MsmCurve>::Scalar::NUM_BITS,
+            ScalarField::Bls12_381 => <Bls12_381 as MsmCurve>::Scalar::NUM_BITS,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ModelConfig {
     pub sched: SchedKind,
     pub n: usize,
+    /// Window size: the plan is `zkmsm::Plan::with_window(c, bits)`.
     pub c: u32,
+    /// Scalar bits for the plan (the scalar field's, or the toy curve's).
     pub bits: u32,
+    /// Scalar field of the statistics mode's uniform scalars.
+    pub field: ScalarField,
+    /// Statistics mode: every window a full c-bit window (see
+    /// [`UniformDigits`]), the papers' modelling assumption.
+    pub full_width: bool,
     pub seed: u64,
     pub machine: Machine,
     pub freq_mhz: f64,
@@ -191,8 +221,13 @@ impl Report {
 }
 
 impl ModelConfig {
+    /// The host's plan for this window size and scalar width.
+    pub fn plan(&self) -> Plan {
+        Plan::with_window(self.c, self.bits)
+    }
+
     pub fn windows(&self) -> usize {
-        crate::digits::num_windows(self.bits, self.c) as usize
+        self.plan().windows as usize
     }
 
     fn agg_program(&self, nb: usize) -> (Program, u64, u64, bool) {
@@ -222,7 +257,7 @@ impl ModelConfig {
     }
 
     fn run_with<D: Datapath, S: DigitSource>(&self, digits: &S, dp: &D) -> (Report, Buckets<D::V>, Program) {
-        let nb = num_buckets(self.c) as usize;
+        let nb = self.plan().buckets;
         let w = digits.windows();
         let mut buckets = Buckets::new(w, nb, D::FUNCTIONAL);
         let acc = self.accumulate(digits, dp, &mut buckets);
@@ -253,23 +288,35 @@ impl ModelConfig {
         (rep, buckets, prog)
     }
 
-    /// Statistics mode: digits of `n` uniform scalars, bucket indices only.
+    /// Statistics mode: the host's digits of `n` uniform scalars from the
+    /// host's generator, bucket indices only.
     pub fn run_stats(&self) -> Report {
-        let digits = UniformDigits::new(self.n, self.bits, self.c, self.seed);
-        self.run_with(&digits, &Stats).0
+        let plan = self.plan();
+        match self.field {
+            ScalarField::Bls12_377 => {
+                self.run_with(&UniformDigits::<Bls12_377>::new(self.n, plan, self.seed, self.full_width), &Stats).0
+            }
+            ScalarField::Bls12_381 => {
+                self.run_with(&UniformDigits::<Bls12_381>::new(self.n, plan, self.seed, self.full_width), &Stats).0
+            }
+        }
     }
 
-    /// Statistics mode on explicit scalars (little-endian u64 limbs).
-    pub fn run_stats_on(&self, scalars: &[Vec<u64>]) -> Report {
-        let digits = TableDigits::from_limbs(scalars, self.bits, self.c);
-        self.run_with(&digits, &Stats).0
+    /// Statistics mode on explicit scalars.
+    pub fn run_stats_on(&self, scalars: &[ScalarLimbs]) -> Report {
+        self.run_with(&HostDigits::new(scalars, &self.plan()), &Stats).0
+    }
+
+    /// Statistics mode on digits already made (e.g. by the host for an MSM).
+    pub fn run_stats_digits<S: DigitSource>(&self, digits: &S) -> Report {
+        self.run_with(digits, &Stats).0
     }
 
     /// Functional mode: real points through the modelled pipeline; returns
     /// the MSM `sum scalars[i] * points[i]` as the model computed it.
-    pub fn run_functional<G: SimGroup>(&self, group: &G, points: &[G::P], scalars: &[Vec<u64>]) -> (Report, G::P) {
+    pub fn run_functional<G: SimGroup>(&self, group: &G, points: &[G::P], scalars: &[ScalarLimbs]) -> (Report, G::P) {
         assert_eq!(points.len(), scalars.len());
-        let digits = TableDigits::from_limbs(scalars, self.bits, self.c);
+        let digits = HostDigits::new(scalars, &self.plan());
         let dp = Functional::new(group, points);
         let mut cfg = self.clone();
         cfg.n = points.len();
@@ -335,15 +382,15 @@ mod tests {
 
     #[test]
     fn hardcaml_stall_rate_is_small_with_full_windows() {
-        // 20 full 13-bit windows (259-bit scalars): stalls below 1%.
-        let r = stats(SchedKind::Hardcaml, 15, |c| c.bits = 259);
+        // 20 full 13-bit windows: stalls below 1%.
+        let r = stats(SchedKind::Hardcaml, 15, |c| c.full_width = true);
         let ideal = (r.cfg.n * r.windows) as f64;
         let overhead = r.acc.slots as f64 / ideal - 1.0;
         assert!(overhead > 0.001 && overhead < 0.01, "{overhead}");
         assert_eq!(r.acc.queue_hwm, 4);
         // Shallower stall FIFOs force more flush rounds.
         let shallow = stats(SchedKind::Hardcaml, 15, |c| {
-            c.bits = 259;
+            c.full_width = true;
             c.stall_fifo = 1;
         });
         assert!(shallow.acc.slots > r.acc.slots);
@@ -360,7 +407,7 @@ mod tests {
 
     #[test]
     fn zprize_pipeline_efficiency() {
-        let r = stats(SchedKind::Zprize, 14, |c| c.bits = 259);
+        let r = stats(SchedKind::Zprize, 14, |c| c.full_width = true);
         let eff = r.acc.extra.iter().find(|e| e.0 == "pipeline_efficiency").unwrap().1;
         assert!(eff > 0.99, "{eff}");
     }
