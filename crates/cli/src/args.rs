@@ -107,10 +107,10 @@ pub struct GenArgs {
     pub curve: CurveName,
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=26))]
     pub log_n: u32,
-    /// Output file for the points.
+    /// Output file for the points (`-`: standard output).
     #[arg(long)]
     pub points: PathBuf,
-    /// Output file for the scalars.
+    /// Output file for the scalars (`-`: standard output).
     #[arg(long)]
     pub scalars: PathBuf,
     #[arg(long, default_value_t = 1)]
@@ -124,10 +124,10 @@ pub struct GenArgs {
 pub struct MsmArgs {
     #[arg(long, value_enum)]
     pub curve: CurveName,
-    /// Points: concatenated arkworks-canonical G1 affine encodings (optionally with an 8-byte length prefix).
+    /// Points: concatenated arkworks-canonical G1 affine encodings (optionally with an 8-byte length prefix); `-`: standard input.
     #[arg(long)]
     pub points: PathBuf,
-    /// Scalars: 32-byte little-endian integers below r.
+    /// Scalars: 32-byte little-endian integers below r (optionally with an 8-byte length prefix); `-`: standard input.
     #[arg(long)]
     pub scalars: PathBuf,
     /// Point encoding; detected from the file size when omitted.
@@ -150,6 +150,9 @@ pub struct MsmArgs {
     /// Print a last line of JSON instead of the hex result.
     #[arg(long)]
     pub json: bool,
+    /// Refuse inputs of more points than this: bounds what a stream of unknown length can make zkmsm read.
+    #[arg(long, value_name = "N", default_value_t = zkmsm::io::DEFAULT_MAX_POINTS)]
+    pub max_points: usize,
 }
 
 #[derive(Args, Debug)]
@@ -157,17 +160,21 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value = "bls12-377")]
     pub curve: CurveName,
     /// Sizes as log2, e.g. 12,14,16.
-    #[arg(long, value_delimiter = ',', default_values_t = vec![12u32, 14, 16])]
+    #[arg(long, value_delimiter = ',', default_values_t = vec![12u32, 14, 16],
+          value_parser = clap::value_parser!(u32).range(0..=26))]
     pub log_n: Vec<u32>,
     /// Backends to compare (default: all the curve has).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub backend: Vec<BackendName>,
     /// Fixed-base mode with these precompute factors too (e.g. 2,4).
-    #[arg(long, value_name = "M", value_delimiter = ',')]
+    #[arg(long, value_name = "M", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=64))]
     pub precompute: Vec<u32>,
     /// Timed runs per size (median reported).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also draw MSM time against N, one line per backend, as an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 }

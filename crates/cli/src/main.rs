@@ -3,17 +3,27 @@
 //! Output contract (scripts rely on it): the result is the LAST line of
 //! stdout, as lowercase hex of its arkworks compressed encoding, or with
 //! `--json` a last line of JSON holding `result`, `msm_ms` and `phases_ms`.
-//! Progress and timings go to stderr. Errors are one line on stderr, exit 1.
+//! Progress and timings go to stderr. Errors are one line on stderr, exit 1;
+//! a closed pipe on stdout ends the command quietly (SIGPIPE), as Unix tools do.
 
 mod args;
 mod commands;
+mod console;
+mod error;
+mod progress;
 
 use clap::Parser;
 
 fn main() {
+    console::default_sigpipe();
     let cli = args::Cli::parse();
     if let Err(e) = commands::run(cli) {
-        eprintln!("zkmsm: error: {e}");
+        if e.is_broken_pipe() {
+            // SIGPIPE is ignored by whoever started us: still end quietly
+            std::process::exit(141);
+        }
+        // if standard error itself fails there is nowhere left to say so
+        let _ = console::err(format_args!("zkmsm: error: {}", console::one_line(&e.to_string())));
         std::process::exit(1);
     }
 }

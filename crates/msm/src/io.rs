@@ -3,19 +3,36 @@
 //! - Points: a concatenation of arkworks-canonical G1 affine encodings,
 //!   compressed or uncompressed, optionally preceded by the 8-byte
 //!   little-endian length that arkworks writes for a `Vec`.
-//! - Scalars: 32-byte little-endian integers, each below the group order r.
+//! - Scalars: 32-byte little-endian integers, each below the group order r,
+//!   optionally preceded by the same 8-byte length.
 //!
-//! Every error names the file and the byte offset of the bad record.
+//! Every error names the file and the byte offset of the bad record. Reading
+//! is bounded: the scalar count fixes the size the points file must have, a
+//! file of known size is checked against the other before anything is read,
+//! and a stream (a pipe, standard input, `/dev/zero`) is read no further than
+//! the largest input it could validly be, plus one byte to see that it is
+//! longer.
 
 use crate::context::{check_scalars, validate_points, Validation};
 use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
 use std::fs::File;
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use zkmsm_curve::{Affine, MsmCurve, PointFormat};
 
 pub const SCALAR_BYTES: usize = 32;
+
+/// arkworks writes a `Vec` as its length (a little-endian u64), then the items.
+pub const LENGTH_PREFIX_BYTES: usize = 8;
+
+/// The most points (and scalars) read unless the caller allows more: it bounds
+/// what a stream of unknown length can make us read and hold (2 GiB of
+/// scalars) before its end shows that it is too long.
+pub const DEFAULT_MAX_POINTS: usize = 1 << 26;
+
+/// The name errors give standard input.
+pub const STDIN_NAME: &str = "<stdin>";
 
 /// Records decoded per read: large enough for parallel decoding, small enough
 /// that the file's bytes are never more than a few MiB in memory.
@@ -25,62 +42,344 @@ fn io_error(path: &Path) -> impl Fn(std::io::Error) -> MsmError + Copy + '_ {
     move |source| MsmError::Io { path: path.to_path_buf(), source }
 }
 
-/// Fill `buf` from `r` as far as the file goes: the bytes read, fewer than
-/// `buf.len()` only at the end of the file.
-fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut got = 0;
-    while got < buf.len() {
-        match r.read(&mut buf[got..]) {
-            Ok(0) => break,
-            Ok(k) => got += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(got)
-}
-
 fn malformed(path: &Path, offset: usize, what: impl Into<String>) -> MsmError {
     MsmError::Malformed { path: path.to_path_buf(), offset: offset as u64, what: what.into() }
 }
 
-/// Read scalars, rejecting a truncated tail and values >= r. The file is read
-/// a chunk at a time into the limbs, never whole.
+fn out_of_memory(path: &Path, what: String) -> MsmError {
+    MsmError::Io { path: path.to_path_buf(), source: std::io::Error::new(std::io::ErrorKind::OutOfMemory, what) }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// An input: a file or standard input, with its length when it is known
+/// before reading (a regular file).
+pub struct Source {
+    name: PathBuf,
+    reader: Box<dyn Read + Send>,
+    len: Option<u64>,
+}
+
+impl Source {
+    /// Open `path`; `-` is standard input.
+    pub fn open(path: &Path) -> Result<Self, MsmError> {
+        if path.as_os_str() == "-" {
+            return Self::stdin();
+        }
+        let file = File::open(path).map_err(io_error(path))?;
+        Ok(Self::from_file(path.to_path_buf(), file))
+    }
+
+    /// Standard input; its length is known when it is a regular file (`< file`).
+    pub fn stdin() -> Result<Self, MsmError> {
+        let name = PathBuf::from(STDIN_NAME);
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsFd;
+            let fd = std::io::stdin().as_fd().try_clone_to_owned().map_err(io_error(&name))?;
+            Ok(Self::from_file(name, File::from(fd)))
+        }
+        #[cfg(not(unix))]
+        Ok(Self::from_reader(name, std::io::stdin(), None))
+    }
+
+    /// Any reader; `len` is its exact length if known, `name` what errors call it.
+    pub fn from_reader(name: impl Into<PathBuf>, reader: impl Read + Send + 'static, len: Option<u64>) -> Self {
+        Self { name: name.into(), reader: Box::new(reader), len }
+    }
+
+    /// In-memory bytes (tests, fuzzing): a source of known length.
+    pub fn from_bytes(name: impl Into<PathBuf>, bytes: Vec<u8>) -> Self {
+        let len = bytes.len() as u64;
+        Self::from_reader(name, std::io::Cursor::new(bytes), Some(len))
+    }
+
+    fn from_file(name: PathBuf, file: File) -> Self {
+        let len = match file.metadata() {
+            Ok(m) if m.is_file() => Some(m.len()),
+            _ => None,
+        };
+        Self { name, reader: Box::new(file), len }
+    }
+
+    pub fn name(&self) -> &Path {
+        &self.name
+    }
+
+    /// The length, if known before reading.
+    pub fn length(&self) -> Option<u64> {
+        self.len
+    }
+
+    /// Read a stream of unknown length whole, but no more than `max` bytes:
+    /// `Ok(None)` when it is longer. Afterwards its length is known.
+    fn buffer_up_to(&mut self, max: usize) -> Result<Option<()>, MsmError> {
+        if self.len.is_some() {
+            return Ok(Some(()));
+        }
+        let mut bytes = Vec::new();
+        (&mut self.reader).take(max as u64 + 1).read_to_end(&mut bytes).map_err(io_error(&self.name))?;
+        if bytes.len() > max {
+            return Ok(None);
+        }
+        self.len = Some(bytes.len() as u64);
+        self.reader = Box::new(std::io::Cursor::new(bytes));
+        Ok(Some(()))
+    }
+
+    fn read_exact(&mut self, buf: &mut [u8]) -> Result<(), MsmError> {
+        self.reader.read_exact(buf).map_err(io_error(&self.name))
+    }
+
+    fn known_len(&self) -> usize {
+        self.len.expect("length known") as usize
+    }
+}
+
+/// How to read an MSM's inputs.
+#[derive(Clone, Copy)]
+pub struct ReadOptions<'a> {
+    /// The points' encoding; detected from the sizes when `None`.
+    pub format: Option<PointFormat>,
+    pub validation: Validation,
+    /// Refuse more points than this (see [`DEFAULT_MAX_POINTS`]).
+    pub max_points: usize,
+    /// Called with the number of points decoded and validated so far, and of all.
+    pub progress: &'a (dyn Fn(usize, usize) + Sync),
+}
+
+impl Default for ReadOptions<'_> {
+    fn default() -> Self {
+        Self { format: None, validation: Validation::Full, max_points: DEFAULT_MAX_POINTS, progress: &|_, _| {} }
+    }
+}
+
+/// An MSM's inputs as read from files.
+pub struct MsmInputs<C: MsmCurve> {
+    pub points: Vec<Affine<C>>,
+    pub scalars: Vec<ScalarLimbs>,
+    pub layout: PointsLayout,
+    /// The scalars file had the 8-byte length prefix.
+    pub scalars_prefixed: bool,
+}
+
+/// Read the points and scalars of one MSM. The scalars come first (their
+/// count fixes the points file's size); when both sizes are known they are
+/// checked against each other before either file is read.
+pub fn read_msm_inputs<C: MsmCurve>(
+    mut points: Source,
+    mut scalars: Source,
+    opts: &ReadOptions,
+) -> Result<MsmInputs<C>, MsmError> {
+    let smallest = opts.format.map_or(PointFormat::Compressed.size::<C>(), |f| f.size::<C>());
+    // the most points the points file can hold, if its size is known
+    let capacity = points.len.map(|l| l as usize / smallest);
+    if let (Some(slen), Some(plen)) = (scalars.len, points.len) {
+        if let Ok((count, _)) = scalars_layout(slen as usize) {
+            check_counts::<C>(&points.name, plen as usize, count, &scalars.name, opts.format)?;
+        }
+    }
+    let bound = capacity.map_or(opts.max_points, |c| c.min(opts.max_points));
+    if scalars.buffer_up_to(bound * SCALAR_BYTES + LENGTH_PREFIX_BYTES)?.is_none() {
+        let at = bound * SCALAR_BYTES + LENGTH_PREFIX_BYTES;
+        return Err(match capacity {
+            Some(c) if c < opts.max_points => malformed(
+                &scalars.name,
+                at,
+                format!(
+                    "more than {} (the stream goes on past byte {at}), but {} ({} bytes) holds at most {}: \
+                     the counts differ",
+                    plural(c, "scalar", "scalars"),
+                    points.name.display(),
+                    points.known_len(),
+                    plural(c, "point", "points"),
+                ),
+            ),
+            _ => malformed(
+                &scalars.name,
+                at,
+                format!(
+                    "more than {} scalars (the stream goes on past byte {at}): above the input limit{LIMIT_HINT}",
+                    opts.max_points
+                ),
+            ),
+        });
+    }
+    let (scalar_values, scalars_prefixed) = read_scalars_from::<C>(&mut scalars, opts.max_points)?;
+    let n = scalar_values.len();
+    if let Some(plen) = points.len {
+        check_counts::<C>(&points.name, plen as usize, n, &scalars.name, opts.format)?;
+    }
+    let largest = opts.format.map_or(PointFormat::Uncompressed.size::<C>(), |f| f.size::<C>());
+    let most = n * largest + LENGTH_PREFIX_BYTES;
+    if points.buffer_up_to(most)?.is_none() {
+        return Err(malformed(
+            &points.name,
+            most,
+            format!(
+                "longer than {most} bytes, the most {} take in any layout ({} in {})",
+                plural(n, "point", "points"),
+                plural(n, "scalar", "scalars"),
+                scalars.name.display()
+            ),
+        ));
+    }
+    check_counts::<C>(&points.name, points.known_len(), n, &scalars.name, opts.format)?;
+    let (point_values, layout) = read_points_from::<C>(&mut points, n, opts)?;
+    Ok(MsmInputs { points: point_values, scalars: scalar_values, layout, scalars_prefixed })
+}
+
+/// How a user of the command raises the limit.
+const LIMIT_HINT: &str = " (zkmsm msm --max-points)";
+
+/// When `len` bytes of points cannot hold `n` points, the error: the counts
+/// differ when the file holds whole points, else its size is wrong.
+fn check_counts<C: MsmCurve>(
+    path: &Path,
+    len: usize,
+    n: usize,
+    scalars: &Path,
+    format: Option<PointFormat>,
+) -> Result<(), MsmError> {
+    if detect_layout::<C>(len, n, format).is_some() {
+        return Ok(());
+    }
+    let formats = match format {
+        Some(f) => vec![f],
+        None => vec![PointFormat::Compressed, PointFormat::Uncompressed],
+    };
+    // the whole numbers of points the file could hold, in each layout
+    let mut held = Vec::new();
+    for &f in &formats {
+        for header in [0, LENGTH_PREFIX_BYTES] {
+            if len >= header && (len - header).is_multiple_of(f.size::<C>()) {
+                let m = (len - header) / f.size::<C>();
+                let prefix = if header > 0 { " after a length prefix" } else { "" };
+                held.push(format!("{m} {} point{}{prefix}", format_name(f), if m == 1 { "" } else { "s" }));
+            }
+        }
+    }
+    if held.is_empty() {
+        return Err(size_error::<C>(path, len, n, format));
+    }
+    Err(malformed(
+        path,
+        len.min(n * formats[0].size::<C>()),
+        format!(
+            "holds {} ({len} bytes) but {} holds {}: the counts differ",
+            held.join(" or "),
+            scalars.display(),
+            plural(n, "scalar", "scalars")
+        ),
+    ))
+}
+
+fn format_name(f: PointFormat) -> &'static str {
+    match f {
+        PointFormat::Compressed => "compressed",
+        PointFormat::Uncompressed => "uncompressed",
+    }
+}
+
+fn size_error<C: MsmCurve>(path: &Path, len: usize, n: usize, format: Option<PointFormat>) -> MsmError {
+    let (c, u) = (PointFormat::Compressed.size::<C>(), PointFormat::Uncompressed.size::<C>());
+    let allowed = match format {
+        Some(f) => format!("{} bytes ({n} x {}, optionally + 8)", n * f.size::<C>(), f.size::<C>()),
+        None => format!("{} (compressed) or {} (uncompressed) bytes, optionally + 8", n * c, n * u),
+    };
+    malformed(path, len, format!("file has {len} bytes; {n} points need {allowed}"))
+}
+
+/// How `len` bytes of scalars are laid out: their count, and whether the
+/// length prefix is present (`len` = 8 mod 32; plain files are whole scalars).
+fn scalars_layout(len: usize) -> Result<(usize, bool), (usize, usize)> {
+    match len % SCALAR_BYTES {
+        0 => Ok((len / SCALAR_BYTES, false)),
+        LENGTH_PREFIX_BYTES => Ok((len / SCALAR_BYTES, true)),
+        tail => Err((len / SCALAR_BYTES, tail)),
+    }
+}
+
+/// Read scalars (see [`read_msm_inputs`] for bounds), rejecting a truncated
+/// tail, a length prefix that disagrees with the file, and values >= r.
 pub fn read_scalars<C: MsmCurve>(path: &Path) -> Result<Vec<ScalarLimbs>, MsmError> {
-    let mut file = File::open(path).map_err(io_error(path))?;
-    let expected = file.metadata().map(|m| m.len() as usize / SCALAR_BYTES).unwrap_or(0);
-    let mut scalars: Vec<ScalarLimbs> = Vec::with_capacity(expected);
-    let mut buf = vec![0u8; RECORDS_PER_READ * SCALAR_BYTES];
-    loop {
-        let got = read_up_to(&mut file, &mut buf).map_err(io_error(path))?;
+    let mut src = Source::open(path)?;
+    let most = DEFAULT_MAX_POINTS * SCALAR_BYTES + LENGTH_PREFIX_BYTES;
+    if src.buffer_up_to(most)?.is_none() {
+        return Err(malformed(
+            path,
+            most,
+            format!(
+                "more than {DEFAULT_MAX_POINTS} scalars (the stream goes on past byte {most}): above the input limit"
+            ),
+        ));
+    }
+    Ok(read_scalars_from::<C>(&mut src, DEFAULT_MAX_POINTS)?.0)
+}
+
+/// Read the scalars of a source whose length is known, a chunk at a time into
+/// the limbs (never the whole file's bytes at once); whether it had a prefix.
+pub fn read_scalars_from<C: MsmCurve>(
+    src: &mut Source,
+    max_count: usize,
+) -> Result<(Vec<ScalarLimbs>, bool), MsmError> {
+    let len = src.known_len();
+    let path = src.name.clone();
+    let (count, prefixed) = scalars_layout(len).map_err(|(whole, tail)| {
+        malformed(
+            &path,
+            whole * SCALAR_BYTES,
+            format!("truncated scalar: {len} bytes is {whole} whole 32-byte scalars plus {tail} bytes"),
+        )
+    })?;
+    if count > max_count {
+        return Err(malformed(
+            &path,
+            max_count * SCALAR_BYTES,
+            format!("{count} scalars ({len} bytes): above the input limit of {max_count}{LIMIT_HINT}"),
+        ));
+    }
+    let header = if prefixed { LENGTH_PREFIX_BYTES } else { 0 };
+    if prefixed {
+        let mut prefix = [0u8; LENGTH_PREFIX_BYTES];
+        src.read_exact(&mut prefix)?;
+        let declared = u64::from_le_bytes(prefix);
+        if declared != count as u64 {
+            return Err(malformed(
+                &path,
+                0,
+                format!(
+                    "{len} bytes is {count} whole 32-byte scalars plus 8: an arkworks length prefix would say {count}, \
+                     these 8 bytes say {declared} (or the file is truncated)"
+                ),
+            ));
+        }
+    }
+    let mut scalars: Vec<ScalarLimbs> = Vec::new();
+    scalars
+        .try_reserve_exact(count)
+        .map_err(|_| out_of_memory(&path, format!("cannot allocate memory for {count} scalars")))?;
+    let mut buf = vec![0u8; RECORDS_PER_READ.min(count) * SCALAR_BYTES];
+    while scalars.len() < count {
+        let bytes = &mut buf[..(count - scalars.len()).min(RECORDS_PER_READ) * SCALAR_BYTES];
+        src.read_exact(bytes)?;
         scalars.extend(
-            buf[..got]
+            bytes
                 .chunks_exact(SCALAR_BYTES)
                 .map(|c| core::array::from_fn(|i| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap()))),
         );
-        if got < buf.len() {
-            let tail = got % SCALAR_BYTES;
-            if tail != 0 {
-                let whole = scalars.len();
-                return Err(malformed(
-                    path,
-                    whole * SCALAR_BYTES,
-                    format!(
-                        "truncated scalar: {} bytes is {whole} whole 32-byte scalars plus {tail} bytes",
-                        whole * SCALAR_BYTES + tail
-                    ),
-                ));
-            }
-            break;
-        }
     }
     check_scalars::<C>(&scalars).map_err(|e| match e {
-        MsmError::ScalarNotReduced { index } => {
-            malformed(path, index * SCALAR_BYTES, format!("scalar {index} is not below the {} group order r", C::NAME))
-        }
+        MsmError::ScalarNotReduced { index } => malformed(
+            &path,
+            header + index * SCALAR_BYTES,
+            format!("scalar {index} is not below the {} group order r", C::NAME),
+        ),
         other => other,
     })?;
-    Ok(scalars)
+    Ok((scalars, prefixed))
 }
 
 /// How a points file is laid out.
@@ -100,7 +399,7 @@ pub fn detect_layout<C: MsmCurve>(len: usize, n: usize, format: Option<PointForm
     };
     for f in formats {
         for prefixed in [false, true] {
-            if len == n * f.size::<C>() + if prefixed { 8 } else { 0 } {
+            if len == n * f.size::<C>() + if prefixed { LENGTH_PREFIX_BYTES } else { 0 } {
                 return Some(PointsLayout { format: f, prefixed });
             }
         }
@@ -108,94 +407,107 @@ pub fn detect_layout<C: MsmCurve>(len: usize, n: usize, format: Option<PointForm
     None
 }
 
-/// Read `n` points, decode them in parallel and validate them. With
-/// `Validation::Full` every point is checked to be in the subgroup. A regular
-/// file is read a chunk at a time (decoded as it comes, so its bytes are never
-/// all in memory); anything else (a pipe) is read whole first, as its length
-/// is needed to tell the layout.
+/// Read `n` points, decode them in parallel and validate them, a chunk at a
+/// time. With `Validation::Full` every point is checked to be in the
+/// subgroup. A stream (a pipe) is read whole first, but never more than `n`
+/// points can take, as its length is needed to tell the layout.
 pub fn read_points<C: MsmCurve>(
     path: &Path,
     n: usize,
     format: Option<PointFormat>,
     validation: Validation,
 ) -> Result<(Vec<Affine<C>>, PointsLayout), MsmError> {
-    let mut file = File::open(path).map_err(io_error(path))?;
-    match file.metadata() {
-        Ok(m) if m.is_file() => decode_points(path, file, m.len() as usize, n, format, validation),
-        _ => {
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes).map_err(io_error(path))?;
-            let len = bytes.len();
-            decode_points(path, std::io::Cursor::new(bytes), len, n, format, validation)
-        }
+    let mut src = Source::open(path)?;
+    let most = n * format.unwrap_or(PointFormat::Uncompressed).size::<C>() + LENGTH_PREFIX_BYTES;
+    if src.buffer_up_to(most)?.is_none() {
+        return Err(malformed(path, most, format!("longer than {most} bytes, the most {n} points take in any layout")));
     }
+    read_points_from(&mut src, n, &ReadOptions { format, validation, ..Default::default() })
 }
 
-/// Decode the `len` bytes of `reader` as `n` points (see [`read_points`]).
-fn decode_points<C: MsmCurve>(
-    path: &Path,
-    mut reader: impl Read,
-    len: usize,
+/// Decode the points of a source whose length is known (see [`read_points`]).
+pub fn read_points_from<C: MsmCurve>(
+    src: &mut Source,
     n: usize,
-    format: Option<PointFormat>,
-    validation: Validation,
+    opts: &ReadOptions,
 ) -> Result<(Vec<Affine<C>>, PointsLayout), MsmError> {
-    let layout = detect_layout::<C>(len, n, format).ok_or_else(|| {
-        let (c, u) = (PointFormat::Compressed.size::<C>(), PointFormat::Uncompressed.size::<C>());
-        let allowed = match format {
-            Some(f) => format!("{} bytes ({n} x {}, optionally + 8)", n * f.size::<C>(), f.size::<C>()),
-            None => format!("{} (compressed) or {} (uncompressed) bytes, optionally + 8", n * c, n * u),
-        };
-        malformed(path, len, format!("file has {len} bytes; {n} points need {allowed}"))
-    })?;
-    let read_exact = |reader: &mut dyn Read, buf: &mut [u8]| reader.read_exact(buf).map_err(io_error(path));
-    let header = if layout.prefixed { 8 } else { 0 };
+    let len = src.known_len();
+    let path = src.name.clone();
+    let layout = detect_layout::<C>(len, n, opts.format).ok_or_else(|| size_error::<C>(&path, len, n, opts.format))?;
+    let header = if layout.prefixed { LENGTH_PREFIX_BYTES } else { 0 };
     if layout.prefixed {
-        let mut prefix = [0u8; 8];
-        read_exact(&mut reader, &mut prefix)?;
+        let mut prefix = [0u8; LENGTH_PREFIX_BYTES];
+        src.read_exact(&mut prefix)?;
         let declared = u64::from_le_bytes(prefix);
         if declared != n as u64 {
-            return Err(malformed(path, 0, format!("length prefix says {declared} points, expected {n}")));
+            return Err(malformed(&path, 0, format!("length prefix says {declared} points, expected {n}")));
         }
     }
     let size = layout.format.size::<C>();
-    let mut points: Vec<Affine<C>> = Vec::with_capacity(n);
+    let mut points: Vec<Affine<C>> = Vec::new();
+    points.try_reserve_exact(n).map_err(|_| out_of_memory(&path, format!("cannot allocate memory for {n} points")))?;
     let mut buf = vec![0u8; RECORDS_PER_READ.min(n) * size];
     let mut decoded = Vec::new();
     while points.len() < n {
         let first = points.len();
         let bytes = &mut buf[..(n - first).min(RECORDS_PER_READ) * size];
-        read_exact(&mut reader, bytes)?;
+        src.read_exact(bytes)?;
         bytes
             .par_chunks_exact(size)
             .map(|chunk| Affine::<C>::from_bytes(chunk, layout.format))
             .collect_into_vec(&mut decoded);
         for (k, p) in decoded.drain(..).enumerate() {
             let i = first + k;
-            points.push(p.map_err(|e| malformed(path, header + i * size, format!("point {i}: {e}")))?);
+            points.push(p.map_err(|e| malformed(&path, header + i * size, format!("point {i}: {e}")))?);
         }
+        // validated a chunk at a time: the first bad point in file order is
+        // named, and progress covers the validation (the larger cost)
+        validate_points(&points[first..], opts.validation).map_err(|e| match e {
+            MsmError::PointNotOnCurve { index } => {
+                let i = first + index;
+                malformed(&path, header + i * size, format!("point {i}: not on the curve"))
+            }
+            MsmError::PointNotInSubgroup { index } => {
+                let i = first + index;
+                malformed(&path, header + i * size, format!("point {i}: not in the prime-order subgroup"))
+            }
+            other => other,
+        })?;
+        (opts.progress)(points.len(), n);
     }
-    validate_points(&points, validation).map_err(|e| match e {
-        MsmError::PointNotOnCurve { index } => {
-            malformed(path, header + index * size, format!("point {index}: not on the curve"))
-        }
-        MsmError::PointNotInSubgroup { index } => {
-            malformed(path, header + index * size, format!("point {index}: not in the prime-order subgroup"))
-        }
-        other => other,
-    })?;
     Ok((points, layout))
 }
 
+/// An output: a file, or standard output (`-`).
+pub struct Sink {
+    name: PathBuf,
+    writer: Box<dyn Write>,
+}
+
+impl Sink {
+    /// Create (truncate) `path`; `-` is standard output.
+    pub fn create(path: &Path) -> Result<Self, MsmError> {
+        if path.as_os_str() == "-" {
+            return Ok(Self { name: PathBuf::from("<stdout>"), writer: Box::new(std::io::stdout().lock()) });
+        }
+        let file = File::create(path).map_err(io_error(path))?;
+        Ok(Self { name: path.to_path_buf(), writer: Box::new(std::io::BufWriter::with_capacity(1 << 20, file)) })
+    }
+
+    /// Write everything and flush: a full disk or a closed pipe is an error here.
+    pub fn write_all_and_flush(mut self, bytes: &[u8]) -> Result<(), MsmError> {
+        let io = io_error(&self.name);
+        self.writer.write_all(bytes).map_err(io)?;
+        self.writer.flush().map_err(io)
+    }
+}
+
 fn write_all(path: &Path, bytes: &[u8]) -> Result<(), MsmError> {
-    let io = io_error(path);
-    let mut f = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
-    f.write_all(bytes).map_err(io)?;
-    f.flush().map_err(io)
+    Sink::create(path)?.write_all_and_flush(bytes)
 }
 
 pub fn encode_points<C: MsmCurve>(points: &[Affine<C>], format: PointFormat, prefixed: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(points.len() * format.size::<C>() + 8);
+    let mut out = Vec::with_capacity(points.len() * format.size::<C>() + LENGTH_PREFIX_BYTES);
     if prefixed {
         out.extend((points.len() as u64).to_le_bytes());
     }
@@ -206,6 +518,7 @@ pub fn encode_points<C: MsmCurve>(points: &[Affine<C>], format: PointFormat, pre
     out
 }
 
+/// Write points to `path` (`-`: standard output).
 pub fn write_points<C: MsmCurve>(path: &Path, points: &[Affine<C>], format: PointFormat) -> Result<(), MsmError> {
     write_all(path, &encode_points(points, format, false))
 }
@@ -214,6 +527,7 @@ pub fn encode_scalars(scalars: &[ScalarLimbs]) -> Vec<u8> {
     scalars.iter().flat_map(|s| s.iter().flat_map(|l| l.to_le_bytes())).collect()
 }
 
+/// Write scalars to `path` (`-`: standard output).
 pub fn write_scalars(path: &Path, scalars: &[ScalarLimbs]) -> Result<(), MsmError> {
     write_all(path, &encode_scalars(scalars))
 }

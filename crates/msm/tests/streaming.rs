@@ -368,8 +368,8 @@ fn chunked_point_reads<C: MsmCurve>(seed: u64) {
                 format!("{}: byte offset {}: point {i}: {e}", f.display(), header + i * size)
             );
 
-            // validation names its index too, and decoding errors come before
-            // validation errors, as when the file was read whole
+            // validation names its index too, and the first bad point in file
+            // order is named, whether it fails decoding or validation
             if prefixed {
                 let (y, _) = Affine::<C>::ys_from_x(<C::Base as PrimeField>::ZERO).unwrap();
                 let outsider = Affine::<C>::new_unchecked(<C::Base as PrimeField>::ZERO, y);
@@ -390,7 +390,11 @@ fn chunked_point_reads<C: MsmCurve>(seed: u64) {
                 b[header + 39_999 * size..].fill(0xff);
                 let f = dir.write("sub2.bin", &b);
                 assert!(err_string(read_points::<C>(&f, N, None, Validation::Full))
-                    .contains(&format!("byte offset {}: point 39999: ", header + 39_999 * size)));
+                    .contains(&format!("byte offset {}: point 100: not in", header + 100 * size)));
+                b[header + 50 * size..header + 51 * size].fill(0xff);
+                let f = dir.write("sub3.bin", &b);
+                assert!(err_string(read_points::<C>(&f, N, None, Validation::Full))
+                    .contains(&format!("byte offset {}: point 50: ", header + 50 * size)));
             }
         }
     }

@@ -1,0 +1,101 @@
+//! `zkmsm bench`: the MSM phases of every backend at several sizes, as a
+//! markdown table on standard output (and a plot with `--plot`).
+
+use super::{plot, timed_runs};
+use crate::args::BenchArgs;
+use crate::console::outln;
+use crate::error::CliError;
+use crate::progress;
+use zkmsm::io::result_hex;
+use zkmsm::{build_with, BackendChoice, EngineCurve, MsmError, Validation};
+
+pub fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
+    let backends: Vec<BackendChoice> = if a.backend.is_empty() {
+        BackendChoice::ALL.into_iter().filter(|b| *b != BackendChoice::Auto).collect()
+    } else {
+        a.backend.iter().map(|&b| b.into()).collect()
+    };
+    let mut sched_rows: Vec<String> = Vec::new();
+    let mut series = plot::Series::default();
+    outln!(
+        "| curve | n | backend | c | msm ms (median of {}) | digits | accumulation | bucket agg. | result agg. |",
+        a.repeat
+    )?;
+    outln!("|---|---|---|---|---|---|---|---|---|")?;
+    for &k in &a.log_n {
+        let n = 1usize << k;
+        let pb = progress::spinner(format!("generating 2^{k} points"));
+        let points = zkmsm::gen::random_points::<C>(n, a.seed).points;
+        let scalars = zkmsm::gen::random_scalars::<C>(n, a.seed.wrapping_add(1));
+        pb.finish_and_clear();
+        let mut first: Option<(String, &'static str)> = None;
+        let modes: Vec<Option<u32>> = std::iter::once(None).chain(a.precompute.iter().map(|&m| Some(m))).collect();
+        for (&b, &mode) in backends.iter().flat_map(|b| modes.iter().map(move |m| (b, m))) {
+            let label = format!("{}{}", b.name(), mode.map(|m| format!(", fixed-base x{m}")).unwrap_or_default());
+            let pb = progress::spinner(format!("2^{k}: {label}"));
+            let ctx = match build_with(&points, b, Validation::AlreadyValidated, mode) {
+                Ok(ctx) => ctx,
+                Err(MsmError::Unsupported(_)) if a.backend.is_empty() => continue,
+                Err(e) => return Err(e.into()),
+            };
+            let (out, all) = timed_runs(ctx.as_ref(), &scalars, a.repeat)?;
+            pb.finish_and_clear();
+            let hex = result_hex(&out.result.to_affine());
+            let (first_hex, first_name) = first.get_or_insert_with(|| (hex.clone(), ctx.backend_name()));
+            if *first_hex != hex {
+                return Err(CliError::BackendsDisagree { backend: ctx.backend_name(), first: first_name, log_n: k });
+            }
+            // one more MSM alone, for the scheduler's statistics
+            ctx.take_schedule_stats();
+            ctx.msm_report(&scalars)?;
+            if let Some(st) = ctx.take_schedule_stats() {
+                sched_rows.push(format!(
+                    "| {} | 2^{k} | {}{} | {} | {} | {:.3}% | {} | {} | {} | {} |",
+                    C::NAME,
+                    ctx.backend_name(),
+                    mode.map(|m| format!(", fixed-base x{m}")).unwrap_or_default(),
+                    st.ops,
+                    st.conflicts,
+                    100.0 * st.conflicts as f64 / st.ops.max(1) as f64,
+                    st.batches,
+                    st.passes,
+                    st.max_queue,
+                    st.overflowed
+                ));
+            }
+            let p = out.timings.as_ms();
+            let median = all[all.len() / 2];
+            series.add(
+                format!("{}{}", ctx.backend_name(), mode.map(|m| format!(" x{m}")).unwrap_or_default()),
+                k,
+                median,
+            );
+            outln!(
+                "| {} | 2^{k} | {}{} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+                C::NAME,
+                ctx.backend_name(),
+                mode.map(|m| format!(", fixed-base x{m}")).unwrap_or_default(),
+                out.plan.c,
+                median,
+                p[0].1,
+                p[1].1,
+                p[2].1,
+                p[3].1
+            )?;
+        }
+    }
+    if !sched_rows.is_empty() {
+        outln!()?;
+        outln!("Scheduler statistics (one MSM, all windows):")?;
+        outln!()?;
+        outln!("| curve | n | backend | ops | conflicts | conflict rate | batches | passes (max) | max queue | overflowed |")?;
+        outln!("|---|---|---|---|---|---|---|---|---|---|")?;
+        for r in sched_rows {
+            outln!("{r}")?;
+        }
+    }
+    if let Some(path) = &a.plot {
+        plot::draw(path, &format!("zkmsm bench, {} G1, median of {}", C::NAME, a.repeat), &series)?;
+    }
+    Ok(())
+}

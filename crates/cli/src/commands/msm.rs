@@ -1,0 +1,88 @@
+//! `zkmsm msm`: the MSM of a points file and a scalars file.
+
+use super::{ms, phases_json, print_phases, timed_runs};
+use crate::args::MsmArgs;
+use crate::console::{errln, outln};
+use crate::error::CliError;
+use crate::progress;
+use serde_json::json;
+use std::time::Instant;
+use zkmsm::io::{read_msm_inputs, result_hex, ReadOptions, Source};
+use zkmsm::{build_owned, build_with, EngineCurve, Validation};
+
+pub fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), CliError> {
+    if a.points.as_os_str() == "-" && a.scalars.as_os_str() == "-" {
+        return Err(CliError::BothStdin);
+    }
+    let t = Instant::now();
+    let points = Source::open(&a.points)?;
+    let scalars = Source::open(&a.scalars)?;
+    let pb = progress::bar("reading and validating points", "points");
+    let inputs = read_msm_inputs::<C>(
+        points,
+        scalars,
+        &ReadOptions {
+            format: a.point_format.map(Into::into),
+            validation: Validation::Full,
+            max_points: a.max_points,
+            progress: &|done, total| {
+                pb.set_length(total as u64);
+                pb.set_position(done as u64);
+            },
+        },
+    )?;
+    pb.finish_and_clear();
+    let (points, scalars, layout) = (inputs.points, inputs.scalars, inputs.layout);
+    let load = t.elapsed();
+    errln!(
+        "loaded {} points ({:?}{}) and scalars{} in {:.1} ms (decoded, validated)",
+        points.len(),
+        layout.format,
+        if layout.prefixed { ", length-prefixed" } else { "" },
+        if inputs.scalars_prefixed { " (length-prefixed)" } else { "" },
+        ms(load)
+    )?;
+    let t = Instant::now();
+    let n = points.len();
+    let pb = progress::spinner(super::demo::init_message(a.precompute));
+    // Without --check the context takes the points (no second copy: peak memory).
+    let (ctx, points) = if a.check {
+        (build_with(&points, a.backend.into(), Validation::AlreadyValidated, a.precompute), points)
+    } else {
+        (build_owned(points, a.backend.into(), Validation::AlreadyValidated, a.precompute), Vec::new())
+    };
+    let mut ctx = ctx?;
+    pb.finish_and_clear();
+    ctx.set_window(a.window);
+    let init = t.elapsed();
+    let (out, all) = timed_runs(ctx.as_ref(), &scalars, a.repeat)?;
+    let msm_ms = all[all.len() / 2];
+    let result = out.result.to_affine();
+    errln!(
+        "msm: {msm_ms:.2} ms (median of {}), window c = {}, {} windows, backend {}",
+        a.repeat,
+        out.plan.c,
+        out.plan.windows,
+        ctx.backend_name()
+    )?;
+    print_phases(&out)?;
+    if a.check {
+        let t = Instant::now();
+        let reference = zkmsm::reference::naive_msm(&points, &scalars);
+        if reference != result {
+            return Err(CliError::WrongResult { got: result_hex(&result), expected: result_hex(&reference) });
+        }
+        errln!("check: matches the bucket-free reference ({:.0} ms)", ms(t.elapsed()))?;
+    }
+    let hex = result_hex(&result);
+    if a.json {
+        outln!(
+            "{}",
+            json!({"curve": C::NAME, "n": n, "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
+                   "load_ms": ms(load), "init_ms": ms(init), "window": out.plan.c, "windows": out.plan.windows,
+                   "backend": ctx.backend_name(), "phases_ms": phases_json(&out)})
+        )
+    } else {
+        outln!("{hex}")
+    }
+}

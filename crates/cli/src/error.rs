@@ -1,0 +1,46 @@
+//! Everything the `zkmsm` command can fail with, each printed as one line.
+
+use crate::console::shown;
+use std::path::PathBuf;
+use zkmsm::MsmError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad input, or a library failure (unsupported backend, ...).
+    #[error("{}", msm_message(.0))]
+    Msm(#[from] MsmError),
+    #[error(transparent)]
+    Sim(#[from] zkmsm_sim::cli::SimError),
+    /// Writing standard output or standard error failed (a full disk, a
+    /// closed terminal). A broken pipe is not reported: see `main`.
+    #[error("writing {stream}: {source}")]
+    Write { stream: &'static str, source: std::io::Error },
+    #[error("standard output is closed: the result would be lost")]
+    StdoutClosed,
+    #[error("--points and --scalars are the same file ({}): one would overwrite the other", shown(.0))]
+    SameOutput(PathBuf),
+    #[error("--points and --scalars cannot both read standard input")]
+    BothStdin,
+    #[error("the MSM result {got} differs from the reference {expected}")]
+    WrongResult { got: String, expected: String },
+    #[error("backend {backend} disagrees with backend {first} at n = 2^{log_n}")]
+    BackendsDisagree { backend: &'static str, first: &'static str, log_n: u32 },
+    #[error("{}: drawing the plot: {what}", shown(.path))]
+    Plot { path: PathBuf, what: String },
+}
+
+impl CliError {
+    /// A write to a closed pipe: ends the command quietly, as Unix tools do.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, CliError::Write { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+}
+
+/// The library's message, with file names escaped so that it stays one line.
+fn msm_message(e: &MsmError) -> String {
+    match e {
+        MsmError::Io { path, source } => format!("{}: {source}", shown(path)),
+        MsmError::Malformed { path, offset, what } => format!("{}: byte offset {offset}: {what}", shown(path)),
+        other => other.to_string(),
+    }
+}
