@@ -55,7 +55,7 @@ fn run<C: Ark + EngineCurve>(log_n: u32) {
         .iter()
         .map(|s| C::Fr::from_le_bytes_mod_order(&s.iter().flat_map(|l| l.to_le_bytes()).collect::<Vec<_>>()))
         .collect();
-    let ctx = build(&points, BackendChoice::Auto, Validation::AlreadyValidated).unwrap();
+    let ctx = MsmBuilder::new().validation(Validation::AlreadyValidated).build(&points).unwrap();
     let ours = ctx.msm_report(&scalars).unwrap().result.to_affine();
     let theirs = C::G::msm(&ark_points, &ark_scalars).unwrap().into_affine();
     let mut b = Vec::new();

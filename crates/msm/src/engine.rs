@@ -1,10 +1,12 @@
 //! Choosing a backend at run time: a context behind a trait object, so a CLI
-//! or a prover can pick the backend by name without generic plumbing.
+//! or a prover can pick the backend by name without generic plumbing
+//! ([`MsmBuilder::backend`], [`MsmBuilder::build`]).
 
 use crate::backend::{Backend, BatchAffineBackend, TwistedEdwardsBackend, XyzzBackend};
-use crate::context::{MsmContext, MsmOutput, Validation};
+use crate::context::{MsmContext, MsmOutput};
 use crate::scheduler::{DelayedScheduler, GreedyScheduler};
-use crate::{MsmError, Plan, ScalarLimbs};
+use crate::{MsmBuilder, MsmError, Plan, ScalarLimbs};
+use std::borrow::Cow;
 use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve};
 
 /// The backends, by name.
@@ -48,7 +50,6 @@ pub trait MsmEngine<C: MsmCurve>: Send + Sync {
     fn set_window(&mut self, c: Option<u32>);
     fn plan(&self) -> Plan;
     fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<C>, MsmError>;
-    fn take_schedule_stats(&self) -> Option<crate::scheduler::ScheduleStats>;
 }
 
 impl<C: MsmCurve, B: Backend<C> + 'static> MsmEngine<C> for MsmContext<C, B>
@@ -70,9 +71,6 @@ where
     fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<C>, MsmError> {
         self.msm_bigint_report(scalars)
     }
-    fn take_schedule_stats(&self) -> Option<crate::scheduler::ScheduleStats> {
-        MsmContext::take_schedule_stats(self)
-    }
 }
 
 /// Curves know which backends they support.
@@ -80,26 +78,21 @@ pub trait EngineCurve: MsmCurve {
     /// What `Auto` means for n points.
     fn auto_backend(n: usize) -> BackendChoice;
     fn twisted_edwards(
-        points: Vec<Affine<Self>>,
-        validation: Validation,
-        copies: Option<u32>,
+        builder: &MsmBuilder,
+        points: Cow<'_, [Affine<Self>]>,
     ) -> Result<Box<dyn MsmEngine<Self>>, MsmError>;
 }
 
-/// A context with or without fixed-base precomputation, keeping the points.
-fn context<C: MsmCurve, B: Backend<C> + 'static>(
-    points: Vec<Affine<C>>,
+/// A context behind a trait object.
+fn boxed<C: MsmCurve, B: Backend<C> + 'static>(
+    builder: &MsmBuilder,
     backend: B,
-    validation: Validation,
-    copies: Option<u32>,
+    points: Cow<'_, [Affine<C>]>,
 ) -> Result<Box<dyn MsmEngine<C>>, MsmError>
 where
     B::Prepared: 'static,
 {
-    Ok(match copies {
-        None => Box::new(MsmContext::with_backend_owned(points, backend, validation)?),
-        Some(m) => Box::new(MsmContext::with_precompute_owned(points, backend, validation, m, None)?),
-    })
+    Ok(Box::new(builder.build_context(backend, points)?))
 }
 
 /// Batch-affine runs eight additions per instruction where the CPU has
@@ -121,11 +114,10 @@ impl EngineCurve for Bls12_377 {
         BackendChoice::TwistedEdwards
     }
     fn twisted_edwards(
-        points: Vec<Affine<Self>>,
-        validation: Validation,
-        copies: Option<u32>,
+        builder: &MsmBuilder,
+        points: Cow<'_, [Affine<Self>]>,
     ) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
-        context(points, TwistedEdwardsBackend, validation, copies)
+        boxed(builder, TwistedEdwardsBackend, points)
     }
 }
 
@@ -142,54 +134,27 @@ impl EngineCurve for Bls12_381 {
             BackendChoice::BatchAffineGreedy
         }
     }
-    fn twisted_edwards(
-        _: Vec<Affine<Self>>,
-        _: Validation,
-        _: Option<u32>,
-    ) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
+    fn twisted_edwards(_: &MsmBuilder, _: Cow<'_, [Affine<Self>]>) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
         Err(MsmError::Unsupported("BLS12-381 has no twisted Edwards form: use batch-affine or xyzz".into()))
     }
 }
 
-/// Build a context for `points` with the chosen backend.
-pub fn build<C: EngineCurve>(
-    points: &[Affine<C>],
-    choice: BackendChoice,
-    validation: Validation,
-) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
-    build_with(points, choice, validation, None)
-}
-
-/// As [`build`], in fixed-base mode with `copies` shifted copies of the points
-/// when `Some` (see [`crate::fixed_base`]). The context works on its own copy
-/// of the points; [`build_owned`] avoids it.
-pub fn build_with<C: EngineCurve>(
-    points: &[Affine<C>],
-    choice: BackendChoice,
-    validation: Validation,
-    copies: Option<u32>,
-) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
-    build_owned(points.to_vec(), choice, validation, copies)
-}
-
-/// As [`build_with`], taking the points: the backend keeps them or converts
-/// them while freeing them ([`Backend::prepare_owned`]), so a caller with no
-/// further use for them (the CLI without `--check`) never holds two sets.
-pub fn build_owned<C: EngineCurve>(
-    points: Vec<Affine<C>>,
-    choice: BackendChoice,
-    validation: Validation,
-    copies: Option<u32>,
-) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
-    let choice = if choice == BackendChoice::Auto { C::auto_backend(points.len()) } else { choice };
-    match choice {
-        BackendChoice::Auto | BackendChoice::Xyzz => context(points, XyzzBackend, validation, copies),
-        BackendChoice::BatchAffineGreedy => {
-            context(points, BatchAffineBackend::new(GreedyScheduler::default()), validation, copies)
+impl BackendChoice {
+    /// A context of this backend (`Auto` resolved by the caller).
+    pub(crate) fn build<C: EngineCurve>(
+        self,
+        builder: &MsmBuilder,
+        points: Cow<'_, [Affine<C>]>,
+    ) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
+        match self {
+            BackendChoice::Auto | BackendChoice::Xyzz => boxed(builder, XyzzBackend, points),
+            BackendChoice::BatchAffineGreedy => {
+                boxed(builder, BatchAffineBackend::new(GreedyScheduler::default()), points)
+            }
+            BackendChoice::BatchAffineDelayed => {
+                boxed(builder, BatchAffineBackend::new(DelayedScheduler::default()), points)
+            }
+            BackendChoice::TwistedEdwards => C::twisted_edwards(builder, points),
         }
-        BackendChoice::BatchAffineDelayed => {
-            context(points, BatchAffineBackend::new(DelayedScheduler::default()), validation, copies)
-        }
-        BackendChoice::TwistedEdwards => C::twisted_edwards(points, validation, copies),
     }
 }

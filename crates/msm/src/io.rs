@@ -13,7 +13,8 @@
 //! the largest input it could validly be, plus one byte to see that it is
 //! longer.
 
-use crate::context::{check_scalars, validate_points, Validation};
+use crate::context::check_scalars;
+use crate::load::{validate_points, Validation};
 use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
 use std::fs::File;

@@ -1,8 +1,8 @@
 //! zkmsm: multi-scalar multiplication sum_i s_i * P_i on BLS12-377/381 G1,
 //! organised as the accelerator papers organise it:
 //!
-//! 1. **init** ([`MsmContext::new`]): the points are fixed across many MSMs;
-//!    validate them once and convert them to the backend's form;
+//! 1. **init** ([`MsmBuilder`], [`load`]): the points are fixed across many
+//!    MSMs; decode and validate them once and convert them to the backend's form;
 //! 2. **plan** ([`plan`]): window size c from a cost model;
 //! 3. **digit slicing** ([`digits`]): signed c-bit digits with carry, so a
 //!    window needs only 2^(c-1) buckets;
@@ -13,6 +13,7 @@
 
 pub mod backend;
 pub mod bucket_aggregation;
+pub mod builder;
 pub mod context;
 pub mod digits;
 pub mod engine;
@@ -20,19 +21,22 @@ pub mod error;
 pub mod fixed_base;
 pub mod gen;
 pub mod io;
+pub mod load;
 pub mod plan;
 pub mod reference;
 pub mod result_aggregation;
 pub mod scheduler;
 pub mod timing;
 
-pub use backend::{Backend, BatchAffineBackend, Bucket, TwistedEdwardsBackend, XyzzBackend};
-pub use context::{msm, msm_bigint, MsmContext, MsmOutput, Validation};
-pub use engine::{build, build_owned, build_with, BackendChoice, EngineCurve, MsmEngine};
+pub use backend::{Backend, BatchAffineBackend, Bucket, TwistedEdwardsBackend, WindowBuckets, XyzzBackend};
+pub use builder::MsmBuilder;
+pub use context::{msm, msm_bigint, MsmContext, MsmOutput};
+pub use engine::{BackendChoice, EngineCurve, MsmEngine};
 pub use error::MsmError;
+pub use load::{decode_points, BadPoint, PointFault, Validation};
 pub use plan::Plan;
 pub use scheduler::{DelayedScheduler, GreedyScheduler, Scheduler};
-pub use timing::PhaseTimings;
+pub use timing::{Phase, PhaseTimings, Stopwatch};
 pub use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve, SwCurve, Xyzz};
 
 /// A scalar as canonical little-endian limbs (both BLS scalar fields fit 4).

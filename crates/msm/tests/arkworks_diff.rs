@@ -72,9 +72,8 @@ fn ours_with<C: Ark, B: Backend<C>>(
     scalars: &[ScalarLimbs],
     window: Option<u32>,
 ) -> Affine<C> {
-    let mut ctx = MsmContext::with_backend(points, backend, Validation::OnCurveOnly).unwrap();
-    ctx.set_window(window);
-    ctx.msm_bigint(scalars).unwrap()
+    let builder = MsmBuilder::new().validation(Validation::OnCurveOnly).window(window);
+    builder.build_context(backend, points).unwrap().msm_bigint(scalars).unwrap()
 }
 
 fn batch_affine<S: Scheduler>(s: S, batch: Option<usize>) -> BatchAffineBackend<S> {
@@ -338,7 +337,8 @@ fn fixed_base<C: Ark>(seed: u64) {
         let want = ark_msm(points, scalars);
         for copies in [1u32, 2, 4, 300] {
             for window in [None, Some(1), Some(7), Some(16)] {
-                let ctx = MsmContext::with_precompute(points, XyzzBackend, Validation::Full, copies, window).unwrap();
+                let builder = MsmBuilder::new().precompute(Some(copies)).window(window);
+                let ctx = builder.build_context(XyzzBackend, &points[..]).unwrap();
                 assert_eq!(
                     ctx.msm_bigint(scalars).unwrap(),
                     want,
@@ -347,14 +347,8 @@ fn fixed_base<C: Ark>(seed: u64) {
                 );
                 let pre = *ctx.precompute().unwrap();
                 assert!(pre.copies * pre.sets >= pre.plan.windows && pre.copies <= copies.max(1));
-                let ctx = MsmContext::with_precompute(
-                    points,
-                    BatchAffineBackend::new(GreedyScheduler::default()),
-                    Validation::Full,
-                    copies,
-                    window,
-                )
-                .unwrap();
+                let ctx =
+                    builder.build_context(BatchAffineBackend::new(GreedyScheduler::default()), &points[..]).unwrap();
                 assert_eq!(
                     ctx.msm_bigint(scalars).unwrap(),
                     want,
@@ -372,7 +366,7 @@ fn fixed_base_bls12_377() {
     // and the twisted-Edwards backend over shifted copies
     let pts = random_points::<Bls12_377>(100, 72).points;
     let sc = random_scalars::<Bls12_377>(100, 73);
-    let ctx = MsmContext::with_precompute(&pts, TwistedEdwardsBackend, Validation::Full, 4, None).unwrap();
+    let ctx = MsmBuilder::new().precompute(Some(4)).build_context(TwistedEdwardsBackend, &pts).unwrap();
     assert_eq!(ctx.msm_bigint(&sc).unwrap(), ark_msm(&pts, &sc));
 }
 

@@ -5,8 +5,8 @@
 //!   (`SignedDigits::compute`, `Precompute::regroup`), on random and
 //!   adversarial scalars, for every backend, with 1, 2 and 5 threads (both the
 //!   fused path, sets >= threads, and the split-aggregation path);
-//! - owned construction (`prepare_owned`, `with_backend_owned`,
-//!   `with_precompute_owned`, `build_owned`) gives what borrowed construction gives;
+//! - owned construction (`prepare_owned`, `MsmBuilder` given a `Vec`) gives
+//!   what borrowed construction gives;
 //! - files read a chunk at a time give the same points, scalars and errors
 //!   (message, index, byte offset) as reading them whole did.
 
@@ -51,8 +51,10 @@ fn all_at_once<C: MsmCurve, B: Backend<C>>(
         None => (backend.prepare(points), digits.windows),
         Some(pre) => (backend.prepare(&pre.shifted_copies(points)), pre.regroup(&digits.windows, points.len())),
     };
-    let sums: Vec<Xyzz<C>> =
-        streams.iter().map(|d| running_sum::<C, _>(&backend.accumulate(&prepared, d, &plan)).to_xyzz()).collect();
+    let sums: Vec<Xyzz<C>> = streams
+        .iter()
+        .map(|d| running_sum::<C, _>(&backend.accumulate(&prepared, d, &plan).into_buckets()).to_xyzz())
+        .collect();
     combine_windows(&sums, plan.c).to_affine()
 }
 
@@ -124,8 +126,8 @@ fn check_backend<C: MsmCurve, B: Backend<C>>(make: impl Fn() -> B, seed: u64) {
     for (pname, points) in point_cases::<C>(n, seed) {
         for (sname, scalars) in scalar_cases::<C>(n, seed + 1) {
             for window in [None, Some(1), Some(6), Some(16)] {
-                let mut ctx = MsmContext::with_backend(&points, make(), Validation::OnCurveOnly).unwrap();
-                ctx.set_window(window);
+                let builder = MsmBuilder::new().validation(Validation::OnCurveOnly).window(window);
+                let ctx = builder.build_context(make(), &points).unwrap();
                 let want = all_at_once(&backend, &points, &scalars, ctx.plan(), None);
                 for (threads, pool) in &pools {
                     let got = pool.install(|| ctx.msm_bigint_report(&scalars).unwrap());
@@ -142,8 +144,9 @@ fn check_backend<C: MsmCurve, B: Backend<C>>(make: impl Fn() -> B, seed: u64) {
             }
             for copies in [1, 3, 300] {
                 for window in [None, Some(9)] {
-                    let ctx =
-                        MsmContext::with_precompute(&points, make(), Validation::OnCurveOnly, copies, window).unwrap();
+                    let builder =
+                        MsmBuilder::new().validation(Validation::OnCurveOnly).precompute(Some(copies)).window(window);
+                    let ctx = builder.build_context(make(), &points).unwrap();
                     let pre = *ctx.precompute().unwrap();
                     let want = all_at_once(&backend, &points, &scalars, pre.plan, Some(pre));
                     for (threads, pool) in &pools {
@@ -212,32 +215,31 @@ fn owned_construction_matches_borrowed() {
     assert_eq!(XyzzBackend.prepare_owned(many.clone()), many);
 
     let scalars = random_scalars::<Bls12_377>(many.len(), 8);
-    let borrowed = MsmContext::with_backend(&many, TwistedEdwardsBackend, Validation::OnCurveOnly).unwrap();
-    let owned = MsmContext::with_backend_owned(many.clone(), TwistedEdwardsBackend, Validation::OnCurveOnly).unwrap();
+    let builder = MsmBuilder::new().validation(Validation::OnCurveOnly);
+    let borrowed = builder.build_context(TwistedEdwardsBackend, &many).unwrap();
+    let owned = builder.build_context(TwistedEdwardsBackend, many.clone()).unwrap();
     assert_eq!(owned.len(), many.len());
     assert_eq!(owned.msm_bigint(&scalars).unwrap(), borrowed.msm_bigint(&scalars).unwrap());
 
     // validation still happens, and names the index
     let mut off = pool[..10].to_vec();
     off[4].y = off[4].y + off[4].y;
+    assert!(matches!(builder.build_context(XyzzBackend, off.clone()), Err(MsmError::PointNotOnCurve { index: 4 })));
     assert!(matches!(
-        MsmContext::with_backend_owned(off.clone(), XyzzBackend, Validation::OnCurveOnly),
-        Err(MsmError::PointNotOnCurve { index: 4 })
-    ));
-    assert!(matches!(
-        MsmContext::with_precompute_owned(off, XyzzBackend, Validation::Full, 2, None),
+        MsmBuilder::new().precompute(Some(2)).build_context(XyzzBackend, off),
         Err(MsmError::PointNotOnCurve { index: 4 })
     ));
 }
 
-fn build_owned_matches<C: EngineCurve>(seed: u64) {
+fn owned_and_borrowed_agree<C: EngineCurve>(seed: u64) {
     let points = random_points::<C>(300, seed).points;
     let scalars = random_scalars::<C>(300, seed + 1);
     let want = msm_bigint(&points, &scalars).unwrap();
     for choice in BackendChoice::ALL {
         for copies in [None, Some(1), Some(3)] {
-            let borrowed = build_with(&points, choice, Validation::Full, copies);
-            let owned = build_owned(points.clone(), choice, Validation::Full, copies);
+            let builder = MsmBuilder::new().backend(choice).precompute(copies);
+            let borrowed = builder.build(&points);
+            let owned = builder.build(points.clone());
             match (borrowed, owned) {
                 (Ok(b), Ok(o)) => {
                     assert_eq!(o.backend_name(), b.backend_name());
@@ -254,9 +256,9 @@ fn build_owned_matches<C: EngineCurve>(seed: u64) {
 }
 
 #[test]
-fn build_owned_matches_build_with() {
-    build_owned_matches::<Bls12_377>(9);
-    build_owned_matches::<Bls12_381>(10);
+fn owned_points_build_what_borrowed_points_build() {
+    owned_and_borrowed_agree::<Bls12_377>(9);
+    owned_and_borrowed_agree::<Bls12_381>(10);
 }
 
 struct TempDir(PathBuf);

@@ -45,6 +45,7 @@ pub struct Prepared<C: MsmCurve> {
 impl<C: MsmCurve> Backend<C> for SimBackend {
     type Prepared = Prepared<C>;
     type Bucket = Xyzz<C>;
+    type Window<'a> = Vec<Xyzz<C>>;
 
     fn name(&self) -> &'static str {
         "sim"
@@ -74,7 +75,7 @@ mod tests {
     use super::*;
     use crate::curves::{points, scalars, ScalarSet};
     use crate::model::SchedKind;
-    use zkmsm::{MsmContext, Validation};
+    use zkmsm::{MsmBuilder, Validation};
     use zkmsm_curve::{Bls12_377, Bls12_381};
 
     fn same_as_cpu_engine<C: MsmCurve>(n: usize, set: ScalarSet, c: u32) {
@@ -88,8 +89,8 @@ mod tests {
             }
             let backend = SimBackend::new(cfg);
             let stats = backend.stats();
-            let mut ctx = MsmContext::with_backend(&pts, backend, Validation::OnCurveOnly).unwrap();
-            ctx.set_window(Some(c));
+            let builder = MsmBuilder::new().validation(Validation::OnCurveOnly).window(Some(c));
+            let ctx = builder.build_context(backend, &pts).unwrap();
             let got = ctx.msm_bigint(&sc).unwrap();
             assert_eq!(got, cpu, "{} n={n} {set:?}", s.name());
             let stats = stats.lock().unwrap();

@@ -7,7 +7,7 @@ use crate::console::outln;
 use crate::error::CliError;
 use crate::progress;
 use zkmsm::io::result_hex;
-use zkmsm::{build_with, BackendChoice, EngineCurve, MsmError, Validation};
+use zkmsm::{BackendChoice, EngineCurve, MsmBuilder, MsmError, Validation};
 
 pub fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
     let backends: Vec<BackendChoice> = if a.backend.is_empty() {
@@ -33,7 +33,8 @@ pub fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
         for (&b, &mode) in backends.iter().flat_map(|b| modes.iter().map(move |m| (b, m))) {
             let label = format!("{}{}", b.name(), mode.map(|m| format!(", fixed-base x{m}")).unwrap_or_default());
             let pb = progress::spinner(format!("2^{k}: {label}"));
-            let ctx = match build_with(&points, b, Validation::AlreadyValidated, mode) {
+            let builder = MsmBuilder::new().validation(Validation::AlreadyValidated).backend(b).precompute(mode);
+            let ctx = match builder.build(&points) {
                 Ok(ctx) => ctx,
                 Err(MsmError::Unsupported(_)) if a.backend.is_empty() => continue,
                 Err(e) => return Err(e.into()),
@@ -45,10 +46,7 @@ pub fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
             if *first_hex != hex {
                 return Err(CliError::BackendsDisagree { backend: ctx.backend_name(), first: first_name, log_n: k });
             }
-            // one more MSM alone, for the scheduler's statistics
-            ctx.take_schedule_stats();
-            ctx.msm_report(&scalars)?;
-            if let Some(st) = ctx.take_schedule_stats() {
+            if let Some(st) = out.schedule {
                 sched_rows.push(format!(
                     "| {} | 2^{k} | {}{} | {} | {} | {:.3}% | {} | {} | {} | {} |",
                     C::NAME,

@@ -9,7 +9,7 @@ use serde_json::json;
 use std::time::Instant;
 use zkmsm::gen::{expected_msm, random_field_elements, random_points};
 use zkmsm::io::result_hex;
-use zkmsm::{build_with, EngineCurve, ScalarLimbs, Validation};
+use zkmsm::{EngineCurve, MsmBuilder, ScalarLimbs};
 
 pub fn demo<C: EngineCurve>(a: &DemoArgs) -> Result<(), CliError> {
     let n = 1usize << a.log_n;
@@ -23,9 +23,9 @@ pub fn demo<C: EngineCurve>(a: &DemoArgs) -> Result<(), CliError> {
     errln!("  inputs generated      {:10.2} ms", ms(t.elapsed()))?;
     let t = Instant::now();
     let pb = progress::spinner(init_message(a.precompute));
-    let mut ctx = build_with(&known.points, a.backend.into(), Validation::Full, a.precompute)?;
+    let builder = MsmBuilder::new().backend(a.backend.into()).precompute(a.precompute).window(a.window);
+    let ctx = builder.build(&known.points)?;
     pb.finish_and_clear();
-    ctx.set_window(a.window);
     let init = t.elapsed();
     errln!("  init (validate, convert) {:7.2} ms", ms(init))?;
     let t = Instant::now();

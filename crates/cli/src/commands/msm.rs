@@ -8,7 +8,7 @@ use crate::progress;
 use serde_json::json;
 use std::time::Instant;
 use zkmsm::io::{read_msm_inputs, result_hex, ReadOptions, Source};
-use zkmsm::{build_owned, build_with, EngineCurve, Validation};
+use zkmsm::{EngineCurve, MsmBuilder, Validation};
 
 pub fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), CliError> {
     if a.points.as_os_str() == "-" && a.scalars.as_os_str() == "-" {
@@ -45,15 +45,15 @@ pub fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), CliError> {
     let t = Instant::now();
     let n = points.len();
     let pb = progress::spinner(super::demo::init_message(a.precompute));
+    let builder = MsmBuilder::new()
+        .validation(Validation::AlreadyValidated)
+        .backend(a.backend.into())
+        .precompute(a.precompute)
+        .window(a.window);
     // Without --check the context takes the points (no second copy: peak memory).
-    let (ctx, points) = if a.check {
-        (build_with(&points, a.backend.into(), Validation::AlreadyValidated, a.precompute), points)
-    } else {
-        (build_owned(points, a.backend.into(), Validation::AlreadyValidated, a.precompute), Vec::new())
-    };
-    let mut ctx = ctx?;
+    let (ctx, points) = if a.check { (builder.build(&points), points) } else { (builder.build(points), Vec::new()) };
+    let ctx = ctx?;
     pb.finish_and_clear();
-    ctx.set_window(a.window);
     let init = t.elapsed();
     let (out, all) = timed_runs(ctx.as_ref(), &scalars, a.repeat)?;
     let msm_ms = all[all.len() / 2];

@@ -6,10 +6,10 @@
 //! batch without an inversion or with the doubling slope; operations the
 //! scheduler could not place go to a projective overflow bucket.
 
-use super::{prefetch, Backend, PREFETCH_AHEAD};
+use super::{prefetch, Backend, WindowBuckets, PREFETCH_AHEAD};
 use crate::scheduler::{BatchSink, GreedyScheduler, Op, ScheduleStats, Scheduler};
 use crate::Plan;
-use std::sync::Mutex;
+use std::marker::PhantomData;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 use zkmsm_field::PrimeField;
 
@@ -19,7 +19,6 @@ pub struct BatchAffineBackend<S: Scheduler = GreedyScheduler> {
     pub batch_size: Option<usize>,
     /// Run the arithmetic eight lanes wide (AVX-512 IFMA, `super::ifma`).
     ifma: bool,
-    stats: Mutex<ScheduleStats>,
 }
 
 /// Points as the chosen arithmetic wants them.
@@ -41,7 +40,7 @@ impl<S: Scheduler> BatchAffineBackend<S> {
         let ifma = super::ifma::enabled();
         #[cfg(not(target_arch = "x86_64"))]
         let ifma = false;
-        Self { scheduler, batch_size: None, ifma, stats: Mutex::new(ScheduleStats::default()) }
+        Self { scheduler, batch_size: None, ifma }
     }
 
     /// The portable arithmetic even where AVX-512 IFMA is present.
@@ -55,11 +54,6 @@ impl<S: Scheduler> BatchAffineBackend<S> {
         self.ifma
     }
 
-    /// Scheduler statistics summed over the windows accumulated since the last call.
-    pub fn take_stats(&self) -> ScheduleStats {
-        std::mem::take(&mut *self.stats.lock().unwrap())
-    }
-
     /// Large enough to amortize the inversion (about 2 us), small enough that
     /// collisions (about T^2 / 2B per batch) stay at a few percent and the
     /// batch stays in cache: B/16, 64..1024 portable, 256..1024 with IFMA
@@ -71,6 +65,42 @@ impl<S: Scheduler> BatchAffineBackend<S> {
             return self.batch_size.unwrap_or_else(|| super::ifma::batch_size_for(buckets)).max(1);
         }
         self.batch_size.unwrap_or((buckets / 16).clamp(64, 1024)).max(1)
+    }
+}
+
+/// One window's buckets and what the scheduler did filling them.
+pub struct BatchAffineWindow<'a, C: MsmCurve> {
+    buckets: Filled<'a, C>,
+    stats: ScheduleStats,
+}
+
+enum Filled<'a, C: MsmCurve> {
+    Scalar(Vec<Xyzz<C>>, PhantomData<&'a ()>),
+    #[cfg(target_arch = "x86_64")]
+    Ifma(Box<super::ifma::IfmaWindow<'a, C>>),
+}
+
+impl<C: MsmCurve> WindowBuckets<C, Xyzz<C>> for BatchAffineWindow<'_, C> {
+    /// In lanes where the IFMA engine filled the buckets (faster than the
+    /// shared XYZZ path), else the shared path.
+    fn sum(self) -> Xyzz<C> {
+        match self.buckets {
+            Filled::Scalar(b, _) => crate::bucket_aggregation::partitioned_sum::<C, Xyzz<C>>(&b, 1),
+            #[cfg(target_arch = "x86_64")]
+            Filled::Ifma(w) => w.sum(),
+        }
+    }
+
+    fn into_buckets(self) -> Vec<Xyzz<C>> {
+        match self.buckets {
+            Filled::Scalar(b, _) => b,
+            #[cfg(target_arch = "x86_64")]
+            Filled::Ifma(w) => w.into_buckets(),
+        }
+    }
+
+    fn schedule_stats(&self) -> Option<ScheduleStats> {
+        Some(self.stats)
     }
 }
 
@@ -193,6 +223,10 @@ impl<C: MsmCurve> BatchSink for AffineBuckets<'_, C> {
 impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
     type Prepared = BatchAffinePoints<C>;
     type Bucket = Xyzz<C>;
+    type Window<'a>
+        = BatchAffineWindow<'a, C>
+    where
+        S: 'a;
 
     fn name(&self) -> &'static str {
         match (self.scheduler.name(), self.ifma) {
@@ -220,15 +254,19 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
         BatchAffinePoints::Scalar(points)
     }
 
-    fn accumulate(&self, prepared: &BatchAffinePoints<C>, digits: &[i32], plan: &Plan) -> Vec<Xyzz<C>> {
+    fn accumulate<'a>(
+        &'a self,
+        prepared: &'a BatchAffinePoints<C>,
+        digits: &[i32],
+        plan: &Plan,
+    ) -> BatchAffineWindow<'a, C> {
         let batch = self.batch_size_for(plan.buckets);
         let points = match prepared {
             BatchAffinePoints::Scalar(p) => p,
             #[cfg(target_arch = "x86_64")]
             BatchAffinePoints::Ifma(p) => {
-                let (buckets, st) = super::ifma::accumulate(p, digits, plan, &self.scheduler, batch);
-                self.stats.lock().unwrap().merge(&st);
-                return buckets;
+                let (window, stats) = super::ifma::accumulate(p, digits, plan, &self.scheduler, batch);
+                return BatchAffineWindow { buckets: Filled::Ifma(Box::new(window)), stats };
             }
         };
         let mut engine = AffineBuckets {
@@ -244,30 +282,7 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
             .enumerate()
             .filter(|&(i, &d)| d != 0 && !points[i].infinity)
             .map(|(i, &d)| Op::from_digit(i, d));
-        let st = self.scheduler.schedule(&mut ops, plan.buckets, batch, &mut engine);
-        self.stats.lock().unwrap().merge(&st);
-        engine.into_buckets()
-    }
-
-    fn window_sum(
-        &self,
-        prepared: &BatchAffinePoints<C>,
-        digits: &[i32],
-        plan: &Plan,
-    ) -> Option<(Xyzz<C>, std::time::Duration)> {
-        match prepared {
-            BatchAffinePoints::Scalar(_) => None,
-            #[cfg(target_arch = "x86_64")]
-            BatchAffinePoints::Ifma(p) => {
-                let batch = self.batch_size_for(plan.buckets);
-                let (sum, agg_time, st) = super::ifma::window_sum(p, digits, plan, &self.scheduler, batch);
-                self.stats.lock().unwrap().merge(&st);
-                Some((sum, agg_time))
-            }
-        }
-    }
-
-    fn take_schedule_stats(&self) -> Option<ScheduleStats> {
-        Some(self.take_stats())
+        let stats = self.scheduler.schedule(&mut ops, plan.buckets, batch, &mut engine);
+        BatchAffineWindow { buckets: Filled::Scalar(engine.into_buckets(), PhantomData), stats }
     }
 }

@@ -9,12 +9,14 @@ pub mod ifma;
 mod twisted_edwards;
 mod xyzz;
 
+pub use batch_affine::BatchAffineWindow;
 pub use batch_affine::{BatchAffineBackend, BatchAffinePoints};
 pub use twisted_edwards::TwistedEdwardsBackend;
 pub use xyzz::XyzzBackend;
 
+use crate::bucket_aggregation::partitioned_sum;
+use crate::scheduler::ScheduleStats;
 use crate::Plan;
-use std::time::Duration;
 use zkmsm_curve::{MsmCurve, Xyzz};
 
 /// Ask the cache for the line holding `*p` ahead of use: bucket arrays of the
@@ -70,11 +72,45 @@ impl<C: MsmCurve> Bucket<C> for Xyzz<C> {
     }
 }
 
+/// One window's (or fixed-base bucket set's) filled buckets in the
+/// backend's own form: what bucket accumulation hands to bucket aggregation.
+pub trait WindowBuckets<C: MsmCurve, B: Bucket<C>> {
+    /// Bucket aggregation of this window alone: sum_k (k+1) B_k. The default
+    /// is the shared XYZZ-style running sum ([`crate::bucket_aggregation`]);
+    /// a backend whose own arithmetic aggregates faster overrides it.
+    fn sum(self) -> Xyzz<C>
+    where
+        Self: Sized,
+    {
+        partitioned_sum::<C, B>(&self.into_buckets(), 1).to_xyzz()
+    }
+
+    /// The buckets as the shared aggregation takes them (fixed-base mode
+    /// splits one bucket set's aggregation across threads).
+    fn into_buckets(self) -> Vec<B>;
+
+    /// What the scheduler did while filling them, for backends that schedule.
+    fn schedule_stats(&self) -> Option<ScheduleStats> {
+        None
+    }
+}
+
+/// Buckets that are already the shared form.
+impl<C: MsmCurve, B: Bucket<C>> WindowBuckets<C, B> for Vec<B> {
+    fn into_buckets(self) -> Vec<B> {
+        self
+    }
+}
+
 /// Bucket accumulation behind one trait (CPU engines, the cycle model, RTL).
 pub trait Backend<C: MsmCurve>: Send + Sync {
     /// Points in the backend's own form, prepared once (MSM_INIT).
     type Prepared: Send + Sync;
     type Bucket: Bucket<C>;
+    /// A window's filled buckets; may borrow the backend and the points.
+    type Window<'a>: WindowBuckets<C, Self::Bucket>
+    where
+        Self: 'a;
 
     fn name(&self) -> &'static str;
 
@@ -88,20 +124,7 @@ pub trait Backend<C: MsmCurve>: Send + Sync {
         self.prepare(&points)
     }
 
-    /// Fill one window's buckets: `out[k]` = sum over i with |digits[i]| = k+1
+    /// Fill one window's buckets: bucket k = sum over i with |digits[i]| = k+1
     /// of sign(digits[i]) * P_i. `digits.len()` equals the number of points.
-    fn accumulate(&self, points: &Self::Prepared, digits: &[i32], plan: &Plan) -> Vec<Self::Bucket>;
-
-    /// One window's sum sum_k (k+1) B_k, when the backend's own arithmetic
-    /// also aggregates faster than the shared XYZZ path
-    /// ([`crate::bucket_aggregation`]), with the part of its time spent
-    /// aggregating; `None`: use `accumulate` and that path.
-    fn window_sum(&self, _points: &Self::Prepared, _digits: &[i32], _plan: &Plan) -> Option<(Xyzz<C>, Duration)> {
-        None
-    }
-
-    /// Scheduler statistics gathered since the last call, for backends that schedule.
-    fn take_schedule_stats(&self) -> Option<crate::scheduler::ScheduleStats> {
-        None
-    }
+    fn accumulate<'a>(&'a self, points: &'a Self::Prepared, digits: &[i32], plan: &Plan) -> Self::Window<'a>;
 }

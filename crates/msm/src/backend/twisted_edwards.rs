@@ -35,6 +35,7 @@ impl Bucket<Bls12_377> for TeExtended {
 impl Backend<Bls12_377> for TwistedEdwardsBackend {
     type Prepared = Vec<TePrecomputed>;
     type Bucket = TeExtended;
+    type Window<'a> = Vec<TeExtended>;
 
     fn name(&self) -> &'static str {
         "twisted-edwards"

@@ -11,6 +11,7 @@ pub struct XyzzBackend;
 impl<C: MsmCurve> Backend<C> for XyzzBackend {
     type Prepared = Vec<Affine<C>>;
     type Bucket = Xyzz<C>;
+    type Window<'a> = Vec<Xyzz<C>>;
 
     fn name(&self) -> &'static str {
         "xyzz"

@@ -323,14 +323,15 @@ pub fn prepare_owned<C: MsmCurve>(mut points: Vec<Affine<C>>) -> IfmaPoints<C> {
     IfmaPoints { points: out, field }
 }
 
-/// One window's buckets, scheduled by `scheduler` in batches of `batch`.
-fn fill<'a, C: MsmCurve>(
+/// One window's buckets, scheduled by `scheduler` in batches of `batch`,
+/// with what the scheduler did.
+pub fn accumulate<'a, C: MsmCurve>(
     prepared: &'a IfmaPoints<C>,
     digits: &[i32],
     plan: &Plan,
     scheduler: &dyn Scheduler,
     batch: usize,
-) -> (IfmaBuckets<'a, C>, ScheduleStats) {
+) -> (IfmaWindow<'a, C>, ScheduleStats) {
     let batch = batch.max(1);
     let mut engine = IfmaBuckets::<C>::new(&prepared.field, &prepared.points, plan.buckets, batch);
     let points = &prepared.points;
@@ -340,47 +341,36 @@ fn fill<'a, C: MsmCurve>(
         .filter(|&(i, &d)| d != 0 && !points[i].is_infinity())
         .map(|(i, &d)| Op::from_digit(i, d));
     let st = scheduler.schedule(&mut ops, plan.buckets, batch, &mut engine);
-    (engine, st)
+    (IfmaWindow(engine), st)
 }
 
-/// One window's buckets as XYZZ points (for the shared aggregation).
-pub fn accumulate<C: MsmCurve>(
-    prepared: &IfmaPoints<C>,
-    digits: &[i32],
-    plan: &Plan,
-    scheduler: &dyn Scheduler,
-    batch: usize,
-) -> (Vec<Xyzz<C>>, ScheduleStats) {
-    let (mut engine, st) = fill(prepared, digits, plan, scheduler, batch);
-    let side = engine.side.take();
-    let affine = engine.buckets.iter().zip(&engine.occupied).map(|(b, &occ)| {
-        if occ {
-            Xyzz::from_affine(&engine.affine(b))
-        } else {
-            Xyzz::identity()
+/// One window's filled buckets, still in limbs.
+pub struct IfmaWindow<'a, C: MsmCurve>(IfmaBuckets<'a, C>);
+
+impl<C: MsmCurve> IfmaWindow<'_, C> {
+    /// The buckets as XYZZ points (for the shared aggregation).
+    pub fn into_buckets(self) -> Vec<Xyzz<C>> {
+        let mut engine = self.0;
+        let side = engine.side.take();
+        let affine = engine.buckets.iter().zip(&engine.occupied).map(|(b, &occ)| {
+            if occ {
+                Xyzz::from_affine(&engine.affine(b))
+            } else {
+                Xyzz::identity()
+            }
+        });
+        match side {
+            None => affine.collect(),
+            Some(side) => affine.zip(side).map(|(a, s)| s.add(&a)).collect(),
         }
-    });
-    let buckets = match side {
-        None => affine.collect(),
-        Some(side) => affine.zip(side).map(|(a, s)| s.add(&a)).collect(),
-    };
-    (buckets, st)
-}
+    }
 
-/// One window's sum sum_k (k+1) B_k, accumulated and aggregated in lanes,
-/// with the time the aggregation took.
-pub fn window_sum<C: MsmCurve>(
-    prepared: &IfmaPoints<C>,
-    digits: &[i32],
-    plan: &Plan,
-    scheduler: &dyn Scheduler,
-    batch: usize,
-) -> (Xyzz<C>, std::time::Duration, ScheduleStats) {
-    let (mut engine, st) = fill(prepared, digits, plan, scheduler, batch);
-    let t = std::time::Instant::now();
-    engine.fold_side();
-    let sum = aggregate(&engine);
-    (sum, t.elapsed(), st)
+    /// The window's sum sum_k (k+1) B_k, aggregated in lanes.
+    pub fn sum(self) -> Xyzz<C> {
+        let mut engine = self.0;
+        engine.fold_side();
+        aggregate(&engine)
+    }
 }
 
 impl<C: MsmCurve> IfmaBuckets<'_, C> {
@@ -492,9 +482,9 @@ mod tests {
                 for (sched, batch) in
                     [(&GreedyScheduler::default() as &dyn Scheduler, 64), (&DelayedScheduler::default(), 8)]
                 {
-                    let (buckets, _) = accumulate(&prepared, digits, &plan, sched, batch);
+                    let buckets = accumulate(&prepared, digits, &plan, sched, batch).0.into_buckets();
                     let want = running_sum::<Bls12_381, _>(&buckets);
-                    let (got, _, _) = window_sum(&prepared, digits, &plan, sched, batch);
+                    let got = accumulate(&prepared, digits, &plan, sched, batch).0.sum();
                     assert_eq!(got, want, "c {c} batch {batch}");
                 }
             }

@@ -1,0 +1,207 @@
+//! Points from bytes: decoding and validation, the first half of init.
+//!
+//! [`decode_points`] turns a byte slice of arkworks-canonical encodings into
+//! validated points, with errors naming the point's index and byte offset,
+//! the same as the file readers ([`crate::io`], which add the file's name
+//! and header). [`validate_points`] checks points already in memory.
+
+use crate::MsmError;
+use rayon::prelude::*;
+use zkmsm_curve::{Affine, DecodeError, MsmCurve, PointError, PointFormat};
+
+/// How much to check of the points given to a context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Validation {
+    /// On the curve and in the prime-order subgroup (the default).
+    Full,
+    /// Only the curve equation: for points already known to be in the subgroup
+    /// (e.g. an SRS checked when it was made). Off-subgroup points then give
+    /// wrong results, silently.
+    OnCurveOnly,
+    /// Nothing: the caller has validated the points already (e.g.
+    /// [`crate::io::read_points`] with full validation).
+    AlreadyValidated,
+}
+
+/// What is wrong with one point.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PointFault {
+    /// The encoding (flags, canonical coordinates, curve equation, square root).
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    #[error("not on the curve")]
+    NotOnCurve,
+    #[error("not in the prime-order subgroup")]
+    NotInSubgroup,
+    /// The bytes end inside a point.
+    #[error("truncated: {extra} bytes after the last whole {size}-byte point")]
+    Truncated { extra: usize, size: usize },
+}
+
+/// The first bad point of an encoded sequence: its index, the byte offset
+/// where its encoding starts (relative to the first point's), and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("byte offset {offset}: point {index}: {fault}")]
+pub struct BadPoint {
+    pub index: usize,
+    pub offset: u64,
+    pub fault: PointFault,
+}
+
+impl BadPoint {
+    fn new<C: MsmCurve>(index: usize, format: PointFormat, fault: PointFault) -> Self {
+        Self { index, offset: (index * format.size::<C>()) as u64, fault }
+    }
+}
+
+/// Decode `bytes`, a concatenation of encoded points (no length prefix), and
+/// validate the points as `validation` says.
+pub fn decode_points<C: MsmCurve>(
+    bytes: &[u8],
+    format: PointFormat,
+    validation: Validation,
+) -> Result<Vec<Affine<C>>, BadPoint> {
+    let size = format.size::<C>();
+    let whole = bytes.len() / size;
+    let mut points = Vec::with_capacity(whole);
+    decode_chunk(&bytes[..whole * size], format, 0, &mut points)?;
+    let extra = bytes.len() - whole * size;
+    if extra != 0 {
+        return Err(BadPoint::new::<C>(whole, format, PointFault::Truncated { extra, size }));
+    }
+    validate_points(&points, validation).map_err(|e| match e {
+        MsmError::PointNotOnCurve { index } => BadPoint::new::<C>(index, format, PointFault::NotOnCurve),
+        MsmError::PointNotInSubgroup { index } => BadPoint::new::<C>(index, format, PointFault::NotInSubgroup),
+        other => unreachable!("validation reports only bad points, not {other}"),
+    })?;
+    Ok(points)
+}
+
+/// Decode whole encoded points (`bytes.len()` a multiple of the point size)
+/// onto `out`, in parallel; `first` is the index of the first of them, for
+/// the errors of readers that decode a chunk at a time. Decoding checks the
+/// encoding and the curve equation, not the subgroup ([`validate_points`]).
+pub fn decode_chunk<C: MsmCurve>(
+    bytes: &[u8],
+    format: PointFormat,
+    first: usize,
+    out: &mut Vec<Affine<C>>,
+) -> Result<(), BadPoint> {
+    /// Points decoded per parallel step: the decoded results wait here
+    /// before joining `out`.
+    const STEP: usize = 1 << 14;
+    let size = format.size::<C>();
+    assert_eq!(bytes.len() % size, 0, "decode_chunk takes whole points");
+    out.reserve(bytes.len() / size);
+    let mut decoded = Vec::new();
+    for (s, step) in bytes.chunks(STEP * size).enumerate() {
+        step.par_chunks_exact(size).map(|b| Affine::<C>::from_bytes(b, format)).collect_into_vec(&mut decoded);
+        for (k, p) in decoded.drain(..).enumerate() {
+            let index = first + s * STEP + k;
+            out.push(p.map_err(|e| BadPoint::new::<C>(index, format, e.into()))?);
+        }
+    }
+    Ok(())
+}
+
+/// Index and reason of the first invalid point, if any.
+pub fn validate_points<C: MsmCurve>(points: &[Affine<C>], validation: Validation) -> Result<(), MsmError> {
+    if validation == Validation::AlreadyValidated {
+        return Ok(());
+    }
+    let bad = points.par_iter().enumerate().find_map_first(|(i, p)| {
+        let r = match validation {
+            Validation::Full => p.validate(),
+            Validation::OnCurveOnly => {
+                if p.is_on_curve() {
+                    Ok(())
+                } else {
+                    Err(PointError::NotOnCurve)
+                }
+            }
+            Validation::AlreadyValidated => Ok(()),
+        };
+        r.err().map(|e| (i, e))
+    });
+    match bad {
+        None => Ok(()),
+        Some((index, PointError::NotOnCurve)) => Err(MsmError::PointNotOnCurve { index }),
+        Some((index, PointError::NotInSubgroup)) => Err(MsmError::PointNotInSubgroup { index }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::random_points;
+    use crate::io::encode_points;
+    use zkmsm_curve::{Bls12_377, Bls12_381};
+    use zkmsm_field::PrimeField;
+
+    fn off_subgroup<C: MsmCurve>() -> Affine<C> {
+        let mut x = C::Base::ONE;
+        loop {
+            if let Some(p) = Affine::<C>::from_x(x, false) {
+                if !p.is_in_subgroup() {
+                    return p;
+                }
+            }
+            x += C::Base::ONE;
+        }
+    }
+
+    fn faults<C: MsmCurve>() {
+        let mut pts = random_points::<C>(40, 3).points;
+        pts[5] = Affine::identity();
+        for format in [PointFormat::Compressed, PointFormat::Uncompressed] {
+            let size = format.size::<C>();
+            let bytes = encode_points(&pts, format, false);
+            assert_eq!(decode_points::<C>(&bytes, format, Validation::Full).unwrap(), pts);
+
+            // truncated: the offset is the end of the last whole point
+            let err = decode_points::<C>(&bytes[..bytes.len() - 3], format, Validation::Full).unwrap_err();
+            assert_eq!((err.index, err.offset), (39, (39 * size) as u64));
+            assert_eq!(err.fault, PointFault::Truncated { extra: size - 3, size });
+
+            // a coordinate >= q (all ones, flags aside) at point 17
+            let mut b = bytes.clone();
+            b[17 * size..18 * size].fill(0xff);
+            let err = decode_points::<C>(&b, format, Validation::Full).unwrap_err();
+            assert_eq!((err.index, err.offset), (17, (17 * size) as u64));
+            assert!(matches!(err.fault, PointFault::Decode(_)), "{err}");
+
+            // off the subgroup at point 23, reported after decoding
+            let mut bad = pts.clone();
+            bad[23] = off_subgroup::<C>();
+            let b = encode_points(&bad, format, false);
+            let err = decode_points::<C>(&b, format, Validation::Full).unwrap_err();
+            assert_eq!(err, BadPoint { index: 23, offset: (23 * size) as u64, fault: PointFault::NotInSubgroup });
+            assert_eq!(
+                err.to_string(),
+                format!("byte offset {}: point 23: not in the prime-order subgroup", 23 * size)
+            );
+            assert!(decode_points::<C>(&b, format, Validation::OnCurveOnly).is_ok());
+
+            // chunks: indices continue from `first`
+            let mut out = Vec::new();
+            decode_chunk::<C>(&bytes[..10 * size], format, 0, &mut out).unwrap();
+            let err = decode_chunk::<C>(&b[..], format, 100, &mut out);
+            assert!(err.is_ok(), "decode_chunk does not check the subgroup");
+            let mut b = bytes.clone();
+            b[3 * size..4 * size].fill(0xff);
+            let err = decode_chunk::<C>(&b, format, 100, &mut out).unwrap_err();
+            assert_eq!((err.index, err.offset), (103, (103 * size) as u64));
+        }
+        assert_eq!(decode_points::<C>(&[], PointFormat::Compressed, Validation::Full).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn byte_slices_decode_with_index_and_offset_bls12_377() {
+        faults::<Bls12_377>();
+    }
+
+    #[test]
+    fn byte_slices_decode_with_index_and_offset_bls12_381() {
+        faults::<Bls12_381>();
+    }
+}
