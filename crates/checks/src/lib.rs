@@ -6,4 +6,7 @@
 //!
 //! Each check panics when the property fails: that is what libFuzzer reports.
 
+pub mod curves;
 pub mod decode;
+pub mod msm;
+pub mod readers;

@@ -31,3 +31,18 @@ fn decode_bls12_377_corpus() {
 fn decode_bls12_381_corpus() {
     replay("decode_bls12_381", zkmsm_checks::decode::decode_bls12_381);
 }
+
+#[test]
+fn read_scalars_corpus() {
+    replay("read_scalars", zkmsm_checks::readers::read_scalars);
+}
+
+#[test]
+fn read_inputs_corpus() {
+    replay("read_inputs", zkmsm_checks::readers::read_inputs);
+}
+
+#[test]
+fn msm_differential_corpus() {
+    replay("msm_differential", zkmsm_checks::msm::msm_differential);
+}

@@ -307,25 +307,24 @@ fn scalars_layout(len: usize) -> Result<(usize, bool), (usize, usize)> {
 /// tail, a length prefix that disagrees with the file, and values >= r.
 pub fn read_scalars<C: MsmCurve>(path: &Path) -> Result<Vec<ScalarLimbs>, MsmError> {
     let mut src = Source::open(path)?;
-    let most = DEFAULT_MAX_POINTS * SCALAR_BYTES + LENGTH_PREFIX_BYTES;
-    if src.buffer_up_to(most)?.is_none() {
-        return Err(malformed(
-            path,
-            most,
-            format!(
-                "more than {DEFAULT_MAX_POINTS} scalars (the stream goes on past byte {most}): above the input limit"
-            ),
-        ));
-    }
     Ok(read_scalars_from::<C>(&mut src, DEFAULT_MAX_POINTS)?.0)
 }
 
-/// Read the scalars of a source whose length is known, a chunk at a time into
-/// the limbs (never the whole file's bytes at once); whether it had a prefix.
+/// Read at most `max_count` scalars, a chunk at a time into the limbs (a file
+/// is never all in memory; a stream is, as its length tells the layout);
+/// whether the length prefix was there.
 pub fn read_scalars_from<C: MsmCurve>(
     src: &mut Source,
     max_count: usize,
 ) -> Result<(Vec<ScalarLimbs>, bool), MsmError> {
+    let most = max_count * SCALAR_BYTES + LENGTH_PREFIX_BYTES;
+    if src.buffer_up_to(most)?.is_none() {
+        return Err(malformed(
+            &src.name,
+            most,
+            format!("more than {max_count} scalars (the stream goes on past byte {most}): above the input limit"),
+        ));
+    }
     let len = src.known_len();
     let path = src.name.clone();
     let (count, prefixed) = scalars_layout(len).map_err(|(whole, tail)| {
@@ -419,19 +418,23 @@ pub fn read_points<C: MsmCurve>(
     validation: Validation,
 ) -> Result<(Vec<Affine<C>>, PointsLayout), MsmError> {
     let mut src = Source::open(path)?;
-    let most = n * format.unwrap_or(PointFormat::Uncompressed).size::<C>() + LENGTH_PREFIX_BYTES;
-    if src.buffer_up_to(most)?.is_none() {
-        return Err(malformed(path, most, format!("longer than {most} bytes, the most {n} points take in any layout")));
-    }
     read_points_from(&mut src, n, &ReadOptions { format, validation, ..Default::default() })
 }
 
-/// Decode the points of a source whose length is known (see [`read_points`]).
+/// Decode `n` points from a source (see [`read_points`]).
 pub fn read_points_from<C: MsmCurve>(
     src: &mut Source,
     n: usize,
     opts: &ReadOptions,
 ) -> Result<(Vec<Affine<C>>, PointsLayout), MsmError> {
+    let most = n * opts.format.unwrap_or(PointFormat::Uncompressed).size::<C>() + LENGTH_PREFIX_BYTES;
+    if src.buffer_up_to(most)?.is_none() {
+        return Err(malformed(
+            &src.name,
+            most,
+            format!("longer than {most} bytes, the most {n} points take in any layout"),
+        ));
+    }
     let len = src.known_len();
     let path = src.name.clone();
     let layout = detect_layout::<C>(len, n, opts.format).ok_or_else(|| size_error::<C>(&path, len, n, opts.format))?;
