@@ -100,7 +100,8 @@ impl<C: TestCurve> Case<C> {
             _ => [255, 256, 257, 511, 512, 513][size as usize % 6],
         };
         let w = d.byte();
-        let window = if w < 128 { None } else { Some(1 + w as u32 % 12) };
+        // windows up to 8 bits: larger ones only cost bucket aggregation
+        let window = if w < 128 { None } else { Some(1 + w as u32 % 8) };
         let pb = d.byte();
         let precompute = if pb & 0x0f < 12 { None } else { Some(1 + (pb & 3) as u32) };
         let batch = match pb >> 4 {

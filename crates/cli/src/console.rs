@@ -118,3 +118,27 @@ pub fn default_sigpipe() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
+
+/// The subcommands that print with `println!` (the model's `sim`) panic when
+/// a write fails; make that the usual one-line error and exit status 1
+/// instead of a panic (status 101). Other panics keep the default report.
+pub fn print_failures_are_errors() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        for (prefix, stream) in
+            [("failed printing to stdout: ", "standard output"), ("failed printing to stderr: ", "standard error")]
+        {
+            if let Some(reason) = message.strip_prefix(prefix) {
+                let _ = err(format_args!("zkmsm: error: writing {stream}: {}", one_line(reason)));
+                std::process::exit(1);
+            }
+        }
+        default(info);
+    }));
+}

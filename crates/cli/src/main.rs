@@ -16,6 +16,7 @@ use clap::Parser;
 
 fn main() {
     console::default_sigpipe();
+    console::print_failures_are_errors();
     let cli = args::Cli::parse();
     if let Err(e) = commands::run(cli) {
         if e.is_broken_pipe() {

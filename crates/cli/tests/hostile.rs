@@ -179,6 +179,10 @@ fn failed_writes_are_errors_and_a_closed_pipe_ends_quietly() {
     gen[8] = s(&g);
     assert_eq!(shell(r#""$0" "$@" 2>/dev/full"#, &gen).status.code(), Some(1));
 
+    // the model's printing (println!) fails the same way, without a panic
+    let e = one_line_error(&shell(r#""$0" "$@" >/dev/full"#, &["sim", "--log-n", "8"]));
+    assert!(e.contains("writing standard output: No space left on device"), "{e}");
+
     // stdout closed (>&-): an error, before any work
     let e = one_line_error(&shell(r#""$0" "$@" >&-"#, &args));
     assert!(e.contains("standard output is closed"), "{e}");
@@ -362,4 +366,28 @@ fn no_progress_bars_on_a_pipe() {
     let e = stderr(&o);
     assert!(o.status.success());
     assert!(!e.contains('\r') && !e.contains('\x1b'), "terminal control sequences on a pipe: {e:?}");
+}
+
+// ... and bars when it is one (a pseudo-terminal from script(1), in Debian's
+// base system; the test says so and passes where it is missing).
+#[test]
+fn progress_bars_on_a_terminal() {
+    if !Path::new("/usr/bin/script").exists() {
+        eprintln!("no /usr/bin/script: progress bars on a terminal not tested here");
+        return;
+    }
+    let f = Files::new();
+    let quote = |p: &Path| format!("'{}'", p.to_str().unwrap().replace('\'', r"'\''"));
+    let line = format!(
+        "{} msm --curve bls12-377 --points {} --scalars {} --precompute 2",
+        quote(&bin()),
+        quote(&f.points),
+        quote(&f.scalars)
+    );
+    let mut c = Command::new("/usr/bin/script");
+    c.args(["-qec", &line, "/dev/null"]);
+    let o = run(c);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let tty = String::from_utf8_lossy(&o.stdout);
+    assert!(tty.contains("reading and validating points") && tty.contains("/16 points"), "{tty:?}");
 }

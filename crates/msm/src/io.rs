@@ -452,6 +452,7 @@ pub fn read_points_from<C: MsmCurve>(
     points.try_reserve_exact(n).map_err(|_| out_of_memory(&path, format!("cannot allocate memory for {n} points")))?;
     let mut buf = vec![0u8; RECORDS_PER_READ.min(n) * size];
     let mut decoded = Vec::new();
+    (opts.progress)(0, n);
     while points.len() < n {
         let first = points.len();
         let bytes = &mut buf[..(n - first).min(RECORDS_PER_READ) * size];
