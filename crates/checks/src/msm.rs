@@ -14,8 +14,8 @@ use rand::Rng;
 use std::collections::BTreeMap;
 use zkmsm::backend::BatchAffineBackend;
 use zkmsm::{
-    build_with, Affine, BackendChoice, DelayedScheduler, GreedyScheduler, MsmContext, MsmEngine, MsmError, ScalarLimbs,
-    Scheduler, Validation, Xyzz,
+    Affine, BackendChoice, DelayedScheduler, GreedyScheduler, MsmBuilder, MsmEngine, MsmError, ScalarLimbs, Scheduler,
+    Validation, Xyzz,
 };
 use zkmsm_field::PrimeField;
 
@@ -330,7 +330,12 @@ fn validation(engine: Engine) -> Validation {
     }
 }
 
+fn builder<C: TestCurve>(engine: Engine, case: &Case<C>) -> MsmBuilder {
+    MsmBuilder::new().validation(validation(engine)).precompute(case.precompute).window(case.window)
+}
+
 fn direct<C: TestCurve, S: Scheduler + Default + 'static>(
+    engine: Engine,
     case: &Case<C>,
     portable: bool,
 ) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
@@ -339,28 +344,17 @@ fn direct<C: TestCurve, S: Scheduler + Default + 'static>(
         backend = backend.scalar_only();
     }
     backend.batch_size = case.batch;
-    Ok(match case.precompute {
-        None => {
-            let mut ctx = MsmContext::with_backend(&case.points, backend, Validation::AlreadyValidated)?;
-            ctx.set_window(case.window);
-            Box::new(ctx)
-        }
-        Some(m) => {
-            Box::new(MsmContext::with_precompute(&case.points, backend, Validation::AlreadyValidated, m, case.window)?)
-        }
-    })
+    Ok(Box::new(builder(engine, case).build_context(backend, &case.points[..])?))
 }
 
 fn build<C: TestCurve>(engine: Engine, case: &Case<C>) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
     match engine {
         Engine::Named(name) => {
             let choice = BackendChoice::from_name(name).expect("a backend name");
-            let mut ctx = build_with(&case.points, choice, validation(engine), case.precompute)?;
-            ctx.set_window(case.window);
-            Ok(ctx)
+            builder(engine, case).backend(choice).build(&case.points[..])
         }
-        Engine::BatchAffine { delayed: false, portable } => direct::<C, GreedyScheduler>(case, portable),
-        Engine::BatchAffine { delayed: true, portable } => direct::<C, DelayedScheduler>(case, portable),
+        Engine::BatchAffine { delayed: false, portable } => direct::<C, GreedyScheduler>(engine, case, portable),
+        Engine::BatchAffine { delayed: true, portable } => direct::<C, DelayedScheduler>(engine, case, portable),
     }
 }
 

@@ -14,7 +14,7 @@
 //! longer.
 
 use crate::context::check_scalars;
-use crate::load::{validate_points, Validation};
+use crate::load::{decode_chunk, validate_points, BadPoint, PointFault, Validation};
 use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
 use std::fs::File;
@@ -451,31 +451,26 @@ pub fn read_points_from<C: MsmCurve>(
     let mut points: Vec<Affine<C>> = Vec::new();
     points.try_reserve_exact(n).map_err(|_| out_of_memory(&path, format!("cannot allocate memory for {n} points")))?;
     let mut buf = vec![0u8; RECORDS_PER_READ.min(n) * size];
-    let mut decoded = Vec::new();
     (opts.progress)(0, n);
+    let bad = |b: BadPoint| malformed(&path, header + b.offset as usize, format!("point {}: {}", b.index, b.fault));
     while points.len() < n {
         let first = points.len();
         let bytes = &mut buf[..(n - first).min(RECORDS_PER_READ) * size];
         src.read_exact(bytes)?;
-        bytes
-            .par_chunks_exact(size)
-            .map(|chunk| Affine::<C>::from_bytes(chunk, layout.format))
-            .collect_into_vec(&mut decoded);
-        for (k, p) in decoded.drain(..).enumerate() {
-            let i = first + k;
-            points.push(p.map_err(|e| malformed(&path, header + i * size, format!("point {i}: {e}")))?);
-        }
+        decode_chunk(bytes, layout.format, first, &mut points).map_err(bad)?;
         // validated a chunk at a time: the first bad point in file order is
         // named, and progress covers the validation (the larger cost)
         validate_points(&points[first..], opts.validation).map_err(|e| match e {
-            MsmError::PointNotOnCurve { index } => {
-                let i = first + index;
-                malformed(&path, header + i * size, format!("point {i}: not on the curve"))
-            }
-            MsmError::PointNotInSubgroup { index } => {
-                let i = first + index;
-                malformed(&path, header + i * size, format!("point {i}: not in the prime-order subgroup"))
-            }
+            MsmError::PointNotOnCurve { index } => bad(BadPoint {
+                index: first + index,
+                offset: ((first + index) * size) as u64,
+                fault: PointFault::NotOnCurve,
+            }),
+            MsmError::PointNotInSubgroup { index } => bad(BadPoint {
+                index: first + index,
+                offset: ((first + index) * size) as u64,
+                fault: PointFault::NotInSubgroup,
+            }),
             other => other,
         })?;
         (opts.progress)(points.len(), n);
