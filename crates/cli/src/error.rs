@@ -21,6 +21,8 @@ pub enum CliError {
     SameOutput(PathBuf),
     #[error("--points and --scalars cannot both read standard input")]
     BothStdin,
+    #[error("standard output is a terminal: not writing binary points or scalars to it (redirect it, or name a file)")]
+    BinaryToTerminal,
     #[error("the MSM result {got} differs from the reference {expected}")]
     WrongResult { got: String, expected: String },
     #[error("backend {backend} disagrees with backend {first} at n = 2^{log_n}")]

@@ -150,6 +150,9 @@ fn endless_streams_are_bounded() {
     assert!(e.contains("/dev/zero") && e.contains("p.bin (768 bytes) holds at most 16 points"), "{e}");
     let e = one_line_error(&run(msm(zero, zero, &["--max-points", "1000"])));
     assert!(e.contains("/dev/zero: byte offset 32008: more than 1000 scalars"), "{e}");
+    // "no limit" is a limit too: the points file's size still bounds the scalars
+    let e = one_line_error(&run(msm(&f.points, zero, &["--max-points", &usize::MAX.to_string()])));
+    assert!(e.contains("p.bin (768 bytes) holds at most 16 points"), "{e}");
 }
 
 /// Runs `sh -c SCRIPT zkmsm ARGS...`: redirections Command cannot express.
@@ -390,4 +393,12 @@ fn progress_bars_on_a_terminal() {
     assert!(o.status.success(), "{}", stderr(&o));
     let tty = String::from_utf8_lossy(&o.stdout);
     assert!(tty.contains("reading and validating points") && tty.contains("/16 points"), "{tty:?}");
+    // and gen does not write binary to a terminal
+    let line =
+        format!("{} gen --curve bls12-377 --log-n 1 --points - --scalars {}", quote(&bin()), quote(&f.path("t.s")));
+    let mut c = Command::new("/usr/bin/script");
+    c.args(["-qec", &line, "/dev/null"]);
+    let o = run(c);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("standard output is a terminal"));
 }

@@ -121,7 +121,10 @@ impl Source {
             return Ok(Some(()));
         }
         let mut bytes = Vec::new();
-        (&mut self.reader).take(max as u64 + 1).read_to_end(&mut bytes).map_err(io_error(&self.name))?;
+        (&mut self.reader)
+            .take((max as u64).saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(io_error(&self.name))?;
         if bytes.len() > max {
             return Ok(None);
         }
@@ -131,12 +134,26 @@ impl Source {
     }
 
     fn read_exact(&mut self, buf: &mut [u8]) -> Result<(), MsmError> {
-        self.reader.read_exact(buf).map_err(io_error(&self.name))
+        self.reader.read_exact(buf).map_err(|e| match e.kind() {
+            // the length was taken before reading: the file shrank meanwhile
+            std::io::ErrorKind::UnexpectedEof => malformed(
+                &self.name,
+                self.len.unwrap_or(0) as usize,
+                "the file ended before its length when opened (did it change while being read?)",
+            ),
+            _ => io_error(&self.name)(e),
+        })
     }
 
     fn known_len(&self) -> usize {
         self.len.expect("length known") as usize
     }
+}
+
+/// The most bytes `count` records of `size` bytes take with the length
+/// prefix (saturating: the limit may be "no limit").
+fn stream_bytes(count: usize, size: usize) -> usize {
+    count.saturating_mul(size).saturating_add(LENGTH_PREFIX_BYTES)
 }
 
 /// How to read an MSM's inputs.
@@ -183,8 +200,8 @@ pub fn read_msm_inputs<C: MsmCurve>(
         }
     }
     let bound = capacity.map_or(opts.max_points, |c| c.min(opts.max_points));
-    if scalars.buffer_up_to(bound * SCALAR_BYTES + LENGTH_PREFIX_BYTES)?.is_none() {
-        let at = bound * SCALAR_BYTES + LENGTH_PREFIX_BYTES;
+    let at = stream_bytes(bound, SCALAR_BYTES);
+    if scalars.buffer_up_to(at)?.is_none() {
         return Err(match capacity {
             Some(c) if c < opts.max_points => malformed(
                 &scalars.name,
@@ -214,7 +231,7 @@ pub fn read_msm_inputs<C: MsmCurve>(
         check_counts::<C>(&points.name, plen as usize, n, &scalars.name, opts.format)?;
     }
     let largest = opts.format.map_or(PointFormat::Uncompressed.size::<C>(), |f| f.size::<C>());
-    let most = n * largest + LENGTH_PREFIX_BYTES;
+    let most = stream_bytes(n, largest);
     if points.buffer_up_to(most)?.is_none() {
         return Err(malformed(
             &points.name,
@@ -317,7 +334,7 @@ pub fn read_scalars_from<C: MsmCurve>(
     src: &mut Source,
     max_count: usize,
 ) -> Result<(Vec<ScalarLimbs>, bool), MsmError> {
-    let most = max_count * SCALAR_BYTES + LENGTH_PREFIX_BYTES;
+    let most = stream_bytes(max_count, SCALAR_BYTES);
     if src.buffer_up_to(most)?.is_none() {
         return Err(malformed(
             &src.name,
@@ -427,7 +444,7 @@ pub fn read_points_from<C: MsmCurve>(
     n: usize,
     opts: &ReadOptions,
 ) -> Result<(Vec<Affine<C>>, PointsLayout), MsmError> {
-    let most = n * opts.format.unwrap_or(PointFormat::Uncompressed).size::<C>() + LENGTH_PREFIX_BYTES;
+    let most = stream_bytes(n, opts.format.unwrap_or(PointFormat::Uncompressed).size::<C>());
     if src.buffer_up_to(most)?.is_none() {
         return Err(malformed(
             &src.name,

@@ -440,3 +440,14 @@ fn chunked_point_reads_keep_values_and_errors_bls12_377() {
 fn chunked_point_reads_keep_values_and_errors_bls12_381() {
     chunked_point_reads::<Bls12_381>(13);
 }
+
+#[test]
+fn a_source_shorter_than_its_length_is_a_one_line_error() {
+    use zkmsm::io::{read_scalars_from, Source};
+    // a file that shrank between its size being taken and its reading
+    let mut src = Source::from_reader("shrunk.bin", std::io::Cursor::new(vec![0u8; 40]), Some(64));
+    assert_eq!(
+        err_string(read_scalars_from::<Bls12_377>(&mut src, 10)),
+        "shrunk.bin: byte offset 64: the file ended before its length when opened (did it change while being read?)"
+    );
+}

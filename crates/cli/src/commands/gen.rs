@@ -5,6 +5,7 @@ use crate::args::GenArgs;
 use crate::console::{errln, require_stdout, shown};
 use crate::error::CliError;
 use crate::progress;
+use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 use zkmsm::io::{write_points, write_scalars};
@@ -16,6 +17,9 @@ pub fn gen<C: MsmCurve>(a: &GenArgs) -> Result<(), CliError> {
     }
     if a.points.as_os_str() == "-" || a.scalars.as_os_str() == "-" {
         require_stdout()?;
+        if std::io::stdout().is_terminal() {
+            return Err(CliError::BinaryToTerminal);
+        }
     }
     let n = 1usize << a.log_n;
     let t = Instant::now();

@@ -6,6 +6,7 @@ use crate::console::{errln, outln};
 use crate::error::CliError;
 use crate::progress;
 use serde_json::json;
+use std::io::IsTerminal;
 use std::time::Instant;
 use zkmsm::io::{read_msm_inputs, result_hex, ReadOptions, Source};
 use zkmsm::{EngineCurve, MsmBuilder, Validation};
@@ -13,6 +14,11 @@ use zkmsm::{EngineCurve, MsmBuilder, Validation};
 pub fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), CliError> {
     if a.points.as_os_str() == "-" && a.scalars.as_os_str() == "-" {
         return Err(CliError::BothStdin);
+    }
+    for (path, what) in [(&a.points, "points"), (&a.scalars, "scalars")] {
+        if path.as_os_str() == "-" && std::io::stdin().is_terminal() {
+            errln!("reading the {what} from the terminal (standard input); end with Ctrl-D")?;
+        }
     }
     let t = Instant::now();
     let points = Source::open(&a.points)?;
