@@ -4,14 +4,20 @@
 
 use std::path::PathBuf;
 
+/// The kept corpus (minimized, so it may lose any one input) and the inputs
+/// that once failed (fuzz/regressions, kept for good).
 fn replay(target: &str, check: fn(&[u8])) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus").join(target);
-    let mut inputs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+    let fuzz = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
+    let corpus = fuzz.join("corpus").join(target);
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(&corpus)
+        .unwrap_or_else(|e| panic!("{}: {e}", corpus.display()))
         .map(|e| e.unwrap().path())
         .collect();
+    assert!(!inputs.is_empty(), "{}: no corpus", corpus.display());
+    if let Ok(found) = std::fs::read_dir(fuzz.join("regressions").join(target)) {
+        inputs.extend(found.map(|e| e.unwrap().path()));
+    }
     inputs.sort();
-    assert!(!inputs.is_empty(), "{}: no corpus", dir.display());
     for path in &inputs {
         let data = std::fs::read(path).unwrap();
         if let Err(e) = std::panic::catch_unwind(|| check(&data)) {

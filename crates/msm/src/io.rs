@@ -474,9 +474,10 @@ pub fn read_points_from<C: MsmCurve>(
         let first = points.len();
         let bytes = &mut buf[..(n - first).min(RECORDS_PER_READ) * size];
         src.read_exact(bytes)?;
-        decode_chunk(bytes, layout.format, first, &mut points).map_err(bad)?;
-        // validated a chunk at a time: the first bad point in file order is
-        // named, and progress covers the validation (the larger cost)
+        let decoded = decode_chunk(bytes, layout.format, first, &mut points);
+        // validated a chunk at a time (progress covers the validation, the
+        // larger cost), and the first bad point in file order is named: the
+        // points decoded before an undecodable one are validated first
         validate_points(&points[first..], opts.validation).map_err(|e| match e {
             MsmError::PointNotOnCurve { index } => bad(BadPoint {
                 index: first + index,
@@ -490,6 +491,7 @@ pub fn read_points_from<C: MsmCurve>(
             }),
             other => other,
         })?;
+        decoded.map_err(bad)?;
         (opts.progress)(points.len(), n);
     }
     Ok((points, layout))

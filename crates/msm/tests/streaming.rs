@@ -397,6 +397,13 @@ fn chunked_point_reads<C: MsmCurve>(seed: u64) {
                 let f = dir.write("sub3.bin", &b);
                 assert!(err_string(read_points::<C>(&f, N, None, Validation::Full))
                     .contains(&format!("byte offset {}: point 50: ", header + 50 * size)));
+                // in one chunk, a point outside the subgroup before an
+                // undecodable one is named first (found by fuzzing read_inputs)
+                let mut b = encode_points(&off, format, prefixed);
+                b[header + 107 * size..header + 108 * size].fill(0xff);
+                let f = dir.write("sub4.bin", &b);
+                assert!(err_string(read_points::<C>(&f, N, None, Validation::Full))
+                    .contains(&format!("byte offset {}: point 100: not in", header + 100 * size)));
             }
         }
     }
