@@ -4,13 +4,15 @@
 //!
 //!     nice -n 10 cargo run --release -p zkmsm-checks --example soak -- --count 10000 [--seed S] [--curve bls12-377]
 //!
-//! Case k of a curve is drawn from its own generator (seed, curve, k), so a
-//! failure is replayed alone with `--case k`. Not a CI test: it takes minutes.
+//! The curves take turns, case by case, so a run cut short has covered both
+//! alike; the counts so far are printed every 1000 cases. Case k of a curve
+//! is drawn from its own generator (seed, curve, k), so a failure is replayed
+//! alone with `--case k --curve C`. Not a CI test: it takes an hour.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use zkmsm::{Bls12_377, Bls12_381};
 use zkmsm_checks::curves::TestCurve;
 use zkmsm_checks::msm::{check_case, Case, Class, Tally};
@@ -44,57 +46,107 @@ fn rng_for(seed: u64, curve: &str, k: u64) -> ChaCha20Rng {
     rng
 }
 
-fn soak<C: TestCurve>(a: &Args) {
-    let t = Instant::now();
-    let mut tally = Tally::new();
-    let mut classes: BTreeMap<Class, u64> = BTreeMap::new();
-    let mut arkworks = 0u64;
-    let rounds: Box<dyn Iterator<Item = u64>> = match a.case {
-        Some(k) => Box::new(std::iter::once(k)),
-        None => Box::new(0..),
-    };
-    for k in rounds {
+/// One curve's campaign so far.
+#[derive(Default)]
+struct Soak {
+    name: &'static str,
+    cases: u64,
+    tally: Tally,
+    classes: BTreeMap<Class, u64>,
+    arkworks: u64,
+    time: Duration,
+}
+
+impl Soak {
+    fn new(name: &'static str) -> Self {
+        Soak { name, ..Default::default() }
+    }
+
+    /// Case k of curve C, on every engine.
+    fn case<C: TestCurve>(&mut self, seed: u64, k: u64) {
+        let t = Instant::now();
         let class = Class::ALL[k as usize % Class::ALL.len()];
-        let mut rng = rng_for(a.seed, C::NAME, k);
+        let mut rng = rng_for(seed, C::NAME, k);
         let case = Case::<C>::random(class, &mut rng);
         let also = (case.points.len() == case.scalars.len()).then(|| C::arkworks_msm(&case.points, &case.limbs()));
-        arkworks += also.is_some() as u64;
-        let tc = Instant::now();
-        check_case(&case, also.as_deref(), &mut tally);
-        eprintln!("case {k}: {class:?}, {} ({:.0} ms)", case.describe(), tc.elapsed().as_secs_f64() * 1e3);
-        *classes.entry(class).or_default() += 1;
-        if k % 1000 == 999 {
-            eprintln!("{}: {} cases, {:.0} s", C::NAME, k + 1, t.elapsed().as_secs_f64());
+        self.arkworks += also.is_some() as u64;
+        check_case(&case, also.as_deref(), &mut self.tally);
+        eprintln!("case {k}: {class:?}, {} ({:.0} ms)", case.describe(), t.elapsed().as_secs_f64() * 1e3);
+        *self.classes.entry(class).or_default() += 1;
+        self.cases += 1;
+        self.time += t.elapsed();
+    }
+
+    fn done(&self, count: u64) -> bool {
+        self.tally.values().all(|&v| v >= count) && !self.tally.is_empty()
+    }
+
+    fn report(&self, seed: u64) {
+        println!("## {} ({} cases, {:.0} s, seed {seed})", self.name, self.cases, self.time.as_secs_f64());
+        println!();
+        println!("| engine | MSMs checked |");
+        println!("|---|---|");
+        for (e, v) in &self.tally {
+            println!("| {} | {v} |", e.label());
         }
-        if a.case.is_none() && tally.values().all(|&v| v >= a.count) {
-            break;
+        println!();
+        println!("| class | cases |");
+        println!("|---|---|");
+        for (c, v) in &self.classes {
+            println!("| {c:?} | {v} |");
         }
+        println!();
+        println!("cases also checked against arkworks: {}; failures: 0", self.arkworks);
+        println!();
     }
-    println!("## {} ({:.0} s, seed {})", C::NAME, t.elapsed().as_secs_f64(), a.seed);
-    println!();
-    println!("| engine | MSMs checked |");
-    println!("|---|---|");
-    for (e, v) in &tally {
-        println!("| {} | {v} |", e.label());
+
+    fn progress(&self) {
+        let least = self.tally.values().min().copied().unwrap_or(0);
+        eprintln!(
+            "{}: {} cases in {:.0} s, every engine at least {least} MSMs",
+            self.name,
+            self.cases,
+            self.time.as_secs_f64()
+        );
     }
-    println!();
-    println!("| class | cases |");
-    println!("|---|---|");
-    for (c, v) in &classes {
-        println!("| {c:?} | {v} |");
-    }
-    println!();
-    println!("cases also checked against arkworks: {arkworks}; failures: 0");
-    println!();
 }
 
 fn main() {
     let a = parse();
-    for c in &a.curves {
-        match c.as_str() {
-            "bls12-377" => soak::<Bls12_377>(&a),
-            "bls12-381" => soak::<Bls12_381>(&a),
-            other => panic!("unknown curve {other}"),
+    let mut soaks: Vec<Soak> = a
+        .curves
+        .iter()
+        .map(|c| match c.as_str() {
+            "bls12-377" => Soak::new("bls12-377"),
+            "bls12-381" => Soak::new("bls12-381"),
+            other => panic!("unknown curve {other} (bls12-377, bls12-381)"),
+        })
+        .collect();
+    let run = |s: &mut Soak, k: u64| {
+        if s.name == "bls12-377" {
+            s.case::<Bls12_377>(a.seed, k)
+        } else {
+            s.case::<Bls12_381>(a.seed, k)
         }
+    };
+    if let Some(k) = a.case {
+        for s in &mut soaks {
+            run(s, k);
+        }
+    } else {
+        for k in 0.. {
+            for s in soaks.iter_mut().filter(|s| !s.done(a.count)) {
+                run(s, k);
+            }
+            if k % 1000 == 999 {
+                soaks.iter().for_each(Soak::progress);
+            }
+            if soaks.iter().all(|s| s.done(a.count)) {
+                break;
+            }
+        }
+    }
+    for s in &soaks {
+        s.report(a.seed);
     }
 }
