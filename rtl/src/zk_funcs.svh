@@ -222,5 +222,19 @@ function automatic integer zk_redc_tw(input integer f_nb, input integer f_qbits,
       if (f_i < f_step) zk_redc_tw = zk_redc_ow(zk_redc_tw, f_qbits, f_rw);
   end
 endfunction
+// 2^f_nb mod f_q (the Montgomery form of 1 for R = 2^f_nb), f_q < 2^510.
+function automatic [511:0] zk_mod_pow2(input [511:0] f_q, input integer f_nb);
+  reg [511:0] f_r;
+  integer f_i;
+  begin
+    f_r = 512'd1;
+    for (f_i = 0; f_i < 1024; f_i = f_i + 1)
+      if (f_i < f_nb) begin
+        f_r = f_r << 1;
+        if (f_r >= f_q) f_r = f_r - f_q;
+      end
+    zk_mod_pow2 = f_r;
+  end
+endfunction
 /* verilator lint_on UNUSEDSIGNAL */
 /* verilator lint_on VARHIDDEN */

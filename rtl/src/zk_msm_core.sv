@@ -1,0 +1,555 @@
+`include "zk_params.svh"
+// zk_msm_core -- one MSM core: bucket accumulation of whole MSMs, window
+// after window, with the scheduler, the bucket memory and the adder in one
+// module (a multi-core top instantiates several of these behind one point
+// stream; each core keeps all of its own state).
+//
+// Work in (AXI4-Stream, one beat per point per window, window-major: all N
+// beats of window 0, then window 1, ...): the point in the datapath's
+// precomputed form and its signed digit for this window (zkmsm::digits:
+// |d| <= 2^(c-1)). s_tlast marks the last beat of a window (checked against
+// N: STATUS.err_tlast). Buckets out (AXI4-Stream): after each window, its
+// 2^(c-1) buckets in order (empty ones as the identity), m_tuser = {window,
+// bucket index}, m_tlast on the window's last bucket. The host aggregates
+// (Hardcaml's split).
+//
+// Per cycle the scheduler looks at two candidates: S, the head of the input
+// stream, and P, the head of the pending queue (operations that found their
+// bucket busy). A bucket is busy while an operation on it is between its
+// bucket read and its write-back, HZ = BRL + DLAT cycles (zk_inflight).
+//   - S on a free bucket issues (the stream has priority, so a conflict
+//     costs no input cycle), unless P is ready and belongs to an older window
+//     (the previous window's leftovers go first: they hold its read-out back);
+//   - S on a busy bucket goes to the pending queue; in the same cycle P
+//     issues if its bucket is free (a swap);
+//   - a zero digit is consumed without an operation (P may issue);
+//   - if S is busy, the queue full and P not ready, S waits: the input is
+//     stalled, never dropped. P becomes ready within HZ cycles (nothing new
+//     issues meanwhile), so the core cannot deadlock.
+// At most one operation issues per cycle; it reads its bucket, goes through
+// the datapath and writes the bucket back.
+//
+// Buckets: two banks of 2^(CMAX-1) buckets, window w in bank w mod 2, so
+// window w+1 accumulates while window w finishes its pending operations and
+// is read out; each bucket word carries a valid bit (clear: the identity),
+// cleared as the bucket is read out. Window w+2 starts when bank w mod 2 is
+// read out.
+//
+// Latencies (computed, on the LAT_* outputs): DLAT datapath registers
+// (zk_te_madd_lat: 110), HZ = BRL + DLAT hazard window. An operation
+// decided in cycle t reads its bucket at the clock edge ending t+1 and
+// writes it at the edge ending t+1+HZ; another operation on the same bucket
+// may be decided from t+HZ+1 on.
+module zk_msm_core #(
+    // field and multiplier (zk_params.svh)
+    parameter integer         NB     = `ZK_NB,
+    parameter integer         QBITS  = `ZK_QBITS,
+    parameter logic   [511:0] Q      = `ZK_Q,
+    parameter integer         LEVELS = `ZK_LEVELS,
+    parameter integer         TA     = `ZK_TA,
+    parameter integer         TB     = `ZK_TB,
+    parameter integer         RW     = `ZK_RW,
+    parameter integer         WIN    = `ZK_WIN,
+    parameter integer         FANIN  = `ZK_FANIN,
+    parameter integer         SPLIT  = `ZK_SPLIT,
+    // datapath: 1 = twisted Edwards adder (zk_dp_te), 0 = integer stand-in
+    parameter integer         DP     = 1,
+    parameter integer         SW     = 16,  // stand-in: value width
+    parameter integer         SLAT   = 4,   // stand-in: latency
+    // core
+    parameter integer         CMAX   = 16,  // largest window: 2^(CMAX-1) buckets per bank
+    parameter integer         PD     = 16,  // pending queue depth (power of two)
+    parameter integer         BRL    = 2,   // bucket-memory read latency
+    parameter integer         NW     = 32,  // width of N
+    parameter integer         WW     = 8,   // width of the window count
+    parameter integer         DGW    = 32,  // digit field of a work beat (signed)
+    // widths of a point and of a bucket value (not to be overridden)
+    parameter integer         PW     = (DP != 0) ? 3 * NB : SW,
+    parameter integer         VW     = (DP != 0) ? 4 * NB : SW
+) (
+    input  logic               clk,
+    input  logic               rst,
+    // control (zk_msm_csr): the configuration is taken at start
+    input  logic               start,
+    input  logic [   NW-1:0]   cfg_n,
+    input  logic [      4:0]   cfg_c,
+    input  logic [   WW-1:0]   cfg_windows,
+    output logic               ready,        // idle, bucket memory cleared
+    output logic               busy,
+    output logic               done_pulse,   // one cycle: the MSM's last bucket has left
+    output logic [      2:0]   errors,       // sticky since start: {cfg, tlast, digit}
+    // counters (since start)
+    output logic [     63:0]   cnt_cycles,      // start to done
+    output logic [     63:0]   cnt_acc_cycles,  // start to the last bucket write-back
+    output logic [     63:0]   cnt_issued,      // additions issued into the datapath
+    output logic [     63:0]   cnt_conflicts,   // operations that went to the pending queue
+    output logic [     63:0]   cnt_stalls,      // cycles the input head waited
+    output logic [     63:0]   cnt_bubbles,     // accumulation cycles without an issue
+    output logic [     63:0]   cnt_zero,        // zero (or out-of-range) digits
+    output logic [     63:0]   cnt_ro_stalls,   // cycles the bucket output was held
+    output logic [     15:0]   pending_hwm,
+    output logic [     15:0]   lat_dp,          // DLAT
+    output logic [     15:0]   lat_hz,          // HZ
+    // work in
+    input  logic               s_tvalid,
+    output logic               s_tready,
+    input  logic [   PW-1:0]   s_point,
+    input  logic [  DGW-1:0]   s_digit,
+    input  logic               s_tlast,
+    // buckets out
+    output logic               m_tvalid,
+    input  logic               m_tready,
+    output logic [   VW-1:0]   m_tdata,
+    output logic [WW+CMAX-2:0] m_tuser,   // {window, bucket index}
+    output logic               m_tlast
+);
+`include "zk_funcs.svh"
+  localparam integer IW = CMAX - 1;  // bucket index bits
+  localparam integer AW = CMAX;  // bucket address: {bank, index}
+  localparam integer DLAT = (DP != 0) ? zk_te_madd_lat(zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT)) : SLAT;
+  localparam integer HZ = BRL + DLAT;
+  localparam integer OW = $clog2(PD + HZ + 4) + 1;  // outstanding-operation counters
+  localparam integer PDW = $clog2(PD) + 1;
+  localparam integer OFD = 1 << $clog2(BRL + 2);  // bucket output FIFO depth
+  localparam logic [511:0] R1 = zk_mod_pow2(Q, NB);  // Montgomery one
+  // the identity: (0 : 1 : 1 : 0) in extended coordinates, or 0
+  localparam logic [VW-1:0] IDENT = (DP != 0) ? VW'({{NB{1'b0}}, R1[NB-1:0], R1[NB-1:0], {NB{1'b0}}}) : '0;
+
+  assign lat_dp = 16'(DLAT);
+  assign lat_hz = 16'(HZ);
+
+  // ------------------------------------------------------------- control
+  localparam logic [1:0] ST_CLEAR = 2'd0, ST_IDLE = 2'd1, ST_RUN = 2'd2;
+  logic [1:0] st;
+  logic [IW-1:0] clr_k;  // bucket being cleared after reset
+  logic [NW-1:0] n_q;
+  logic [4:0] c_q;
+  logic [WW-1:0] w_q;
+  logic [IW:0] nbk;  // buckets per window, 2^(c-1)
+  assign nbk = (IW + 1)'(1) << (c_q - 5'd1);
+  assign ready = st == ST_IDLE;
+  logic start_go;  // start is taken in ST_IDLE only
+  assign start_go = start && st == ST_IDLE;
+  assign busy = st == ST_RUN;
+
+  // input side: the window the next beat belongs to
+  logic [WW-1:0] in_win;
+  logic [NW-1:0] in_cnt;
+  logic in_open;  // in_win has its bank
+  logic in_fin;  // every window's beats consumed
+  logic in_bank;
+  assign in_fin = in_win == w_q;
+  assign in_bank = in_win[0];
+
+  // banks
+  logic [1:0] bk_busy, bk_indone;
+  logic [WW-1:0] bk_win[2];
+  logic [OW-1:0] bk_out[2];  // accepted, not yet written back (pending + in flight)
+
+  // read-out
+  logic [WW-1:0] ro_win;
+  logic ro_act;
+  logic [IW-1:0] ro_k;
+  logic ro_b;
+  assign ro_b = ro_win[0];
+
+  logic acc_complete;
+  assign acc_complete = in_fin && bk_out[0] == '0 && bk_out[1] == '0;
+
+  // ------------------------------------------------------------- input head S
+  logic s_hv, s_hready, s_hlast;
+  logic [PW-1:0] s_hpoint;
+  logic [DGW-1:0] s_hdigit;
+  zk_skid #(
+      .W(PW + DGW + 1)
+  ) u_in (
+      .clk(clk),
+      .rst(rst),
+      .s_valid(s_tvalid),
+      .s_ready(s_tready),
+      .s_data({s_tlast, s_digit, s_point}),
+      .m_valid(s_hv),
+      .m_ready(s_hready),
+      .m_data({s_hlast, s_hdigit, s_hpoint})
+  );
+
+  logic [DGW-1:0] s_mag;
+  logic s_neg, s_zero, s_bad;
+  logic [AW-1:0] s_addr;
+  assign s_neg = s_hdigit[DGW-1];
+  assign s_mag = s_neg ? -s_hdigit : s_hdigit;
+  assign s_zero = s_hdigit == '0;
+  assign s_bad = s_mag > DGW'(nbk);  // out of range for c: skipped, flagged
+  assign s_addr = {in_bank, IW'(s_mag - 1'b1)};
+
+  // ------------------------------------------------------------- pending queue P
+  localparam integer PEW = PW + 1 + AW;  // {point, sub, address}
+  logic p_valid, p_full, p_push, p_pop;
+  logic [PEW-1:0] p_q;
+  logic [PDW-1:0] p_count;
+  logic [PW-1:0] p_point;
+  logic p_sub;
+  logic [AW-1:0] p_addr;
+  assign {p_point, p_sub, p_addr} = p_q;
+  zk_fifo #(
+      .W(PEW),
+      .DEPTH(PD)
+  ) u_pending (
+      .clk(clk),
+      .rst(rst || start_go),
+      .push(p_push),
+      .d({s_hpoint, s_neg, s_addr}),
+      .pop(p_pop),
+      .valid(p_valid),
+      .full(p_full),
+      .q(p_q),
+      .count(p_count)
+  );
+
+  // ------------------------------------------------------------- hazards
+  logic iss_v;  // decided this cycle
+  logic [AW-1:0] iss_a;
+  logic s_busy, p_busy;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [HZ-1:0] ifl_v;  // the detector's contents, for the formal properties
+  logic [HZ*AW-1:0] ifl_a;
+  logic o_full;  // (never full: credits)
+  /* verilator lint_on UNUSEDSIGNAL */
+  zk_inflight #(
+      .AW(AW),
+      .HZ(HZ)
+  ) u_inflight (
+      .clk(clk),
+      .rst(rst),
+      .issue(iss_v),
+      .issue_addr(iss_a),
+      .qa(s_addr),
+      .hit_a(s_busy),
+      .qb(p_addr),
+      .hit_b(p_busy),
+      .v(ifl_v),
+      .a(ifl_a)
+  );
+
+  // ------------------------------------------------------------- the decision
+  logic s_ok, s_skip, s_nz, p_ready, p_first, issue_s, issue_p, swap, consume;
+  assign s_ok = st == ST_RUN && in_open && s_hv;
+  assign s_skip = s_ok && (s_zero || s_bad);
+  assign s_nz = s_ok && !s_zero && !s_bad;
+  assign p_ready = st == ST_RUN && p_valid && !p_busy;
+  assign p_first = p_ready && (!in_open || p_addr[AW-1] != in_bank);
+  assign issue_s = s_nz && !s_busy && !p_first;
+  assign swap = s_nz && s_busy;
+  assign issue_p = p_ready && !issue_s;
+  assign p_push = swap && (!p_full || issue_p);
+  assign p_pop = issue_p;
+  assign consume = s_skip || issue_s || p_push;
+  assign s_hready = consume;
+  assign iss_v = issue_s || issue_p;
+  assign iss_a = issue_s ? s_addr : p_addr;
+
+  // the issued operation, one register, then BRL cycles beside the bucket read
+  logic i_v, i_sub;
+  logic [AW-1:0] i_a;
+  logic [PW-1:0] i_point;
+  always_ff @(posedge clk) begin
+    i_v <= rst ? 1'b0 : iss_v;
+    i_a <= iss_a;
+    i_sub <= issue_s ? s_neg : p_sub;
+    i_point <= issue_s ? s_hpoint : p_point;
+  end
+  logic d_v, d_sub;
+  logic [AW-1:0] d_a;
+  logic [PW-1:0] d_point;
+  zk_valid_pipe #(
+      .N(BRL)
+  ) u_dv (
+      .clk(clk),
+      .rst(rst),
+      .d  (i_v),
+      .q  (d_v)
+  );
+  zk_delay #(
+      .W(AW + 1 + PW),
+      .N(BRL)
+  ) u_dd (
+      .clk(clk),
+      .d  ({i_a, i_sub, i_point}),
+      .q  ({d_a, d_sub, d_point})
+  );
+
+  // ------------------------------------------------------------- bucket memory
+  logic [1:0] m_we, m_re;
+  logic [IW-1:0] m_wa[2], m_ra[2];
+  logic [VW:0] m_wd[2], m_rd[2];  // {valid, value}
+  // read-out bookkeeping
+  logic ro_rd;  // read-out read this cycle
+  logic clr_v, clr_last, clr_b;  // clear-write of the bucket read out one cycle ago
+  logic [IW-1:0] clr_a;
+  // datapath write-back
+  logic wb_v;
+  logic [AW-1:0] wb_a;
+  logic [VW-1:0] wb_value;
+
+  genvar gb;
+  generate
+    for (gb = 0; gb < 2; gb++) begin : g_bank
+      always_comb begin
+        m_re[gb] = (i_v && i_a[AW-1] == gb) || (ro_rd && ro_b == gb);
+        m_ra[gb] = (i_v && i_a[AW-1] == gb) ? i_a[IW-1:0] : ro_k;
+        m_we[gb] = st == ST_CLEAR || (wb_v && wb_a[AW-1] == gb) || (clr_v && clr_b == gb);
+        m_wa[gb] = st == ST_CLEAR ? clr_k : (wb_v && wb_a[AW-1] == gb) ? wb_a[IW-1:0] : clr_a;
+        m_wd[gb] = (wb_v && wb_a[AW-1] == gb && st != ST_CLEAR) ? {1'b1, wb_value} : '0;
+      end
+      zk_bucket_ram #(
+          .W (VW + 1),
+          .AW(IW),
+          .RL(BRL)
+      ) u_ram (
+          .clk(clk),
+          .we (m_we[gb]),
+          .wa (m_wa[gb]),
+          .wd (m_wd[gb]),
+          .re (m_re[gb]),
+          .ra (m_ra[gb]),
+          .rd (m_rd[gb])
+      );
+    end
+  endgenerate
+
+  // ------------------------------------------------------------- datapath
+  logic [VW:0] d_word;
+  logic [VW-1:0] d_bucket;
+  assign d_word = m_rd[d_a[AW-1]];
+  assign d_bucket = d_word[VW] ? d_word[VW-1:0] : IDENT;
+  generate
+    if (DP != 0) begin : g_te
+      zk_dp_te #(
+          .NB(NB),
+          .QBITS(QBITS),
+          .Q(Q),
+          .LEVELS(LEVELS),
+          .TA(TA),
+          .TB(TB),
+          .RW(RW),
+          .WIN(WIN),
+          .FANIN(FANIN),
+          .SPLIT(SPLIT),
+          .TAGW(AW)
+      ) u_dp (
+          .clk(clk),
+          .rst(rst),
+          .in_valid(d_v),
+          .in_sub(d_sub),
+          .in_tag(d_a),
+          .bucket(d_bucket),
+          .point(d_point),
+          .out_valid(wb_v),
+          .out_tag(wb_a),
+          .out_value(wb_value)
+      );
+    end else begin : g_int
+      zk_dp_int #(
+          .W(SW),
+          .TAGW(AW),
+          .LAT(SLAT)
+      ) u_dp (
+          .clk(clk),
+          .rst(rst),
+          .in_valid(d_v),
+          .in_sub(d_sub),
+          .in_tag(d_a),
+          .bucket(d_bucket),
+          .point(d_point),
+          .out_valid(wb_v),
+          .out_tag(wb_a),
+          .out_value(wb_value)
+      );
+    end
+  endgenerate
+
+  // ------------------------------------------------------------- read-out
+  // ro_rd reads bucket ro_k of bank ro_b; the data returns BRL cycles later
+  // into the output FIFO (credits keep it from overflowing); the bucket is
+  // cleared (valid = 0) one cycle after its read.
+  logic [BRL-1:0] ro_p;  // reads in flight, by age
+  logic [IW-1:0] ro_pk;  // bucket, window, last-of-window, bank of the read returning now
+  logic [WW-1:0] ro_pw;
+  logic ro_plast, ro_pb;
+  logic [$clog2(OFD):0] o_count;
+  logic [$clog2(OFD):0] ro_inflight;
+  logic o_valid;
+  logic ro_start;
+  assign ro_start = st == ST_RUN && !ro_act && !clr_v && ro_win != w_q && bk_busy[ro_b] && bk_win[ro_b] == ro_win
+                    && bk_indone[ro_b] && bk_out[ro_b] == '0;
+  always_comb begin
+    ro_inflight = '0;
+    for (int k = 0; k < BRL; k++) ro_inflight = ro_inflight + {{$clog2(OFD) {1'b0}}, ro_p[k]};
+  end
+  assign ro_rd = ro_act && (ro_inflight + o_count < ($clog2(OFD) + 1)'(OFD));
+  always_ff @(posedge clk) begin
+    if (rst) ro_p <= '0;
+    else ro_p <= BRL'({ro_p, ro_rd});
+  end
+  zk_delay #(
+      .W(IW + WW + 2),
+      .N(BRL)
+  ) u_ro_tag (
+      .clk(clk),
+      .d  ({ro_k, ro_win, ro_k == IW'(nbk - 1'b1), ro_b}),
+      .q  ({ro_pk, ro_pw, ro_plast, ro_pb})
+  );
+  logic [VW:0] ro_word;
+  logic [VW-1:0] ro_value;
+  assign ro_word = m_rd[ro_pb];
+  assign ro_value = ro_word[VW] ? ro_word[VW-1:0] : IDENT;
+  logic [VW+WW+IW:0] o_q;
+  zk_fifo #(
+      .W(VW + WW + IW + 1),
+      .DEPTH(OFD)
+  ) u_out (
+      .clk(clk),
+      .rst(rst || start_go),
+      .push(ro_p[BRL-1]),
+      .d({ro_plast, ro_pw, ro_pk, ro_value}),
+      .pop(o_valid && m_tready),
+      .valid(o_valid),
+      .full(o_full),
+      .q(o_q),
+      .count(o_count)
+  );
+  assign m_tvalid = o_valid;
+  assign {m_tlast, m_tuser, m_tdata} = o_q;
+
+  // ------------------------------------------------------------- state
+  logic ro_done;  // the last bucket of window ro_win was cleared this cycle
+  assign ro_done = clr_v && clr_last;
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      st <= ST_CLEAR;
+      clr_k <= '0;
+      n_q <= '0;
+      c_q <= 5'd1;
+      w_q <= '0;
+      in_win <= '0;
+      in_cnt <= '0;
+      in_open <= 1'b0;
+      bk_busy <= '0;
+      bk_indone <= '0;
+      bk_out[0] <= '0;
+      bk_out[1] <= '0;
+      ro_win <= '0;
+      ro_act <= 1'b0;
+      ro_k <= '0;
+      clr_v <= 1'b0;
+      errors <= '0;
+      done_pulse <= 1'b0;
+    end else begin
+      done_pulse <= 1'b0;
+      clr_v <= ro_rd;
+      clr_a <= ro_k;
+      clr_b <= ro_b;
+      clr_last <= ro_k == IW'(nbk - 1'b1);
+      case (st)
+        ST_CLEAR: begin
+          clr_k <= clr_k + 1'b1;
+          if (clr_k == '1) st <= ST_IDLE;
+        end
+        ST_IDLE:
+        if (start_go) begin
+          st <= ST_RUN;
+          n_q <= cfg_n;
+          w_q <= cfg_windows;
+          in_win <= '0;
+          in_cnt <= '0;
+          in_open <= 1'b0;
+          ro_win <= '0;
+          errors <= '0;
+          if (cfg_c == 5'd0 || cfg_c > 5'(CMAX)) begin
+            // no such window size: run no window, flag it
+            c_q <= 5'd1;
+            w_q <= '0;
+            errors[2] <= 1'b1;
+          end else begin
+            c_q <= cfg_c;
+          end
+        end
+        default: begin  // ST_RUN
+          // a window gets its bank once the bank's previous window is read out
+          if (!in_open && !in_fin && !bk_busy[in_bank]) begin
+            bk_busy[in_bank] <= 1'b1;
+            bk_win[in_bank] <= in_win;
+            in_cnt <= '0;
+            if (n_q == '0) begin
+              bk_indone[in_bank] <= 1'b1;
+              in_win <= in_win + 1'b1;
+            end else begin
+              bk_indone[in_bank] <= 1'b0;
+              in_open <= 1'b1;
+            end
+          end
+          if (consume) begin
+            if (s_hlast != (in_cnt == n_q - 1'b1)) errors[1] <= 1'b1;
+            if (s_bad) errors[0] <= 1'b1;
+            in_cnt <= in_cnt + 1'b1;
+            if (in_cnt == n_q - 1'b1) begin
+              bk_indone[in_bank] <= 1'b1;
+              in_win <= in_win + 1'b1;
+              in_open <= 1'b0;
+            end
+          end
+          // read-out of window ro_win, in order
+          if (ro_start) begin
+            ro_act <= 1'b1;
+            ro_k <= '0;
+          end else if (ro_rd) begin
+            ro_k <= ro_k + 1'b1;
+            if (ro_k == IW'(nbk - 1'b1)) ro_act <= 1'b0;
+          end
+          if (ro_done) begin
+            bk_busy[clr_b] <= 1'b0;
+            ro_win <= ro_win + 1'b1;
+          end
+          if (ro_win == w_q && !o_valid && !ro_act && !clr_v && ro_p == '0) begin
+            st <= ST_IDLE;
+            done_pulse <= 1'b1;
+          end
+        end
+      endcase
+      // outstanding operations per bank
+      for (int b = 0; b < 2; b++)
+        bk_out[b] <= bk_out[b] + OW'((issue_s || p_push) && in_bank == 1'(b)) - OW'(wb_v && wb_a[AW-1] == 1'(b));
+    end
+  end
+
+  // ------------------------------------------------------------- counters
+  logic running;
+  assign running = st == ST_RUN;
+  always_ff @(posedge clk) begin
+    if (rst || start_go) begin
+      cnt_cycles <= '0;
+      cnt_acc_cycles <= '0;
+      cnt_issued <= '0;
+      cnt_conflicts <= '0;
+      cnt_stalls <= '0;
+      cnt_bubbles <= '0;
+      cnt_zero <= '0;
+      cnt_ro_stalls <= '0;
+      pending_hwm <= '0;
+    end else if (running) begin
+      cnt_cycles <= cnt_cycles + 1'b1;
+      cnt_acc_cycles <= cnt_acc_cycles + 64'(!acc_complete);
+      cnt_issued <= cnt_issued + 64'(iss_v);
+      cnt_conflicts <= cnt_conflicts + 64'(p_push);
+      cnt_stalls <= cnt_stalls + 64'(s_hv && !in_fin && !consume);
+      cnt_bubbles <= cnt_bubbles + 64'(!acc_complete && !iss_v);
+      cnt_zero <= cnt_zero + 64'(s_skip);
+      cnt_ro_stalls <= cnt_ro_stalls + 64'(o_valid && !m_tready);
+      if (16'(p_count) > pending_hwm) pending_hwm <= 16'(p_count);
+    end
+  end
+
+`ifdef FORMAL
+`include "zk_msm_core_props.svh"
+`endif
+endmodule

@@ -1,0 +1,65 @@
+// zk_driver.h -- C interface of the Verilated MSM accelerator (zk_msm_top)
+// and its test-bench environment: the host side of the AXI4-Lite registers,
+// the digit stream, a point memory with a stated latency and bandwidth, and
+// the bucket stream. Used by crates/rtl (the `rtl` backend, through FFI) and
+// by the stand-alone tools in rtl/tb.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Which Verilated configuration (both are zk_msm_top):
+//   ZK_SIM_TE:  the twisted Edwards adder (DP = 1), the core as synthesized
+//   ZK_SIM_INT: the integer stand-in datapath (DP = 0), small and fast
+enum { ZK_SIM_INT = 0, ZK_SIM_TE = 1 };
+
+typedef struct zk_sim zk_sim;
+
+typedef struct {
+  uint32_t mem_latency;    // point memory: cycles from a read to its data (default 40)
+  uint32_t mem_rate_pct;   // point memory: points per 100 cycles, <= 100 (default 100)
+  uint32_t dg_rate_pct;    // digit stream: beats offered per 100 cycles (default 100)
+  uint32_t out_ready_pct;  // bucket stream: cycles the host is ready, per 100 (default 100)
+  uint64_t seed;           // for the random patterns above
+  uint64_t max_cycles;     // give up (error) after this many cycles per MSM
+} zk_sim_opts;
+
+typedef struct {
+  uint32_t dp, cmax, pd, brl;  // parameters (CONFIG register)
+  uint32_t lat_dp, lat_hz;     // datapath latency, hazard window (LATENCY register)
+  uint32_t point_bits, value_bits;
+} zk_sim_info;
+
+typedef struct {
+  // the core's counters (zk_msm_core), read through the registers
+  uint64_t cycles, acc_cycles, issued, conflicts, stalls, bubbles, zero_digits, ro_stalls;
+  uint64_t pending_hwm;
+  uint32_t status;      // STATUS register at the end
+  uint64_t sim_cycles;  // cycles simulated for this MSM, register accesses included
+  double sim_seconds;   // wall time of the simulation
+} zk_sim_stats;
+
+void zk_sim_default_opts(zk_sim_opts* o);
+// NULL on failure. Resets the design (and waits until STATUS.ready).
+zk_sim* zk_sim_new(int kind, const zk_sim_opts* o);
+void zk_sim_free(zk_sim* s);
+void zk_sim_get_info(zk_sim* s, zk_sim_info* out);
+void zk_sim_set_opts(zk_sim* s, const zk_sim_opts* o);
+// MSM_INIT: n points into point memory, each ceil(point_bits / 64) 64-bit
+// words, little-endian.
+int zk_sim_load_points(zk_sim* s, const uint64_t* words, size_t n);
+// One MSM over the loaded points: digits window-major (windows x n, signed),
+// buckets out window-major (windows x 2^(c-1) buckets, each ceil(value_bits /
+// 64) words). Returns 0; 1 if the MSM ran but STATUS flags an input error
+// (bad digit, misplaced tlast, bad window size: stats->status says which);
+// -1 if it did not run to the end. zk_sim_error() says why.
+int zk_sim_run(zk_sim* s, uint32_t n, uint32_t c, uint32_t windows, const int32_t* digits, uint64_t* buckets,
+               zk_sim_stats* stats);
+const char* zk_sim_error(zk_sim* s);
+
+#ifdef __cplusplus
+}
+#endif
