@@ -19,7 +19,8 @@
 // bucket read and its write-back, HZ = BRL + DLAT cycles (zk_inflight).
 //   - S on a free bucket issues (the stream has priority, so a conflict
 //     costs no input cycle), unless P is ready and belongs to an older window
-//     (the previous window's leftovers go first: they hold its read-out back);
+//     (the previous window's leftovers go first: they hold its read-out
+//     back) or the queue is half full (so it does not creep up to full);
 //   - S on a busy bucket goes to the pending queue; in the same cycle P
 //     issues if its bucket is free (a swap);
 //   - a zero digit is consumed without an operation (P may issue);
@@ -29,11 +30,19 @@
 // At most one operation issues per cycle; it reads its bucket, goes through
 // the datapath and writes the bucket back.
 //
-// Buckets: two banks of 2^(CMAX-1) buckets, window w in bank w mod 2, so
-// window w+1 accumulates while window w finishes its pending operations and
-// is read out; each bucket word carries a valid bit (clear: the identity),
-// cleared as the bucket is read out. Window w+2 starts when bank w mod 2 is
-// read out.
+// Buckets: four banks of 2^(CMAX-2) buckets (one read and one write port
+// each), in window slots: with c < CMAX a window takes one bank, window w in
+// slot w mod 4, so its read-out overlaps the accumulation of the next three
+// windows; with c = CMAX a window takes two banks (the bucket index's top
+// bit picks one), window w in slot w mod 2. A slot takes its next window
+// once it is read out. Each bucket word carries a valid bit (clear: the
+// identity), cleared as the bucket is read out (and after reset).
+//
+// The last window is narrow (scalar bits - c(W-1) bits): with cfg_top = tb
+// < c - 1 its digits, which lie in [0, 2^tb], are spread over the window's
+// 2^(c-1) buckets by the point index: bucket k of point i goes to slot
+// bucket (i mod 2^(c-1-tb)) 2^tb + k, and the host adds the copies up.
+// Otherwise its few buckets would serialize on the hazards.
 //
 // Latencies (computed, on the LAT_* outputs): DLAT datapath registers
 // (zk_te_madd_lat: 110), HZ = BRL + DLAT hazard window. An operation
@@ -74,6 +83,7 @@ module zk_msm_core #(
     input  logic [   NW-1:0]   cfg_n,
     input  logic [      4:0]   cfg_c,
     input  logic [   WW-1:0]   cfg_windows,
+    input  logic [      4:0]   cfg_top,      // bucket bits of the last window (>= c-1: no spread)
     output logic               ready,        // idle, bucket memory cleared
     output logic               busy,
     output logic               done_pulse,   // one cycle: the MSM's last bucket has left
@@ -105,7 +115,8 @@ module zk_msm_core #(
 );
 `include "zk_funcs.svh"
   localparam integer IW = CMAX - 1;  // bucket index bits
-  localparam integer AW = CMAX;  // bucket address: {bank, index}
+  localparam integer AW = CMAX;  // bucket address: {bank (2 bits), offset (CMAX-2 bits)}
+  localparam integer OFW = CMAX - 2;  // offset bits
   localparam integer DLAT = (DP != 0) ? zk_te_madd_lat(zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT)) : SLAT;
   localparam integer HZ = BRL + DLAT;
   localparam integer OW = $clog2(PD + HZ + 4) + 1;  // outstanding-operation counters
@@ -121,12 +132,22 @@ module zk_msm_core #(
   // ------------------------------------------------------------- control
   localparam logic [1:0] ST_CLEAR = 2'd0, ST_IDLE = 2'd1, ST_RUN = 2'd2;
   logic [1:0] st;
-  logic [IW-1:0] clr_k;  // bucket being cleared after reset
   logic [NW-1:0] n_q;
   logic [4:0] c_q;
   logic [WW-1:0] w_q;
+  logic [4:0] tb_q;
   logic [IW:0] nbk;  // buckets per window, 2^(c-1)
+  logic two;  // c = CMAX: two slots of two banks
   assign nbk = (IW + 1)'(1) << (c_q - 5'd1);
+  assign two = c_q == 5'(CMAX);
+
+  // the slot of window w, and a bucket's address in the banks
+  function automatic [1:0] slot_of(input [1:0] w, input tw);  // (the window's low bits)
+    slot_of = tw ? {1'b0, w[0]} : w[1:0];
+  endfunction
+  function automatic [AW-1:0] baddr(input [1:0] sl, input [IW-1:0] idx, input tw);
+    baddr = tw ? {sl[0], idx} : {sl, idx[OFW-1:0]};
+  endfunction
   assign ready = st == ST_IDLE;
   logic start_go;  // start is taken in ST_IDLE only
   assign start_go = start && st == ST_IDLE;
@@ -137,24 +158,25 @@ module zk_msm_core #(
   logic [NW-1:0] in_cnt;
   logic in_open;  // in_win has its bank
   logic in_fin;  // every window's beats consumed
-  logic in_bank;
+  logic [1:0] in_slot, in_next;
   assign in_fin = in_win == w_q;
-  assign in_bank = in_win[0];
+  assign in_slot = slot_of(in_win[1:0], two);
+  assign in_next = two ? {1'b0, !in_slot[0]} : in_slot + 2'd1;
 
-  // banks
-  logic [1:0] bk_busy, bk_indone;
-  logic [WW-1:0] bk_win[2];
-  logic [OW-1:0] bk_out[2];  // accepted, not yet written back (pending + in flight)
+  // window slots
+  logic [3:0] bk_busy, bk_indone;
+  logic [WW-1:0] bk_win[4];
+  logic [OW-1:0] bk_out[4];  // accepted, not yet written back (pending + in flight)
 
   // read-out
   logic [WW-1:0] ro_win;
   logic ro_act;
   logic [IW-1:0] ro_k;
-  logic ro_b;
-  assign ro_b = ro_win[0];
+  logic [1:0] ro_b;  // its slot
+  assign ro_b = slot_of(ro_win[1:0], two);
 
   logic acc_complete;
-  assign acc_complete = in_fin && bk_out[0] == '0 && bk_out[1] == '0;
+  assign acc_complete = in_fin && bk_out[0] == '0 && bk_out[1] == '0 && bk_out[2] == '0 && bk_out[3] == '0;
 
   // ------------------------------------------------------------- input head S
   logic s_hv, s_hready, s_hlast;
@@ -174,13 +196,19 @@ module zk_msm_core #(
   );
 
   logic [DGW-1:0] s_mag;
-  logic s_neg, s_zero, s_bad;
+  logic s_neg, s_zero, s_bad, s_spread;
+  logic [IW-1:0] s_idx, s_copy;
   logic [AW-1:0] s_addr;
   assign s_neg = s_hdigit[DGW-1];
   assign s_mag = s_neg ? -s_hdigit : s_hdigit;
   assign s_zero = s_hdigit == '0;
-  assign s_bad = s_mag > DGW'(nbk);  // out of range for c: skipped, flagged
-  assign s_addr = {in_bank, IW'(s_mag - 1'b1)};
+  assign s_spread = in_win + 1'b1 == w_q && tb_q + 5'd1 < c_q;
+  // out of range for c (or for the spread last window): skipped, flagged
+  assign s_bad = s_mag > DGW'(nbk) || (s_spread && s_mag > (DGW'(1) << tb_q));
+  assign s_copy = in_cnt[IW-1:0] & IW'((nbk >> tb_q) - 1'b1);
+  assign s_idx = s_spread ? (s_copy << tb_q) | (IW'(s_mag - 1'b1) & IW'(((IW + 1)'(1) << tb_q) - 1'b1))
+                          : IW'(s_mag - 1'b1);
+  assign s_addr = baddr(in_slot, s_idx, two);
 
   // ------------------------------------------------------------- pending queue P
   localparam integer PEW = PW + 1 + AW;  // {point, sub, address}
@@ -190,7 +218,9 @@ module zk_msm_core #(
   logic [PW-1:0] p_point;
   logic p_sub;
   logic [AW-1:0] p_addr;
+  logic [1:0] p_slot;  // (its window's slot: the bank, or for c = CMAX the bank pair)
   assign {p_point, p_sub, p_addr} = p_q;
+  assign p_slot = two ? {1'b0, p_addr[AW-1]} : p_addr[AW-1:AW-2];
   zk_fifo #(
       .W(PEW),
       .DEPTH(PD)
@@ -237,7 +267,7 @@ module zk_msm_core #(
   assign s_skip = s_ok && (s_zero || s_bad);
   assign s_nz = s_ok && !s_zero && !s_bad;
   assign p_ready = st == ST_RUN && p_valid && !p_busy;
-  assign p_first = p_ready && (!in_open || p_addr[AW-1] != in_bank);
+  assign p_first = p_ready && (!in_open || p_slot != in_slot || p_count >= PDW'(PD / 2));
   assign issue_s = s_nz && !s_busy && !p_first;
   assign swap = s_nz && s_busy;
   assign issue_p = p_ready && !issue_s;
@@ -279,31 +309,40 @@ module zk_msm_core #(
   );
 
   // ------------------------------------------------------------- bucket memory
-  logic [1:0] m_we, m_re;
-  logic [IW-1:0] m_wa[2], m_ra[2];
-  logic [VW:0] m_wd[2], m_rd[2];  // {valid, value}
+  logic [3:0] m_we, m_re;
+  logic [OFW-1:0] m_wa[4], m_ra[4];
+  logic [VW:0] m_wd[4], m_rd[4];  // {valid, value}
   // read-out bookkeeping
   logic ro_rd;  // read-out read this cycle
-  logic clr_v, clr_last, clr_b;  // clear-write of the bucket read out one cycle ago
-  logic [IW-1:0] clr_a;
+  logic [AW-1:0] ro_a;  // its address
+  logic clr_v, clr_last;  // clear-write of the bucket read out one cycle ago
+  logic [1:0] clr_b;  // (its slot)
+  logic [AW-1:0] clr_a;
+  logic [OFW-1:0] clr_k;  // bucket being cleared after reset
   // datapath write-back
   logic wb_v;
   logic [AW-1:0] wb_a;
   logic [VW-1:0] wb_value;
+  logic [1:0] wb_slot;
+  assign wb_slot = two ? {1'b0, wb_a[AW-1]} : wb_a[AW-1:AW-2];
+  assign ro_a = baddr(ro_b, ro_k, two);
 
   genvar gb;
   generate
-    for (gb = 0; gb < 2; gb++) begin : g_bank
+    for (gb = 0; gb < 4; gb++) begin : g_bank
+      logic acc_rd, acc_wr;
+      assign acc_rd = i_v && i_a[AW-1:AW-2] == gb;
+      assign acc_wr = wb_v && wb_a[AW-1:AW-2] == gb;
       always_comb begin
-        m_re[gb] = (i_v && i_a[AW-1] == gb) || (ro_rd && ro_b == gb);
-        m_ra[gb] = (i_v && i_a[AW-1] == gb) ? i_a[IW-1:0] : ro_k;
-        m_we[gb] = st == ST_CLEAR || (wb_v && wb_a[AW-1] == gb) || (clr_v && clr_b == gb);
-        m_wa[gb] = st == ST_CLEAR ? clr_k : (wb_v && wb_a[AW-1] == gb) ? wb_a[IW-1:0] : clr_a;
-        m_wd[gb] = (wb_v && wb_a[AW-1] == gb && st != ST_CLEAR) ? {1'b1, wb_value} : '0;
+        m_re[gb] = acc_rd || (ro_rd && ro_a[AW-1:AW-2] == gb);
+        m_ra[gb] = acc_rd ? i_a[OFW-1:0] : ro_a[OFW-1:0];
+        m_we[gb] = st == ST_CLEAR || acc_wr || (clr_v && clr_a[AW-1:AW-2] == gb);
+        m_wa[gb] = st == ST_CLEAR ? clr_k : acc_wr ? wb_a[OFW-1:0] : clr_a[OFW-1:0];
+        m_wd[gb] = (acc_wr && st != ST_CLEAR) ? {1'b1, wb_value} : '0;
       end
       zk_bucket_ram #(
           .W (VW + 1),
-          .AW(IW),
+          .AW(OFW),
           .RL(BRL)
       ) u_ram (
           .clk(clk),
@@ -320,7 +359,7 @@ module zk_msm_core #(
   // ------------------------------------------------------------- datapath
   logic [VW:0] d_word;
   logic [VW-1:0] d_bucket;
-  assign d_word = m_rd[d_a[AW-1]];
+  assign d_word = m_rd[d_a[AW-1:AW-2]];
   assign d_bucket = d_word[VW] ? d_word[VW-1:0] : IDENT;
   generate
     if (DP != 0) begin : g_te
@@ -375,7 +414,8 @@ module zk_msm_core #(
   logic [BRL-1:0] ro_p;  // reads in flight, by age
   logic [IW-1:0] ro_pk;  // bucket, window, last-of-window, bank of the read returning now
   logic [WW-1:0] ro_pw;
-  logic ro_plast, ro_pb;
+  logic ro_plast;
+  logic [1:0] ro_pb;
   logic [$clog2(OFD):0] o_count;
   logic [$clog2(OFD):0] ro_inflight;
   logic o_valid;
@@ -392,11 +432,11 @@ module zk_msm_core #(
     else ro_p <= BRL'({ro_p, ro_rd});
   end
   zk_delay #(
-      .W(IW + WW + 2),
+      .W(IW + WW + 3),
       .N(BRL)
   ) u_ro_tag (
       .clk(clk),
-      .d  ({ro_k, ro_win, ro_k == IW'(nbk - 1'b1), ro_b}),
+      .d  ({ro_k, ro_win, ro_k == IW'(nbk - 1'b1), ro_a[AW-1:AW-2]}),
       .q  ({ro_pk, ro_pw, ro_plast, ro_pb})
   );
   logic [VW:0] ro_word;
@@ -436,8 +476,7 @@ module zk_msm_core #(
       in_open <= 1'b0;
       bk_busy <= '0;
       bk_indone <= '0;
-      bk_out[0] <= '0;
-      bk_out[1] <= '0;
+      for (int b = 0; b < 4; b++) bk_out[b] <= '0;
       ro_win <= '0;
       ro_act <= 1'b0;
       ro_k <= '0;
@@ -447,7 +486,7 @@ module zk_msm_core #(
     end else begin
       done_pulse <= 1'b0;
       clr_v <= ro_rd;
-      clr_a <= ro_k;
+      clr_a <= ro_a;
       clr_b <= ro_b;
       clr_last <= ro_k == IW'(nbk - 1'b1);
       case (st)
@@ -460,6 +499,7 @@ module zk_msm_core #(
           st <= ST_RUN;
           n_q <= cfg_n;
           w_q <= cfg_windows;
+          tb_q <= cfg_top;
           in_win <= '0;
           in_cnt <= '0;
           in_open <= 1'b0;
@@ -476,15 +516,15 @@ module zk_msm_core #(
         end
         default: begin  // ST_RUN
           // a window gets its bank once the bank's previous window is read out
-          if (!in_open && !in_fin && !bk_busy[in_bank]) begin
-            bk_busy[in_bank] <= 1'b1;
-            bk_win[in_bank] <= in_win;
+          if (!in_open && !in_fin && !bk_busy[in_slot]) begin
+            bk_busy[in_slot] <= 1'b1;
+            bk_win[in_slot] <= in_win;
             in_cnt <= '0;
             if (n_q == '0) begin
-              bk_indone[in_bank] <= 1'b1;
+              bk_indone[in_slot] <= 1'b1;
               in_win <= in_win + 1'b1;
             end else begin
-              bk_indone[in_bank] <= 1'b0;
+              bk_indone[in_slot] <= 1'b0;
               in_open <= 1'b1;
             end
           end
@@ -493,9 +533,17 @@ module zk_msm_core #(
             if (s_bad) errors[0] <= 1'b1;
             in_cnt <= in_cnt + 1'b1;
             if (in_cnt == n_q - 1'b1) begin
-              bk_indone[in_bank] <= 1'b1;
+              bk_indone[in_slot] <= 1'b1;
               in_win <= in_win + 1'b1;
-              in_open <= 1'b0;
+              in_cnt <= '0;
+              // the next window takes its slot at once if it is free
+              if (in_win + 1'b1 != w_q && !bk_busy[in_next]) begin
+                bk_busy[in_next] <= 1'b1;
+                bk_win[in_next] <= in_win + 1'b1;
+                bk_indone[in_next] <= 1'b0;
+              end else begin
+                in_open <= 1'b0;
+              end
             end
           end
           // read-out of window ro_win, in order
@@ -517,8 +565,8 @@ module zk_msm_core #(
         end
       endcase
       // outstanding operations per bank
-      for (int b = 0; b < 2; b++)
-        bk_out[b] <= bk_out[b] + OW'((issue_s || p_push) && in_bank == 1'(b)) - OW'(wb_v && wb_a[AW-1] == 1'(b));
+      for (int b = 0; b < 4; b++)
+        bk_out[b] <= bk_out[b] + OW'((issue_s || p_push) && in_slot == 2'(b)) - OW'(wb_v && wb_slot == 2'(b));
     end
   end
 

@@ -19,6 +19,8 @@
 //                        ISSUED, CONFLICTS, STALLS, BUBBLES, ZERO_DIGITS,
 //                        RO_STALLS (zk_msm_core defines them)
 //   0x68 PENDING_HWM RO
+//   0x6C TOP         RW  bucket bits of the last window (zk_msm_core cfg_top;
+//                        31 after reset: no spreading)
 module zk_msm_csr #(
     parameter integer NW = 32,
     parameter integer WW = 8,
@@ -50,6 +52,7 @@ module zk_msm_csr #(
     output logic [   4:0] cfg_c,
     output logic [WW-1:0] cfg_windows,
     output logic [  63:0] cfg_points,
+    output logic [   4:0] cfg_top,
     // status
     input  logic          ready,
     input  logic          busy,
@@ -79,6 +82,7 @@ module zk_msm_csr #(
       cfg_c <= 5'd1;
       cfg_windows <= '0;
       cfg_points <= '0;
+      cfg_top <= 5'd31;
       done <= 1'b0;
     end else begin
       start <= 1'b0;
@@ -103,6 +107,7 @@ module zk_msm_csr #(
             8'h1C: cfg_windows <= WW'(w_q);
             8'h20: cfg_points[31:0] <= w_q;
             8'h24: cfg_points[63:32] <= w_q;
+            8'h6C: cfg_top <= w_q[4:0];
             default: ;
           endcase
       end
@@ -127,6 +132,7 @@ module zk_msm_csr #(
       8'h20: rd = cfg_points[31:0];
       8'h24: rd = cfg_points[63:32];
       8'h68: rd = {16'h0, pending_hwm};
+      8'h6C: rd = {27'h0, cfg_top};
       default:
       if (s_araddr >= 8'h28 && s_araddr < 8'h68)
         rd = s_araddr[2] ? counters[s_araddr[5:3]-3'd5][63:32] : counters[s_araddr[5:3]-3'd5][31:0];

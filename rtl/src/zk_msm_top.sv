@@ -81,6 +81,7 @@ module zk_msm_top #(
   logic [4:0] cfg_c;
   logic [WW-1:0] cfg_windows;
   logic [63:0] cfg_points;
+  logic [4:0] cfg_top;
   logic [2:0] core_err;
   logic [63:0] counters[8];
   logic [15:0] pending_hwm, lat_dp, lat_hz;
@@ -114,6 +115,7 @@ module zk_msm_top #(
       .cfg_c(cfg_c),
       .cfg_windows(cfg_windows),
       .cfg_points(cfg_points),
+      .cfg_top(cfg_top),
       .ready(ready),
       .busy(busy),
       .done_pulse(done_pulse),
@@ -185,6 +187,7 @@ module zk_msm_top #(
       .cfg_n(cfg_n),
       .cfg_c(cfg_c),
       .cfg_windows(cfg_windows),
+      .cfg_top(cfg_top),
       .ready(ready),
       .busy(busy),
       .done_pulse(done_pulse),

@@ -62,8 +62,8 @@ struct Base {
   virtual ~Base() = default;
   virtual void info(zk_sim_info* out) = 0;
   virtual int load(const uint64_t* words, size_t n) = 0;
-  virtual int run(uint32_t n, uint32_t c, uint32_t windows, const int32_t* digits, uint64_t* buckets,
-                  zk_sim_stats* st) = 0;
+  virtual int run(uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, const int32_t* digits,
+                  uint64_t* buckets, zk_sim_stats* st) = 0;
   zk_sim_opts o{};
   std::string err;
 };
@@ -249,14 +249,15 @@ struct Sim final : Base {
 
   bool chance(uint32_t pct) { return pct >= 100 || (uint32_t)(rng() % 100) < pct; }
 
-  int run(uint32_t n, uint32_t c, uint32_t windows, const int32_t* digits, uint64_t* buckets,
+  int run(uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, const int32_t* digits, uint64_t* buckets,
           zk_sim_stats* st) override {
-    int rc = run1(n, c, windows, digits, buckets, st);
+    int rc = run1(n, c, windows, top_bits, digits, buckets, st);
     if (rc < 0) reset();
     return rc;
   }
 
-  int run1(uint32_t n, uint32_t c, uint32_t windows, const int32_t* digits, uint64_t* buckets, zk_sim_stats* st) {
+  int run1(uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, const int32_t* digits, uint64_t* buckets,
+           zk_sim_stats* st) {
     auto t0 = std::chrono::steady_clock::now();
     if (n > npoints) {
       err = "more digits per window than points loaded";
@@ -271,6 +272,7 @@ struct Sim final : Base {
     axil_write(0x1C, windows);
     axil_write(0x20, 0);
     axil_write(0x24, 0);
+    axil_write(0x6C, top_bits);
     axil_write(0x0C, 1);  // START
 
     const uint64_t total_digits = (uint64_t)n * windows;
@@ -426,10 +428,10 @@ void zk_sim_free(zk_sim* s) { delete s; }
 void zk_sim_get_info(zk_sim* s, zk_sim_info* out) { s->impl->info(out); }
 void zk_sim_set_opts(zk_sim* s, const zk_sim_opts* o) { s->impl->o = *o; }
 int zk_sim_load_points(zk_sim* s, const uint64_t* words, size_t n) { return s->impl->load(words, n); }
-int zk_sim_run(zk_sim* s, uint32_t n, uint32_t c, uint32_t windows, const int32_t* digits, uint64_t* buckets,
-               zk_sim_stats* stats) {
+int zk_sim_run(zk_sim* s, uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, const int32_t* digits,
+               uint64_t* buckets, zk_sim_stats* stats) {
   s->impl->err.clear();
-  return s->impl->run(n, c, windows, digits, buckets, stats);
+  return s->impl->run(n, c, windows, top_bits, digits, buckets, stats);
 }
 const char* zk_sim_error(zk_sim* s) { return s->impl->err.c_str(); }
 }

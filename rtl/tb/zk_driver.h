@@ -53,11 +53,13 @@ void zk_sim_set_opts(zk_sim* s, const zk_sim_opts* o);
 int zk_sim_load_points(zk_sim* s, const uint64_t* words, size_t n);
 // One MSM over the loaded points: digits window-major (windows x n, signed),
 // buckets out window-major (windows x 2^(c-1) buckets, each ceil(value_bits /
-// 64) words). Returns 0; 1 if the MSM ran but STATUS flags an input error
+// 64) words). top_bits: the TOP register (the last window's digits lie in
+// [-2^top_bits, 2^top_bits] and are spread over its buckets, which then hold
+// copies for the caller to add up: zk_msm_core); 31 for none. Returns 0; 1 if the MSM ran but STATUS flags an input error
 // (bad digit, misplaced tlast, bad window size: stats->status says which);
 // -1 if it did not run to the end. zk_sim_error() says why.
-int zk_sim_run(zk_sim* s, uint32_t n, uint32_t c, uint32_t windows, const int32_t* digits, uint64_t* buckets,
-               zk_sim_stats* stats);
+int zk_sim_run(zk_sim* s, uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, const int32_t* digits,
+               uint64_t* buckets, zk_sim_stats* stats);
 const char* zk_sim_error(zk_sim* s);
 
 #ifdef __cplusplus

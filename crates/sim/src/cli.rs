@@ -82,9 +82,22 @@ pub struct SimArgs {
     /// Read ports per bank (delayed, greedy).
     #[arg(long)]
     pub ports: Option<u32>,
-    /// Scheduler queue capacity, 0 = unbounded (greedy queue, prior FIFOs).
+    /// Scheduler queue capacity, 0 = unbounded (greedy queue, prior FIFOs;
+    /// core: the pending FIFO, at least 1).
     #[arg(long)]
     pub fifo_depth: Option<usize>,
+    /// Core: bucket-memory read latency (paces the read-out).
+    #[arg(long)]
+    pub read_latency: Option<u32>,
+    /// Core: first cycle the input can be taken.
+    #[arg(long)]
+    pub input_latency: Option<u64>,
+    /// Core: largest window the bucket memory holds (CMAX).
+    #[arg(long)]
+    pub cmax: Option<u32>,
+    /// Core: do not spread the narrow last window over its bucket slots.
+    #[arg(long)]
+    pub no_spread_top: bool,
     /// Hardcaml per-window stall FIFO depth.
     #[arg(long)]
     pub stall_fifo: Option<usize>,
@@ -245,6 +258,25 @@ impl SimArgs {
         }
         if let Some(v) = self.fifo_depth {
             c.machine.fifo_depth = v;
+            if self.scheduler == SchedKind::Core {
+                if v == 0 {
+                    return Err(SimError("--fifo-depth must be at least 1 for the core".into()));
+                }
+                c.core.pending_cap = v;
+            }
+        }
+        if let Some(v) = self.read_latency {
+            c.core.read_latency = v.max(1);
+        }
+        if let Some(v) = self.input_latency {
+            c.core.input_latency = v;
+        }
+        if let Some(v) = self.cmax {
+            c.core.cmax = v.clamp(3, 20);
+        }
+        c.core.spread_top = !self.no_spread_top;
+        if c.sched == SchedKind::Core && c.c > c.core.cmax {
+            return Err(SimError(format!("--window {} is larger than the core's bucket memory (--cmax {})", c.c, c.core.cmax)));
         }
         if let Some(v) = self.stall_fifo {
             c.stall_fifo = v.max(1);

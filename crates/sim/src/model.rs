@@ -5,6 +5,7 @@
 use crate::aggregate::{partitioned, serial, Program};
 use crate::datapath::{Buckets, Datapath, Functional, SimGroup, Stats};
 use crate::digits::{DigitSource, HostDigits, UniformDigits};
+use crate::sched::core::CoreSched;
 use crate::sched::cyclone::{Delayed, Greedy};
 use crate::sched::hardcaml::StallController;
 use crate::sched::prior::Pbsm;
@@ -26,11 +27,20 @@ pub enum SchedKind {
     Prior,
     /// ZPrize 2023 collision handler (locked buckets, pending buffer).
     Zprize,
+    /// The zkmsm RTL core (rtl/src/zk_msm_core.sv): pending FIFO with swap,
+    /// windows back to back on two bucket banks; cycle-exact.
+    Core,
 }
 
 impl SchedKind {
-    pub const ALL: [SchedKind; 5] =
-        [SchedKind::Delayed, SchedKind::Greedy, SchedKind::Hardcaml, SchedKind::Prior, SchedKind::Zprize];
+    pub const ALL: [SchedKind; 6] = [
+        SchedKind::Delayed,
+        SchedKind::Greedy,
+        SchedKind::Hardcaml,
+        SchedKind::Prior,
+        SchedKind::Zprize,
+        SchedKind::Core,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -39,6 +49,7 @@ impl SchedKind {
             SchedKind::Hardcaml => "hardcaml",
             SchedKind::Prior => "prior",
             SchedKind::Zprize => "zprize",
+            SchedKind::Core => "core",
         }
     }
 
@@ -62,6 +73,7 @@ impl SchedKind {
             pending_cap: 0,
             no_pass_drain: false,
             prior_strict_u3: false,
+            core: CoreSched::default(),
         };
         match self {
             SchedKind::Delayed | SchedKind::Greedy => base,
@@ -86,6 +98,13 @@ impl SchedKind {
                 // 336-cycle batch frames; 3332 + 336/2 = 3500 cycles in flight
                 // on average.
                 machine: Machine { depth: 3332, batch: 336, ..Machine::default() },
+                agg: AggKind::Host,
+                ..base
+            },
+            // rtl/src/zk_msm_core.sv at its synthesized parameters: T = HZ =
+            // bucket-read latency 2 + adder latency 110 (zk_te_madd).
+            SchedKind::Core => ModelConfig {
+                machine: Machine { depth: 112, ..Machine::default() },
                 agg: AggKind::Host,
                 ..base
             },
@@ -158,6 +177,8 @@ pub struct ModelConfig {
     pub no_pass_drain: bool,
     /// PriorMSM: only the head of FIFO_U3 may be served.
     pub prior_strict_u3: bool,
+    /// The RTL core's pending FIFO, read latency and input latency.
+    pub core: CoreSched,
 }
 
 /// Everything one run measured.
@@ -252,6 +273,14 @@ impl ModelConfig {
             SchedKind::Prior => Pbsm { strict_u3: self.prior_strict_u3 }.accumulate(m, digits, dp, buckets),
             SchedKind::Zprize => {
                 CollisionHandler { cus: self.cus, pending_cap: self.pending_cap }.accumulate(m, digits, dp, buckets)
+            }
+            SchedKind::Core => {
+                let mut core = self.core.clone();
+                let plan = self.plan();
+                if digits.windows() == plan.windows as usize {
+                    core.top_bits = Some(CoreSched::top_bits_for(&plan, self.bits));
+                }
+                core.accumulate(m, digits, dp, buckets)
             }
         }
     }

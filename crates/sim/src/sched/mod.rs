@@ -7,7 +7,9 @@
 //! | [`hardcaml::StallController`] | Hardcaml 4.6 | round-robin per cycle | read-modify-write, depth T |
 //! | [`prior::Pbsm`] | PriorMSM 3.3, Fig. 5 | one after another | pairing (point + point), depth D |
 //! | [`zprize::CollisionHandler`] | ZPrize 2023 | lanes round-robin, CUs in parallel | batched affine, in-flight time T |
+//! | [`core::CoreSched`] | the zkmsm RTL core | back to back, two banks | read-modify-write, depth T |
 
+pub mod core;
 pub mod cyclone;
 pub mod hardcaml;
 pub mod prior;
