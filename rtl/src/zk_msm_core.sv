@@ -202,7 +202,7 @@ module zk_msm_core #(
   assign s_neg = s_hdigit[DGW-1];
   assign s_mag = s_neg ? -s_hdigit : s_hdigit;
   assign s_zero = s_hdigit == '0;
-  assign s_spread = in_win + 1'b1 == w_q && tb_q + 5'd1 < c_q;
+  assign s_spread = in_win + 1'b1 == w_q && {1'b0, tb_q} + 6'd1 < {1'b0, c_q};
   // out of range for c (or for the spread last window): skipped, flagged
   assign s_bad = s_mag > DGW'(nbk) || (s_spread && s_mag > (DGW'(1) << tb_q));
   assign s_copy = in_cnt[IW-1:0] & IW'((nbk >> tb_q) - 1'b1);

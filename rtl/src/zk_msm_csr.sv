@@ -21,10 +21,12 @@
 //   0x68 PENDING_HWM RO
 //   0x6C TOP         RW  bucket bits of the last window (zk_msm_core cfg_top;
 //                        31 after reset: no spreading)
+//   0x70 WIDTHS      RO  {bucket value bits, point bits} (16 bits each)
 module zk_msm_csr #(
     parameter integer NW = 32,
     parameter integer WW = 8,
-    parameter logic [31:0] CONFIG = 32'h0
+    parameter logic [31:0] CONFIG = 32'h0,
+    parameter logic [31:0] WIDTHS = 32'h0
 ) (
     input  logic          clk,
     input  logic          rst,
@@ -133,6 +135,7 @@ module zk_msm_csr #(
       8'h24: rd = cfg_points[63:32];
       8'h68: rd = {16'h0, pending_hwm};
       8'h6C: rd = {27'h0, cfg_top};
+      8'h70: rd = WIDTHS;
       default:
       if (s_araddr >= 8'h28 && s_araddr < 8'h68)
         rd = s_araddr[2] ? counters[s_araddr[5:3]-3'd5][63:32] : counters[s_araddr[5:3]-3'd5][31:0];

@@ -89,7 +89,8 @@ module zk_msm_top #(
   zk_msm_csr #(
       .NW(NW),
       .WW(WW),
-      .CONFIG({8'(DP), 8'(PD), 8'(BRL), 8'(CMAX)})
+      .CONFIG({8'(DP), 8'(PD), 8'(BRL), 8'(CMAX)}),
+      .WIDTHS({16'(VW), 16'(PW)})
   ) u_csr (
       .clk(clk),
       .rst(rst),

@@ -25,7 +25,6 @@
 #if VM_TRACE
 #include "verilated_vcd_c.h"
 #endif
-#include "zk_params.h"
 
 #ifdef ZK_WITH_INT
 #include "Vzk_int.h"
@@ -225,14 +224,9 @@ struct Sim final : Base {
     out->cmax = cfg & 0xff;
     out->lat_dp = lat & 0xffff;
     out->lat_hz = lat >> 16;
-    // stand-in: SW bits; twisted Edwards: 3 and 4 field elements
-    if (out->dp) {
-      out->point_bits = 3 * ZK_NB;
-      out->value_bits = 4 * ZK_NB;
-    } else {
-      out->point_bits = (uint32_t)sizeof(top->s_pt_tdata) * 8;
-      out->value_bits = (uint32_t)sizeof(top->m_bk_tdata) * 8;
-    }
+    uint32_t widths = axil_read(0x70);
+    out->point_bits = widths & 0xffff;
+    out->value_bits = widths >> 16;
   }
 
   int load(const uint64_t* words, size_t n) override {
@@ -241,7 +235,10 @@ struct Sim final : Base {
     for (size_t i = 0; i < n; i++)
       for (int k = 0; k < pw32; k++) {
         uint64_t word = words[i * w64 + k / 2];
-        mem[i * pw32 + k] = (uint32_t)(k % 2 ? word >> 32 : word);
+        uint32_t v = (uint32_t)(k % 2 ? word >> 32 : word);
+        int bits = pw - 32 * k;  // Verilator's ports must not carry bits above the width
+        if (bits < 32) v &= (1u << bits) - 1;
+        mem[i * pw32 + k] = v;
       }
     npoints = n;
     return 0;
