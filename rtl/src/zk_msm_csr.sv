@@ -62,7 +62,7 @@ module zk_msm_csr #(
     input  logic [   3:0] errors,
     input  logic [  15:0] lat_dp,
     input  logic [  15:0] lat_hz,
-    input  logic [  63:0] counters[8],
+    input  logic [ 511:0] counters,  // eight, counter k at [64k +: 64]
     input  logic [  15:0] pending_hwm
 );
   // ---- write channel
@@ -138,7 +138,7 @@ module zk_msm_csr #(
       8'h70: rd = WIDTHS;
       default:
       if (s_araddr >= 8'h28 && s_araddr < 8'h68)
-        rd = s_araddr[2] ? counters[s_araddr[5:3]-3'd5][63:32] : counters[s_araddr[5:3]-3'd5][31:0];
+        rd = counters[{s_araddr[5:3] - 3'd5, s_araddr[2], 5'd0}+:32];
     endcase
   end
   assign s_arready = !s_rvalid;

@@ -83,7 +83,7 @@ module zk_msm_top #(
   logic [63:0] cfg_points;
   logic [4:0] cfg_top;
   logic [2:0] core_err;
-  logic [63:0] counters[8];
+  logic [511:0] counters;
   logic [15:0] pending_hwm, lat_dp, lat_hz;
 
   zk_msm_csr #(
@@ -193,14 +193,14 @@ module zk_msm_top #(
       .busy(busy),
       .done_pulse(done_pulse),
       .errors(core_err),
-      .cnt_cycles(counters[0]),
-      .cnt_acc_cycles(counters[1]),
-      .cnt_issued(counters[2]),
-      .cnt_conflicts(counters[3]),
-      .cnt_stalls(counters[4]),
-      .cnt_bubbles(counters[5]),
-      .cnt_zero(counters[6]),
-      .cnt_ro_stalls(counters[7]),
+      .cnt_cycles(counters[0*64+:64]),
+      .cnt_acc_cycles(counters[1*64+:64]),
+      .cnt_issued(counters[2*64+:64]),
+      .cnt_conflicts(counters[3*64+:64]),
+      .cnt_stalls(counters[4*64+:64]),
+      .cnt_bubbles(counters[5*64+:64]),
+      .cnt_zero(counters[6*64+:64]),
+      .cnt_ro_stalls(counters[7*64+:64]),
       .pending_hwm(pending_hwm),
       .lat_dp(lat_dp),
       .lat_hz(lat_hz),
