@@ -276,7 +276,10 @@ impl SimArgs {
         }
         c.core.spread_top = !self.no_spread_top;
         if c.sched == SchedKind::Core && c.c > c.core.cmax {
-            return Err(SimError(format!("--window {} is larger than the core's bucket memory (--cmax {})", c.c, c.core.cmax)));
+            return Err(SimError(format!(
+                "--window {} is larger than the core's bucket memory (--cmax {})",
+                c.c, c.core.cmax
+            )));
         }
         if let Some(v) = self.stall_fifo {
             c.stall_fifo = v.max(1);

@@ -103,11 +103,9 @@ impl SchedKind {
             },
             // rtl/src/zk_msm_core.sv at its synthesized parameters: T = HZ =
             // bucket-read latency 2 + adder latency 110 (zk_te_madd).
-            SchedKind::Core => ModelConfig {
-                machine: Machine { depth: 112, ..Machine::default() },
-                agg: AggKind::Host,
-                ..base
-            },
+            SchedKind::Core => {
+                ModelConfig { machine: Machine { depth: 112, ..Machine::default() }, agg: AggKind::Host, ..base }
+            }
         }
     }
 }

@@ -136,7 +136,8 @@ impl Scheduler for CoreSched {
             // ---- the decision (combinational in the RTL)
             let s_ok = in_open && t >= self.input_latency;
             let s = if s_ok {
-                bucket_of(digits.digit(in_cnt as usize, in_win as usize)).map(|(b, neg)| (place(in_win, in_cnt, b), neg))
+                bucket_of(digits.digit(in_cnt as usize, in_win as usize))
+                    .map(|(b, neg)| (place(in_win, in_cnt, b), neg))
             } else {
                 None
             };
@@ -144,8 +145,7 @@ impl Scheduler for CoreSched {
             let s_busy = s.is_some_and(|(b, _)| pipe.busy(slot(in_win, b), t));
             let p = pending.front().copied();
             let p_ready = p.is_some_and(|(_, w, b, _)| !pipe.busy(slot(w, b), t));
-            let p_first = p_ready
-                && (!in_open || p.unwrap().1 as usize % ns != in_bank || 2 * pending.len() >= cap);
+            let p_first = p_ready && (!in_open || p.unwrap().1 as usize % ns != in_bank || 2 * pending.len() >= cap);
             let issue_s = s.is_some() && !s_busy && !p_first;
             let swap = s.is_some() && s_busy;
             let issue_p = p_ready && !issue_s;
