@@ -34,7 +34,11 @@ pub enum CliError {
 impl CliError {
     /// A write to a closed pipe: ends the command quietly, as Unix tools do.
     pub fn is_broken_pipe(&self) -> bool {
-        matches!(self, CliError::Write { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
+        match self {
+            CliError::Write { source, .. } => source.kind() == std::io::ErrorKind::BrokenPipe,
+            CliError::Sim(e) => e.is_broken_pipe(),
+            _ => false,
+        }
     }
 }
 

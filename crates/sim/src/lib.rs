@@ -17,6 +17,7 @@
 
 pub mod aggregate;
 pub mod backend;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod curves;
 pub mod datapath;
@@ -27,6 +28,7 @@ pub mod sched;
 pub mod svg;
 pub mod thesis;
 
+#[cfg(feature = "cli")]
 pub use cli::{run, SimArgs, SimError};
 pub use model::{AggKind, ModelConfig, Report, SchedKind};
 pub use sched::{AccStats, Machine, Scheduler};

@@ -15,7 +15,7 @@ use zkmsm::{Plan, ScalarLimbs};
 use zkmsm_curve::{Bls12_377, Bls12_381, MsmCurve};
 
 /// The schedulers of the model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SchedKind {
     /// CycloneMSM delayed scheduler (conflicts replayed in later passes).
     Delayed,
@@ -111,7 +111,7 @@ impl SchedKind {
 }
 
 /// Bucket aggregation model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AggKind {
     /// CycloneMSM Algorithm 3 on the adder reconfigured for full Add
     /// (2-cycle issue, latency T + mul latency + 1), one Add in flight.
@@ -123,6 +123,19 @@ pub enum AggKind {
     Partitioned,
     /// Aggregation on the host (Hardcaml, ZPrize): not in the device cycles.
     Host,
+}
+
+impl AggKind {
+    pub const ALL: [AggKind; 4] = [AggKind::Serial, AggKind::SerialOverlap, AggKind::Partitioned, AggKind::Host];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AggKind::Serial => "serial",
+            AggKind::SerialOverlap => "serial-overlap",
+            AggKind::Partitioned => "partitioned",
+            AggKind::Host => "host",
+        }
+    }
 }
 
 /// Whose uniform scalars the statistics mode draws: the host's generator

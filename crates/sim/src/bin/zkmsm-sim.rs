@@ -13,6 +13,10 @@ struct Cli {
 fn main() {
     let cli = Cli::parse();
     if let Err(e) = zkmsm_sim::run(cli.sim) {
+        if e.is_broken_pipe() {
+            // a closed pipe ends the command quietly, as Unix tools do
+            std::process::exit(141);
+        }
         eprintln!("error: {e}");
         std::process::exit(1);
     }

@@ -1,0 +1,174 @@
+//! Command-line front end: `zkmsm sim ...` (through the `zkmsm` CLI crate)
+//! and the stand-alone `zkmsm-sim` binary share [`SimArgs`] and [`run`].
+//! Built with the `cli` feature (on by default); the model itself needs
+//! neither clap nor serde.
+//!
+//! * [`args`]: the arguments; [`config`]: arguments to a `ModelConfig`;
+//! * [`report`]: the report table and its JSON; [`functional`]: functional
+//!   mode; [`sweep`], [`thesis`]: the subcommands; [`error`]: what can fail.
+
+pub mod args;
+pub mod config;
+pub mod error;
+pub mod functional;
+pub mod report;
+pub mod sweep;
+pub mod thesis;
+
+pub use args::{CurveArg, Mode, ScalarsArg, SimArgs, SimCommand, SweepArgs, ThesisArgs};
+pub use error::SimError;
+pub use report::{format_report, report_json, KeyFigures};
+
+use crate::curves;
+use crate::model::ScalarField;
+use std::io::Write as _;
+use std::path::Path;
+use std::time::Instant;
+use zkmsm_curve::{Bls12_377, Bls12_381};
+
+/// Run the `sim` command.
+pub fn run(args: SimArgs) -> Result<(), SimError> {
+    match &args.command {
+        Some(SimCommand::Sweep(s)) => return sweep::sweep(s),
+        Some(SimCommand::Thesis(t)) => return thesis::thesis_cmd(t),
+        None => {}
+    }
+    let cfg = args.config()?;
+    let out = match args.mode {
+        Mode::Stats => {
+            if args.curve == Some(CurveArg::Toy) {
+                return Err(SimError::ToyNeedsFunctional);
+            }
+            let t0 = Instant::now();
+            let set = functional::scalar_set(args.scalars);
+            let rep = if args.scalars == ScalarsArg::Uniform {
+                cfg.run_stats()
+            } else if cfg.field == ScalarField::Bls12_377 {
+                cfg.run_stats_on(&curves::scalars::<Bls12_377>(cfg.n, set, cfg.seed))
+            } else {
+                cfg.run_stats_on(&curves::scalars::<Bls12_381>(cfg.n, set, cfg.seed))
+            };
+            let mut out = format_report(&rep, t0.elapsed().as_secs_f64());
+            if args.json {
+                out.push_str(&report_json(&rep));
+                out.push('\n');
+            }
+            out
+        }
+        Mode::Functional => match functional::run_functional(&args, &cfg) {
+            Ok(out) => out,
+            Err(SimError::Mismatch { report, against }) => {
+                // the report shows what differs; the error says that it does
+                say(&report)?;
+                return Err(SimError::Mismatch { report, against });
+            }
+            Err(e) => return Err(e),
+        },
+    };
+    say(&out)
+}
+
+/// Text to standard output; a failed write is an error, not a panic.
+pub(crate) fn say(text: &str) -> Result<(), SimError> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(SimError::Write)
+}
+
+pub(crate) fn write_file(path: &Path, text: &str) -> Result<(), SimError> {
+    std::fs::write(path, text).map_err(|e| SimError::io(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AggKind, SchedKind};
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        sim: SimArgs,
+    }
+
+    fn parse(args: &[&str]) -> SimArgs {
+        Wrap::try_parse_from(std::iter::once("zkmsm-sim").chain(args.iter().copied())).unwrap().sim
+    }
+
+    #[test]
+    fn presets_and_overrides() {
+        let c = parse(&["--scheduler", "hardcaml"]).config().unwrap();
+        assert_eq!((c.c, c.machine.depth, c.freq_mhz, c.stall_fifo), (13, 238, 278.0, 4));
+        let c = parse(&["--scheduler", "prior", "--window", "16", "--groups", "8", "--log-n", "10"]).config().unwrap();
+        assert_eq!((c.c, c.groups, c.n, c.machine.banks), (16, 8, 1024, 8));
+        let c = parse(&["--scheduler", "zprize", "--depth", "100", "--batch", "0"]).config().unwrap();
+        assert_eq!((c.machine.depth, c.machine.batch, c.cus), (100, 0, 3));
+        assert!(parse(&["--groups", "3"]).config().is_err());
+        assert!(parse(&["--window", "1"]).config().is_err());
+        assert!(Wrap::try_parse_from(["zkmsm-sim", "--scheduler", "nope"]).is_err());
+        // Subcommands parse with their own options.
+        let a = parse(&["sweep", "--out", "/tmp/x", "--schedulers", "delayed,prior", "--depths", "10,20"]);
+        match a.command {
+            Some(SimCommand::Sweep(s)) => {
+                assert_eq!(s.schedulers, vec![SchedKind::Delayed, SchedKind::Prior]);
+                assert_eq!(s.depths, vec![10, 20]);
+            }
+            _ => panic!("expected sweep"),
+        }
+    }
+
+    #[test]
+    fn report_and_functional_run() {
+        let a = parse(&["--scheduler", "greedy", "--log-n", "10", "--window", "8", "--depth", "20"]);
+        let r = a.config().unwrap().run_stats();
+        let text = format_report(&r, 0.0);
+        for key in ["cycles per addition", "pipeline utilization", "queue high-water", "aggregation share", "latency @"]
+        {
+            assert!(text.contains(key), "missing {key}");
+        }
+        let a =
+            parse(&["--scheduler", "prior", "--log-n", "8", "--window", "6", "--mode", "functional", "--curve", "toy"]);
+        let out = functional::run_functional(&a, &a.config().unwrap()).unwrap();
+        assert!(out.contains("functional check     OK"));
+        let a = parse(&["--scheduler", "hardcaml", "--log-n", "7", "--window", "7", "--mode", "functional"]);
+        let out = functional::run_functional(&a, &a.config().unwrap()).unwrap();
+        assert!(out.contains("equals the zkmsm CPU engine"));
+    }
+
+    #[test]
+    fn model_names_on_the_command_line() {
+        for k in SchedKind::ALL {
+            assert_eq!(parse(&["--scheduler", k.name()]).scheduler, k);
+        }
+        for k in AggKind::ALL {
+            assert_eq!(parse(&["--agg", k.name()]).agg, Some(k));
+        }
+        assert_eq!(AggKind::SerialOverlap.name(), "serial-overlap");
+    }
+
+    #[test]
+    fn json_key_figures() {
+        let a = parse(&["--scheduler", "delayed", "--log-n", "8", "--window", "6"]);
+        let r = a.config().unwrap().run_stats();
+        let line = report_json(&r);
+        assert!(!line.contains('\n'));
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["scheduler"], "delayed");
+        assert_eq!(v["n"], 256);
+        assert_eq!(v["c"], 6);
+        assert_eq!(v["acc_cycles"], r.acc.cycles);
+        assert_eq!(v["device_cycles"], r.device_cycles);
+        assert!(v["latency_ms"].as_f64().unwrap() > 0.0);
+    }
+
+    #[test]
+    fn errors_are_typed_and_name_the_argument() {
+        assert!(matches!(parse(&["--log-n", "41"]).config(), Err(SimError::LogN(41))));
+        assert!(matches!(parse(&["--window", "31"]).config(), Err(SimError::Window(31))));
+        let e = parse(&["--groups", "3"]).config().unwrap_err();
+        assert_eq!(e.to_string(), "--groups 3: must be a power of two");
+        let a = parse(&["--curve", "toy"]);
+        assert!(matches!(run(a), Err(SimError::ToyNeedsFunctional)));
+        let a = parse(&["sweep", "--out", "/dev/null/x", "--c-min", "9", "--c-max", "8"]);
+        assert!(matches!(run(a), Err(SimError::SweepWindows { c_min: 9, c_max: 8 })));
+    }
+}
