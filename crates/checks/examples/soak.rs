@@ -7,7 +7,9 @@
 //! The curves take turns, case by case, so a run cut short has covered both
 //! alike; the counts so far are printed every 1000 cases. Case k of a curve
 //! is drawn from its own generator (seed, curve, k), so a failure is replayed
-//! alone with `--case k --curve C`. Not a CI test: it takes an hour.
+//! alone with `--case k --curve C`, and a campaign splits into processes
+//! that run disjoint ranges of cases (`--from K --count M`: cases K..K+M).
+//! Not a CI test: it takes an hour.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -22,10 +24,12 @@ struct Args {
     seed: u64,
     curves: Vec<String>,
     case: Option<u64>,
+    from: u64,
 }
 
 fn parse() -> Args {
-    let mut a = Args { count: 10_000, seed: 1, curves: vec!["bls12-377".into(), "bls12-381".into()], case: None };
+    let mut a =
+        Args { count: 10_000, seed: 1, curves: vec!["bls12-377".into(), "bls12-381".into()], case: None, from: 0 };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
@@ -34,7 +38,8 @@ fn parse() -> Args {
             "--seed" => a.seed = value().parse().expect("--seed S"),
             "--curve" => a.curves = vec![value()],
             "--case" => a.case = Some(value().parse().expect("--case K")),
-            _ => panic!("unknown argument {flag} (--count N, --seed S, --curve C, --case K)"),
+            "--from" => a.from = value().parse().expect("--from K"),
+            _ => panic!("unknown argument {flag} (--count N, --seed S, --curve C, --case K, --from K)"),
         }
     }
     a
@@ -55,11 +60,12 @@ struct Soak {
     classes: BTreeMap<Class, u64>,
     arkworks: u64,
     time: Duration,
+    first: u64,
 }
 
 impl Soak {
-    fn new(name: &'static str) -> Self {
-        Soak { name, ..Default::default() }
+    fn new(name: &'static str, first: u64) -> Self {
+        Soak { name, first, ..Default::default() }
     }
 
     /// Case k of curve C, on every engine.
@@ -82,7 +88,13 @@ impl Soak {
     }
 
     fn report(&self, seed: u64) {
-        println!("## {} ({} cases, {:.0} s, seed {seed})", self.name, self.cases, self.time.as_secs_f64());
+        println!(
+            "## {} ({} cases, {:.0} s, seed {seed}, first case {})",
+            self.name,
+            self.cases,
+            self.time.as_secs_f64(),
+            self.first
+        );
         println!();
         println!("| engine | MSMs checked |");
         println!("|---|---|");
@@ -117,8 +129,8 @@ fn main() {
         .curves
         .iter()
         .map(|c| match c.as_str() {
-            "bls12-377" => Soak::new("bls12-377"),
-            "bls12-381" => Soak::new("bls12-381"),
+            "bls12-377" => Soak::new("bls12-377", a.from),
+            "bls12-381" => Soak::new("bls12-381", a.from),
             other => panic!("unknown curve {other} (bls12-377, bls12-381)"),
         })
         .collect();
@@ -134,11 +146,11 @@ fn main() {
             run(s, k);
         }
     } else {
-        for k in 0.. {
+        for k in a.from.. {
             for s in soaks.iter_mut().filter(|s| !s.done(a.count)) {
                 run(s, k);
             }
-            if k % 1000 == 999 {
+            if (k - a.from) % 1000 == 999 {
                 soaks.iter().for_each(Soak::progress);
             }
             if soaks.iter().all(|s| s.done(a.count)) {
