@@ -2,7 +2,11 @@
 // one product per cycle.
 //
 //   Karatsuba product (zk_kmul, 3^LEVELS tiled base multipliers = DSPs)
-//   -> NB/RW word-serial reduction steps (zk_redc_step, shift-add, no DSPs).
+//   -> RW < NB: NB/RW word-serial reduction steps (zk_redc_step, shift-add,
+//      no DSPs; the default, RW = 48);
+//   -> RW = NB: one-word reduction, m = t*(-q^-1) mod 2^NB in LUTs
+//      (zk_mont_lo) and m*q by a second Karatsuba product (twice the DSPs,
+//      far fewer LUTs).
 //
 // Range: inputs a, b < IN_BOUND = 12q (redundant) give c < 2q, because
 // c < a*b/2^NB + q and (12q)^2 < 2^NB * q for BLS12-377 (2^384 > 152q).
@@ -22,7 +26,7 @@ module zk_fq_mul #(
     parameter integer         LEVELS = `ZK_LEVELS,   // Karatsuba levels
     parameter integer         TA     = `ZK_TA,  // tile width, DSP A port (unsigned)
     parameter integer         TB     = `ZK_TB,  // tile width, DSP B port (unsigned)
-    parameter integer         RW     = `ZK_RW,  // Montgomery reduction word
+    parameter integer         RW     = `ZK_RW,  // Montgomery reduction word (NB: one-word variant)
     parameter integer         WIN    = `ZK_WIN,   // wNAF window of q
     parameter integer         FANIN  = `ZK_FANIN,    // reduction adder-tree fan-in
     parameter integer         SPLIT  = `ZK_SPLIT  // reduction: final add over 2 stages
@@ -37,11 +41,9 @@ module zk_fq_mul #(
 );
 `include "zk_funcs.svh"
   /* verilator hier_block */
-  localparam integer NSTEP = NB / RW;
   localparam integer LATENCY = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT);
   localparam integer TWMAX = 2 * NB;
 
-  logic [TWMAX-1:0] tv[NSTEP+1];
   logic [TWMAX-1:0] prod;
   zk_kmul #(
       .W(NB),
@@ -55,35 +57,96 @@ module zk_fq_mul #(
       .b  (b),
       .p  (prod)
   );
-  always_comb tv[0] = prod;
 
-  genvar s;
   generate
-    for (s = 0; s < NSTEP; s++) begin : g_step
-      localparam integer TWI = zk_redc_tw(NB, QBITS, RW, s);
-      localparam integer TWO = zk_redc_ow(TWI, QBITS, RW);
-      logic [TWO-1:0] to;
-      zk_redc_step #(
-          .QBITS(QBITS),
-          .Q(Q),
-          .TW(TWI),
-          .RW(RW),
+    if (RW == NB) begin : g_mont1
+      // One-word Montgomery (CycloneMSM's arrangement): with t = prod,
+      //   m = (t mod 2^NB) * (-q^-1) mod 2^NB     (zk_mont_lo, LUTs)
+      //   c = (t + m*q) / 2^NB                    (m*q: a second zk_kmul, DSPs)
+      // t + m*q = 0 mod 2^NB, so the low halves sum to 2^NB exactly when
+      // t mod 2^NB != 0 (else m = 0): c = t_hi + (m*q)_hi + (t_lo != 0),
+      // and the low half of m*q is never added.
+      localparam integer WW = zk_mont_ww(0);
+      localparam integer ML = zk_mont_lo_lat(Q, NB, WW, WIN, FANIN);
+      localparam integer KL = zk_kmul_lat(LEVELS, SPLIT);
+      logic [NB-1:0] m, thi;
+      logic nz, nz1;
+      zk_mont_lo #(
+          .NB(NB),
+          .K(zk_neg_inv(Q, NB)),
+          .WW(WW),
           .WIN(WIN),
-          .FANIN(FANIN),
-          .SPLIT(SPLIT),
-          .OW(TWO)
-      ) u_step (
-          .clk  (clk),
-          .t_in (tv[s][TWI-1:0]),
-          .t_out(to)
+          .FANIN(FANIN)
+      ) u_m (
+          .clk(clk),
+          .x  (prod[NB-1:0]),
+          .y  (m)
       );
-      always_comb begin
-        tv[s+1] = '0;
-        tv[s+1][TWO-1:0] = to;
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic [TWMAX-1:0] mq;  // low half: 2^NB - t_lo, not needed
+      /* verilator lint_on UNUSEDSIGNAL */
+      zk_kmul #(
+          .W(NB),
+          .LEVELS(LEVELS),
+          .TA(TA),
+          .TB(TB),
+          .SPLIT(SPLIT)
+      ) u_kmq (
+          .clk(clk),
+          .a  (m),
+          .b  (Q[NB-1:0]),
+          .p  (mq)
+      );
+      always_ff @(posedge clk) nz1 <= |prod[NB-1:0];
+      zk_delay #(
+          .W(NB),
+          .N(ML + KL)
+      ) u_thi (
+          .clk(clk),
+          .d  (prod[TWMAX-1:NB]),
+          .q  (thi)
+      );
+      zk_delay #(
+          .W(1),
+          .N(ML + KL - 1)
+      ) u_nz (
+          .clk(clk),
+          .d  (nz1),
+          .q  (nz)
+      );
+      // c < t/2^NB + q < 2q (see the range note above): fits NB bits
+      always_ff @(posedge clk) c <= thi + mq[TWMAX-1:NB] + {{(NB - 1) {1'b0}}, nz};
+    end else begin : g_serial
+      localparam integer NSTEP = NB / RW;
+      logic [TWMAX-1:0] tv[NSTEP+1];
+      always_comb tv[0] = prod;
+      genvar s;
+      for (s = 0; s < NSTEP; s++) begin : g_step
+        localparam integer TWI = zk_redc_tw(NB, QBITS, RW, s);
+        localparam integer TWO = zk_redc_ow(TWI, QBITS, RW);
+        logic [TWO-1:0] to;
+        zk_redc_step #(
+            .QBITS(QBITS),
+            .Q(Q),
+            .TW(TWI),
+            .RW(RW),
+            .WIN(WIN),
+            .FANIN(FANIN),
+            .SPLIT(SPLIT),
+            .OW(TWO)
+        ) u_step (
+            .clk  (clk),
+            .t_in (tv[s][TWI-1:0]),
+            .t_out(to)
+        );
+        always_comb begin
+          tv[s+1] = '0;
+          tv[s+1][TWO-1:0] = to;
+        end
       end
+      assign c = tv[NSTEP][NB-1:0];
     end
   endgenerate
-  assign c = tv[NSTEP][NB-1:0];
 
   zk_valid_pipe #(
       .N(LATENCY)

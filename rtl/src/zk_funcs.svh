@@ -194,12 +194,128 @@ function automatic integer zk_redc_step_lat(input [511:0] f_q, input integer f_r
                    + ((f_split != 0) ? 2 : 1);
 endfunction
 
-// Latency of zk_fq_mul: Karatsuba product, then NB/f_red_w reduction steps.
+// -f_q^-1 mod 2^f_nb for odd f_q (f_nb <= 512): Newton's iteration
+// x <- x*(2 - q*x) doubles the correct low bits, 1 -> 512 in nine steps.
+function automatic [511:0] zk_neg_inv(input [511:0] f_q, input integer f_nb);
+  reg [511:0] f_x, f_mask;
+  integer f_i;
+  begin
+    f_x = 512'd1;
+    for (f_i = 0; f_i < 9; f_i = f_i + 1) f_x = f_x * (512'd2 - f_q * f_x);
+    f_mask = (f_nb >= 512) ? ~512'b0 : ((512'b1 << f_nb) - 512'b1);
+    zk_neg_inv = (512'b0 - f_x) & f_mask;
+  end
+endfunction
+
+// Term table of zk_mont_lo, the low-half constant multiplication
+// y = x * K mod 2^f_nb with x cut into f_ww-bit words: word j times wNAF digit
+// i of K is an f_mw-bit odd multiple of the word at bit f_ww*j + i (terms at
+// or above bit f_nb vanish mod 2^f_nb and are left out). Terms are visited in
+// bit order and packed first fit into rows, as zk_pack does.
+// Entry k (32 bits): [15:0] bit, [23:16] row, [27:24] word, [30:28] index of
+// the odd multiple, [31] negative. [16384 +: 16] terms, [16400 +: 16] rows.
+// At most 512 terms (WIN >= 3 for f_nb = 384) and 128 rows.
+function automatic [16415:0] zk_lo_terms(input [4095:0] f_d, input integer f_nb,
+                                         input integer f_ww, input integer f_mw);
+  reg [2047:0] f_end;  // 16 bits per row: first free bit position
+  reg [7:0] f_dig, f_mag;
+  reg [15:0] f_b16, f_mw16, f_r16, f_j16;
+  reg f_found;
+  integer f_b, f_j, f_p, f_r, f_n, f_k, f_sel;
+  begin
+    zk_lo_terms = 16416'b0;
+    f_end = 2048'b0;
+    f_n = 0;
+    f_k = 0;
+    f_mw16 = f_mw[15:0];
+    for (f_b = 0; f_b < 512; f_b = f_b + 1)
+      for (f_j = 0; f_j < 16; f_j = f_j + 1) begin
+        f_p = f_b - f_ww * f_j;
+        f_dig = 8'd0;
+        if (f_b < f_nb && f_p >= 0 && f_ww * f_j < f_nb) f_dig = f_d[8*f_p +: 8];
+        if (f_dig != 8'd0 && f_k < 512) begin
+          f_b16 = f_b[15:0];
+          f_found = 1'b0;
+          f_sel = 0;
+          for (f_r = 0; f_r < 128; f_r = f_r + 1)
+            if (!f_found && f_r < f_n && f_end[16*f_r +: 16] <= f_b16) begin
+              f_found = 1'b1;
+              f_sel = f_r;
+            end
+          if (!f_found) begin
+            f_sel = f_n;
+            f_n = f_n + 1;
+          end
+          f_end[16*f_sel +: 16] = f_b16 + f_mw16;
+          f_mag = f_dig[7] ? 8'd0 - f_dig : f_dig;
+          f_r16 = f_sel[15:0];
+          f_j16 = f_j[15:0];
+          zk_lo_terms[32*f_k +: 16] = f_b16;
+          zk_lo_terms[32*f_k+16 +: 8] = f_r16[7:0];
+          zk_lo_terms[32*f_k+24 +: 4] = f_j16[3:0];
+          zk_lo_terms[32*f_k+28 +: 3] = f_mag[3:1];  // (|d| - 1) / 2
+          zk_lo_terms[32*f_k+31] = f_dig[7];
+          f_k = f_k + 1;
+        end
+      end
+    zk_lo_terms[16384 +: 16] = f_k[15:0];
+    zk_lo_terms[16400 +: 16] = f_n[15:0];
+  end
+endfunction
+
+// Number of rows of zk_lo_terms.
+function automatic integer zk_lo_nrows(input [4095:0] f_d, input integer f_nb,
+                                       input integer f_ww, input integer f_mw);
+  reg [16415:0] f_t;
+  begin
+    f_t = zk_lo_terms(f_d, f_nb, f_ww, f_mw);
+    zk_lo_nrows = {16'b0, f_t[16400 +: 16]};
+  end
+endfunction
+
+// The constant correction of zk_mont_lo's complemented negative terms,
+// -(2^f_mw - 1) * 2^bit summed over them, mod 2^512.
+function automatic [511:0] zk_lo_const(input [4095:0] f_d, input integer f_nb,
+                                       input integer f_ww, input integer f_mw);
+  reg [511:0] f_ones;
+  integer f_b, f_j, f_p;
+  begin
+    zk_lo_const = 512'b0;
+    f_ones = (512'b1 << f_mw) - 512'b1;
+    for (f_b = 0; f_b < 512; f_b = f_b + 1)
+      for (f_j = 0; f_j < 16; f_j = f_j + 1) begin
+        f_p = f_b - f_ww * f_j;
+        if (f_b < f_nb && f_p >= 0 && f_ww * f_j < f_nb)
+          if (f_d[8*f_p+7]) zk_lo_const = zk_lo_const - (f_ones << f_b);
+      end
+  end
+endfunction
+
+// Latency of zk_mont_lo: odd multiples | adder tree over the rows + constant.
+function automatic integer zk_mont_lo_lat(input [511:0] f_q, input integer f_nb,
+                                          input integer f_ww, input integer f_win,
+                                          input integer f_fanin);
+  zk_mont_lo_lat = 1 + zk_tree_lat(zk_lo_nrows(zk_wnaf(zk_neg_inv(f_q, f_nb), f_win), f_nb,
+                                               f_ww, f_ww + f_win - 1) + 1, f_fanin);
+endfunction
+
+// Word width of zk_mont_lo's input words in zk_fq_mul (one DSP-free 48-bit
+// word; 384 = 8 words).
+function automatic integer zk_mont_ww(input integer f_dummy);
+  zk_mont_ww = 48 + 0 * f_dummy;
+endfunction
+
+// Latency of zk_fq_mul: Karatsuba product, then NB/f_red_w reduction steps
+// (f_red_w < f_nb), or the one-word reduction of zk_fq_mul's RW = NB variant.
 function automatic integer zk_fq_mul_lat(input [511:0] f_q, input integer f_nb,
                                          input integer f_levels, input integer f_red_w,
                                          input integer f_win, input integer f_fanin,
                                          input integer f_split);
-  zk_fq_mul_lat = zk_kmul_lat(f_levels, f_split) + (f_nb / f_red_w) * zk_redc_step_lat(f_q, f_red_w, f_win, f_fanin, f_split);
+  if (f_red_w == f_nb)  // one-word Montgomery: m on LUTs, m*q Karatsuba, add
+    zk_fq_mul_lat = 2 * zk_kmul_lat(f_levels, f_split)
+                  + zk_mont_lo_lat(f_q, f_nb, zk_mont_ww(0), f_win, f_fanin) + 1;
+  else
+    zk_fq_mul_lat = zk_kmul_lat(f_levels, f_split) + (f_nb / f_red_w) * zk_redc_step_lat(f_q, f_red_w, f_win, f_fanin, f_split);
 endfunction
 
 // Latency of zk_te_madd: lazy add/sub | 3 mul | lazy add/sub | 4 mul.

@@ -10,6 +10,11 @@
 `ifndef ZK_TB_WITH_PA
 `define ZK_TB_WITH_PA 1
 `endif
+// the multiplier variant under test: ZK_TB_RW = ZK_NB selects zk_fq_mul's
+// one-word reduction (rtl/test.sh builds both)
+`ifndef ZK_TB_RW
+`define ZK_TB_RW `ZK_RW
+`endif
 module zk_tb_top #(
     parameter integer         NB     = `ZK_NB,
     parameter integer         QBITS  = `ZK_QBITS,
@@ -17,7 +22,7 @@ module zk_tb_top #(
     parameter integer         LEVELS = `ZK_LEVELS,
     parameter integer         TA     = `ZK_TA,
     parameter integer         TB     = `ZK_TB,
-    parameter integer         RW     = `ZK_RW,
+    parameter integer         RW     = `ZK_TB_RW,
     parameter integer         WIN    = `ZK_WIN,
     parameter integer         FANIN  = `ZK_FANIN,
     parameter integer         SPLIT  = `ZK_SPLIT,  // reduction: final add over 2 stages
