@@ -67,7 +67,7 @@ module zk_fq_mul #(
       // t mod 2^NB != 0 (else m = 0): c = t_hi + (m*q)_hi + (t_lo != 0),
       // and the low half of m*q is never added.
       localparam integer WW = zk_mont_ww(0);
-      localparam integer ML = zk_mont_lo_lat(Q, NB, WW, WIN, FANIN);
+      localparam integer ML = zk_mont_lo_lat(Q, NB, WW, WIN);
       localparam integer KL = zk_kmul_lat(LEVELS, SPLIT);
       logic [NB-1:0] m, thi;
       logic nz, nz1;
@@ -75,8 +75,7 @@ module zk_fq_mul #(
           .NB(NB),
           .K(zk_neg_inv(Q, NB)),
           .WW(WW),
-          .WIN(WIN),
-          .FANIN(FANIN)
+          .WIN(WIN)
       ) u_m (
           .clk(clk),
           .x  (prod[NB-1:0]),

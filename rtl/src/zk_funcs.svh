@@ -291,12 +291,44 @@ function automatic [511:0] zk_lo_const(input [4095:0] f_d, input integer f_nb,
   end
 endfunction
 
-// Latency of zk_mont_lo: odd multiples | adder tree over the rows + constant.
+// Start bits of zk_mont_lo's tree inputs from its term table: input 0 is the
+// correction constant (start 0), input r + 1 is row r, whose first (lowest)
+// term is its first entry in the table (terms are in bit order).
+function automatic [2047:0] zk_lo_starts(input [16415:0] f_tt);
+  reg [127:0] f_seen;
+  reg [7:0] f_row;
+  integer f_k, f_r;
+  begin
+    zk_lo_starts = 2048'b0;
+    f_seen = 128'b0;
+    for (f_k = 0; f_k < 512; f_k = f_k + 1)
+      if (f_k < {16'b0, f_tt[16384 +: 16]}) begin
+        f_row = f_tt[32*f_k+16 +: 8];
+        f_r = {24'b0, f_row};
+        if (f_r < 127 && !f_seen[f_r]) begin
+          f_seen[f_r] = 1'b1;
+          zk_lo_starts[16*(f_r+1) +: 16] = f_tt[32*f_k +: 16];
+        end
+      end
+  end
+endfunction
+
+// zk_tri_tree: start bits of the next level (pair g starts where word 2g does).
+function automatic [2047:0] zk_tri_next(input [2047:0] f_s, input integer f_n);
+  integer f_g;
+  begin
+    zk_tri_next = 2048'b0;
+    for (f_g = 0; f_g < 64; f_g = f_g + 1)
+      if (2 * f_g < f_n) zk_tri_next[16*f_g +: 16] = f_s[32*f_g +: 16];
+  end
+endfunction
+
+// Latency of zk_mont_lo: odd multiples | binary triangular tree (zk_tri_tree)
+// over the rows + the constant.
 function automatic integer zk_mont_lo_lat(input [511:0] f_q, input integer f_nb,
-                                          input integer f_ww, input integer f_win,
-                                          input integer f_fanin);
+                                          input integer f_ww, input integer f_win);
   zk_mont_lo_lat = 1 + zk_tree_lat(zk_lo_nrows(zk_wnaf(zk_neg_inv(f_q, f_nb), f_win), f_nb,
-                                               f_ww, f_ww + f_win - 1) + 1, f_fanin);
+                                               f_ww, f_ww + f_win - 1) + 1, 2);
 endfunction
 
 // Word width of zk_mont_lo's input words in zk_fq_mul (one DSP-free 48-bit
@@ -313,7 +345,7 @@ function automatic integer zk_fq_mul_lat(input [511:0] f_q, input integer f_nb,
                                          input integer f_split);
   if (f_red_w == f_nb)  // one-word Montgomery: m on LUTs, m*q Karatsuba, add
     zk_fq_mul_lat = 2 * zk_kmul_lat(f_levels, f_split)
-                  + zk_mont_lo_lat(f_q, f_nb, zk_mont_ww(0), f_win, f_fanin) + 1;
+                  + zk_mont_lo_lat(f_q, f_nb, zk_mont_ww(0), f_win) + 1;
   else
     zk_fq_mul_lat = zk_kmul_lat(f_levels, f_split) + (f_nb / f_red_w) * zk_redc_step_lat(f_q, f_red_w, f_win, f_fanin, f_split);
 endfunction

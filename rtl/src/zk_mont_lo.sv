@@ -5,16 +5,16 @@
 // 1, 3, .., 2^(WIN-1)-1 are formed once, then one shifted copy per non-zero
 // wNAF digit of K that lands below bit NB (complemented for negative digits,
 // one constant row corrects that), terms that do not overlap concatenated
-// into one row, rows summed by a FANIN-ary pipelined adder tree. Only the low
-// triangle of x*K is built: about NB^2/2/(WIN+1) bits of additions.
-// Latency: zk_mont_lo_lat(Q, NB, WW, WIN, FANIN).
+// into one row (first fit in bit order, so row r starts no lower than row
+// r - 1), rows summed by a binary tree whose adders span only the bits both
+// inputs can occupy (zk_tri_tree). Only the low triangle of x*K is built:
+// about NB^2/2/(WIN+1) bits of additions. Latency: zk_mont_lo_lat(Q, NB, WW, WIN).
 `include "zk_params.svh"
 module zk_mont_lo #(
     parameter integer         NB    = `ZK_NB,
     parameter logic   [511:0] K     = 512'h1,  // the constant, < 2^NB
     parameter integer         WW    = 48,        // word width of x (NB % WW == 0)
-    parameter integer         WIN   = `ZK_WIN,   // wNAF window (>= 3 for NB = 384)
-    parameter integer         FANIN = `ZK_FANIN  // adder-tree fan-in per level
+    parameter integer         WIN   = `ZK_WIN    // wNAF window (>= 3 for NB = 384)
 ) (
     input  logic          clk,
     input  logic [NB-1:0] x,
@@ -59,13 +59,14 @@ module zk_mont_lo #(
           TT[32*k+31] ? ~om[TT[32*k+24+:4]*NODD+TT[32*k+28+:3]]
                       : om[TT[32*k+24+:4]*NODD+TT[32*k+28+:3]];
     /* verilator lint_on WIDTH */
-    for (int r = 0; r < NR; r++) terms[r*NB+:NB] = rows[r][NB-1:0];
-    terms[NR*NB+:NB] = KC[NB-1:0];
+    // input 0: the constant; input r + 1: row r (rows start in bit order)
+    terms[0+:NB] = KC[NB-1:0];
+    for (int r = 0; r < NR; r++) terms[(r+1)*NB+:NB] = rows[r][NB-1:0];
   end
-  zk_sum_tree #(
+  zk_tri_tree #(
       .N(NR + 1),
       .W(NB),
-      .F(FANIN)
+      .S(zk_lo_starts(TT))
   ) u_tree (
       .clk(clk),
       .x  (terms),
