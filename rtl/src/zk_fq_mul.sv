@@ -50,7 +50,8 @@ module zk_fq_mul #(
       .LEVELS(LEVELS),
       .TA(TA),
       .TB(TB),
-      .SPLIT(SPLIT)
+      .SPLIT(SPLIT),
+      .CHAIN(RW == NB ? 1 : 0)  // the one-word variant also sums tile rows in DSPs
   ) u_kmul (
       .clk(clk),
       .a  (a),
@@ -89,7 +90,8 @@ module zk_fq_mul #(
           .LEVELS(LEVELS),
           .TA(TA),
           .TB(TB),
-          .SPLIT(SPLIT)
+          .SPLIT(SPLIT),
+          .CHAIN(1)
       ) u_kmq (
           .clk(clk),
           .a  (m),

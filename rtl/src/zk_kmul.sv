@@ -12,7 +12,8 @@ module zk_kmul #(
     parameter integer LEVELS = `ZK_LEVELS,
     parameter integer TA     = `ZK_TA,
     parameter integer TB     = `ZK_TB,
-    parameter integer SPLIT  = `ZK_SPLIT  // recombination over 3 stages (shorter carry chains)
+    parameter integer SPLIT  = `ZK_SPLIT,  // recombination over 3 stages (shorter carry chains)
+    parameter integer CHAIN  = 0  // base multipliers: tile rows summed in the DSPs
 ) (
     input  logic           clk,
     input  logic [  W-1:0] a,
@@ -26,7 +27,8 @@ module zk_kmul #(
           .WA(W),
           .WB(W),
           .TA(TA),
-          .TB(TB)
+          .TB(TB),
+          .CHAIN(CHAIN)
       ) u_tiled (
           .clk(clk),
           .a  (a),
@@ -66,7 +68,8 @@ module zk_kmul #(
           .LEVELS(LEVELS - 1),
           .TA(TA),
           .TB(TB),
-          .SPLIT(SPLIT)
+          .SPLIT(SPLIT),
+          .CHAIN(CHAIN)
       ) u_lo (
           .clk(clk),
           .a  (x0),
@@ -78,7 +81,8 @@ module zk_kmul #(
           .LEVELS(LEVELS - 1),
           .TA(TA),
           .TB(TB),
-          .SPLIT(SPLIT)
+          .SPLIT(SPLIT),
+          .CHAIN(CHAIN)
       ) u_hi (
           .clk(clk),
           .a  (x1),
@@ -90,7 +94,8 @@ module zk_kmul #(
           .LEVELS(LEVELS - 1),
           .TA(TA),
           .TB(TB),
-          .SPLIT(SPLIT)
+          .SPLIT(SPLIT),
+          .CHAIN(CHAIN)
       ) u_mid (
           .clk(clk),
           .a  (dx),

@@ -9,7 +9,12 @@ module zk_mul_tiled #(
     parameter integer WA = 48,
     parameter integer WB = 48,
     parameter integer TA = `ZK_TA,
-    parameter integer TB = `ZK_TB
+    parameter integer TB = `ZK_TB,
+    // 1: sum each row of tiles (one TA-bit slice of a times all of b) in the
+    // DSPs' post-adders: c_j = tile_j + (c_(j-1) >> TB), every c_j < 2^48,
+    // so Yosys packs the additions into the DSP48E2s (xilinx_dsp) and only
+    // the NTA rows are added in LUTs. 0: every tile added in LUTs.
+    parameter integer CHAIN = 0
 ) (
     input  logic               clk,
     input  logic [     WA-1:0] a,
@@ -37,15 +42,37 @@ module zk_mul_tiled #(
         pr[i*NTB+j] <= ap[i*TA +: TA] * bp[j*TB +: TB];
   end
 
-  logic [AW-1:0] acc, tmp;
-  always_comb begin
-    acc = '0;
-    for (int i = 0; i < NTA; i++)
-      for (int j = 0; j < NTB; j++) begin
-        tmp = '0;
-        tmp[TA+TB-1:0] = pr[i*NTB+j];
-        acc = acc + (tmp << (i * TA + j * TB));
+  generate
+    if (CHAIN == 0) begin : g_lut
+      logic [AW-1:0] acc, tmp;
+      always_comb begin
+        acc = '0;
+        for (int i = 0; i < NTA; i++)
+          for (int j = 0; j < NTB; j++) begin
+            tmp = '0;
+            tmp[TA+TB-1:0] = pr[i*NTB+j];
+            acc = acc + (tmp << (i * TA + j * TB));
+          end
       end
-  end
-  always_ff @(posedge clk) p <= acc[WA+WB-1:0];
+      always_ff @(posedge clk) p <= acc[WA+WB-1:0];
+    end else begin : g_chain
+      localparam integer CW = TA + TB + 1;  // c_j < 2^(TA+TB) + 2^(TA+1) (TA >= TB)
+      logic [CW-1:0] c[NTA*NTB];
+      logic [AW-1:0] acc, row;
+      always_comb begin
+        for (int i = 0; i < NTA; i++)
+          for (int j = 0; j < NTB; j++)
+            if (j == 0) c[i*NTB] = {1'b0, pr[i*NTB]};
+            else c[i*NTB+j] = {1'b0, pr[i*NTB+j]} + (c[i*NTB+j-1] >> TB);
+        acc = '0;
+        for (int i = 0; i < NTA; i++) begin
+          row = '0;
+          for (int j = 0; j < NTB - 1; j++) row[j*TB+:TB] = c[i*NTB+j][TB-1:0];
+          row[(NTB-1)*TB+:CW] = c[i*NTB+NTB-1];
+          acc = acc + (row << (i * TA));
+        end
+      end
+      always_ff @(posedge clk) p <= acc[WA+WB-1:0];
+    end
+  endgenerate
 endmodule
