@@ -10,10 +10,11 @@ module zk_mul_tiled #(
     parameter integer WB = 48,
     parameter integer TA = `ZK_TA,
     parameter integer TB = `ZK_TB,
-    // 1: sum each row of tiles (one TA-bit slice of a times all of b) in the
-    // DSPs' post-adders: c_j = tile_j + (c_(j-1) >> TB), every c_j < 2^48,
-    // so Yosys packs the additions into the DSP48E2s (xilinx_dsp) and only
-    // the NTA rows are added in LUTs. 0: every tile added in LUTs.
+    // 1: sum each row of tiles (one TA-bit slice of a times all of b) as a
+    // chain c_j = tile_j + (c_(j-1) >> TB), every c_j < 2^(TA+TB+1) <= 2^48
+    // (the shape of a DSP48E2 post-adder; Yosys 0.23 leaves the additions
+    // in fabric, as narrow adders), then the NTA rows across the full
+    // width. 0: every shifted tile added across the full width.
     parameter integer CHAIN = 0
 ) (
     input  logic               clk,
