@@ -11,6 +11,8 @@
 //! 6. **result aggregation** ([`result_aggregation`]): doublings and adds
 //!    across windows.
 
+#[cfg(feature = "ark")]
+pub mod ark;
 pub mod backend;
 pub mod bucket_aggregation;
 pub mod builder;

@@ -1,0 +1,172 @@
+//! arkworks-native entry point (cargo feature `ark`, arkworks 0.5): MSMs over
+//! `ark_bls12_377::G1Affine` / `ark_bls12_381::G1Affine` points and their
+//! `Fr` scalars, returning the arkworks projective point, with zkmsm's engine
+//! underneath.
+//!
+//! ```
+//! use ark_bls12_381::{Fr, G1Affine, G1Projective};
+//! use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
+//! use ark_ff::UniformRand;
+//!
+//! let mut rng = ark_std::test_rng();
+//! let points: Vec<G1Affine> = (0..100).map(|_| G1Projective::rand(&mut rng).into_affine()).collect();
+//! let scalars: Vec<Fr> = (0..100).map(|_| Fr::rand(&mut rng)).collect();
+//!
+//! let r = zkmsm::ark::msm(&points, &scalars).unwrap();          // one-shot
+//! let ctx = zkmsm::ark::ArkMsm::new(&points).unwrap();          // points set up once
+//! assert_eq!(ctx.msm(&scalars).unwrap(), r);
+//! assert_eq!(G1Projective::msm(&points, &scalars).unwrap(), r);
+//! ```
+//!
+//! Conversion costs almost nothing: arkworks and zkmsm both keep base-field
+//! elements in Montgomery form with R = 2^384 over the same modulus, so a
+//! point is converted by copying its limbs (checked against the canonical
+//! encodings by the tests); a scalar takes one Montgomery reduction
+//! (`into_bigint`), as arkworks' own MSM does. docs/BENCHMARKS.md has the
+//! measured cost.
+//!
+//! Validation: an arkworks `G1Affine` is trusted to be a valid subgroup point,
+//! as `VariableBaseMSM::msm` trusts it (arkworks checks points when it
+//! deserializes them with validation). [`ArkMsm::with_options`] can check
+//! them again ([`Validation::Full`]) once, when the context is built.
+
+use crate::context::Validation;
+use crate::engine::{build_owned, BackendChoice, EngineCurve, MsmEngine};
+use crate::{MsmError, ScalarLimbs};
+use ark_ec::short_weierstrass::Affine as SwAffine;
+use ark_ec::AffineRepr;
+use ark_ff::BigInt;
+use rayon::prelude::*;
+use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Xyzz};
+use zkmsm_field::{Bls12_377Fq, Bls12_381Fq};
+
+/// An arkworks G1 affine point type that zkmsm can run MSMs over:
+/// `ark_bls12_377::G1Affine` and `ark_bls12_381::G1Affine`.
+pub trait ArkAffine: AffineRepr {
+    /// zkmsm's curve for this point type.
+    type Curve: EngineCurve;
+    /// The zkmsm point with the same coordinates (a copy of the Montgomery limbs).
+    fn to_zkmsm(&self) -> Affine<Self::Curve>;
+    /// The arkworks point with the same coordinates.
+    fn from_zkmsm(p: &Affine<Self::Curve>) -> Self;
+}
+
+macro_rules! ark_affine {
+    ($ark:ty, $curve:ty, $fq:ty, $arkfq:ty) => {
+        impl ArkAffine for $ark {
+            type Curve = $curve;
+            #[inline]
+            fn to_zkmsm(&self) -> Affine<$curve> {
+                if self.infinity {
+                    return Affine::identity();
+                }
+                // Both libraries store a * 2^384 mod q in six little-endian limbs.
+                Affine::new_unchecked(<$fq>::from_mont_limbs(self.x.0 .0), <$fq>::from_mont_limbs(self.y.0 .0))
+            }
+            fn from_zkmsm(p: &Affine<$curve>) -> Self {
+                if p.infinity {
+                    return <$ark>::identity();
+                }
+                let coord = |f: &$fq| <$arkfq>::new_unchecked(BigInt(*f.mont_limbs()));
+                <$ark>::new_unchecked(coord(&p.x), coord(&p.y))
+            }
+        }
+    };
+}
+// Named by their curve configurations (what `G1Affine` aliases), which the
+// coherence check can tell apart.
+ark_affine!(SwAffine<ark_bls12_377::g1::Config>, Bls12_377, Bls12_377Fq, ark_bls12_377::Fq);
+ark_affine!(SwAffine<ark_bls12_381::g1::Config>, Bls12_381, Bls12_381Fq, ark_bls12_381::Fq);
+
+/// The points as zkmsm points, converted in parallel.
+pub fn points_to_zkmsm<A: ArkAffine>(points: &[A]) -> Vec<Affine<A::Curve>> {
+    points.par_iter().map(A::to_zkmsm).collect()
+}
+
+/// Canonical little-endian limbs of arkworks scalars (one Montgomery
+/// reduction each), in parallel.
+pub fn scalars_to_limbs<F: ark_ff::PrimeField<BigInt = BigInt<4>>>(scalars: &[F]) -> Vec<ScalarLimbs> {
+    scalars.par_iter().map(|s| s.into_bigint().0).collect()
+}
+
+fn to_ark<A: ArkAffine>(p: &Xyzz<A::Curve>) -> A::Group {
+    A::from_zkmsm(&p.to_affine()).into_group()
+}
+
+/// How [`ArkMsm::with_options`] sets up its points.
+#[derive(Debug, Clone, Copy)]
+pub struct ArkOptions {
+    /// Bucket-accumulation backend (default: [`BackendChoice::Auto`]).
+    pub backend: BackendChoice,
+    /// What to check of the points (default: nothing, see the module docs).
+    pub validation: Validation,
+    /// Fixed-base mode with this many shifted copies of the points
+    /// (default: `None`, plain mode); see [`crate::fixed_base`].
+    pub precompute: Option<u32>,
+}
+
+impl Default for ArkOptions {
+    fn default() -> Self {
+        Self { backend: BackendChoice::Auto, validation: Validation::AlreadyValidated, precompute: None }
+    }
+}
+
+/// Points set up once (converted, prepared for the backend), then any number
+/// of MSMs against them: the arkworks-typed face of [`crate::MsmContext`].
+pub struct ArkMsm<A: ArkAffine> {
+    engine: Box<dyn MsmEngine<A::Curve>>,
+}
+
+impl<A: ArkAffine> ArkMsm<A>
+where
+    A::ScalarField: ark_ff::PrimeField<BigInt = BigInt<4>>,
+{
+    /// A context over `points` with the default options ([`ArkOptions`]).
+    pub fn new(points: &[A]) -> Result<Self, MsmError> {
+        Self::with_options(points, ArkOptions::default())
+    }
+
+    /// A context over `points` with the given backend, validation and
+    /// fixed-base mode.
+    pub fn with_options(points: &[A], options: ArkOptions) -> Result<Self, MsmError> {
+        let engine = build_owned(points_to_zkmsm(points), options.backend, options.validation, options.precompute)?;
+        Ok(Self { engine })
+    }
+
+    /// Number of points.
+    pub fn len(&self) -> usize {
+        self.engine.len()
+    }
+
+    /// No points.
+    pub fn is_empty(&self) -> bool {
+        self.engine.is_empty()
+    }
+
+    /// The backend in use, by name.
+    pub fn backend_name(&self) -> &'static str {
+        self.engine.backend_name()
+    }
+
+    /// sum_i scalars[i] * points[i]; an error if the lengths differ.
+    pub fn msm(&self, scalars: &[A::ScalarField]) -> Result<A::Group, MsmError> {
+        if scalars.len() != self.len() {
+            return Err(MsmError::LengthMismatch { points: self.len(), scalars: scalars.len() });
+        }
+        let limbs = scalars_to_limbs(scalars);
+        Ok(to_ark::<A>(&self.engine.msm_report(&limbs)?.result))
+    }
+}
+
+/// One-shot sum_i scalars[i] * points[i], the drop-in for
+/// `VariableBaseMSM::msm` (which it beats from 2^12 points up,
+/// docs/BENCHMARKS.md). Lengths that differ are an error, as there.
+pub fn msm<A: ArkAffine>(points: &[A], scalars: &[A::ScalarField]) -> Result<A::Group, MsmError>
+where
+    A::ScalarField: ark_ff::PrimeField<BigInt = BigInt<4>>,
+{
+    if points.len() != scalars.len() {
+        return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
+    }
+    ArkMsm::new(points)?.msm(scalars)
+}
