@@ -18,6 +18,7 @@ pub mod bucket_aggregation;
 pub mod builder;
 pub mod context;
 pub mod digits;
+pub mod encoded;
 pub mod engine;
 pub mod error;
 pub mod fixed_base;

@@ -1,0 +1,425 @@
+//! MSMs on encoded bytes, the curve chosen at run time: the common core of the
+//! Python package, the C ABI and the sharded and out-of-core MSMs.
+//!
+//! Inputs are the CLI's formats (see [`crate::io`]): points are concatenated
+//! arkworks-canonical G1 affine encodings (compressed or uncompressed,
+//! optionally preceded by arkworks' 8-byte `Vec` length), scalars are 32-byte
+//! little-endian integers below r. Results are arkworks encodings of the
+//! affine point: compressed, the bytes `zkmsm msm` prints in hex. Every error
+//! says which input is wrong, and where: the record's index and byte offset.
+
+use crate::context::{check_scalars, validate_points, Validation};
+use crate::engine::{build_owned, BackendChoice, EngineCurve, MsmEngine};
+use crate::io::{detect_layout, PointsLayout, SCALAR_BYTES};
+use crate::{MsmError, ScalarLimbs};
+use rayon::prelude::*;
+use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve, PointFormat, Xyzz};
+
+/// A supported curve, by its CLI name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Curve {
+    /// BLS12-377 G1 (`"bls12-377"`).
+    Bls12_377,
+    /// BLS12-381 G1 (`"bls12-381"`).
+    Bls12_381,
+}
+
+impl Curve {
+    /// Both curves.
+    pub const ALL: [Curve; 2] = [Curve::Bls12_377, Curve::Bls12_381];
+
+    /// `"bls12-377"` or `"bls12-381"`, as the CLI spells them.
+    pub fn name(self) -> &'static str {
+        match self {
+            Curve::Bls12_377 => "bls12-377",
+            Curve::Bls12_381 => "bls12-381",
+        }
+    }
+
+    /// The curve with this CLI name (`"bls12-377"`, `"bls12-381"`; case and
+    /// `_` for `-` tolerated).
+    pub fn from_name(name: &str) -> Option<Self> {
+        let n = name.to_ascii_lowercase().replace('_', "-");
+        Self::ALL.into_iter().find(|c| c.name() == n)
+    }
+
+    /// Bytes of one encoded point.
+    pub fn point_size(self, format: PointFormat) -> usize {
+        match self {
+            Curve::Bls12_377 => format.size::<Bls12_377>(),
+            Curve::Bls12_381 => format.size::<Bls12_381>(),
+        }
+    }
+}
+
+/// Which input an [`InputError`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The points bytes (layout, encoding, curve, subgroup).
+    Points,
+    /// The scalars bytes (length, a value >= r).
+    Scalars,
+    /// Points and scalars differ in number.
+    LengthMismatch,
+    /// A name or option that does not exist or does not apply.
+    Unsupported,
+}
+
+/// What is wrong with an input, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct InputError {
+    /// Which input.
+    pub kind: ErrorKind,
+    /// Index of the bad point or scalar, when one record is at fault.
+    pub index: Option<usize>,
+    /// Byte offset in the input of the bad record (or of where the input
+    /// goes wrong), when there is one.
+    pub offset: Option<u64>,
+    /// One line: `points: byte offset 96: point 2: not on the curve`.
+    pub message: String,
+}
+
+impl InputError {
+    fn at(kind: ErrorKind, index: Option<usize>, offset: usize, what: impl std::fmt::Display) -> Self {
+        let input = if kind == ErrorKind::Scalars { "scalars" } else { "points" };
+        Self { kind, index, offset: Some(offset as u64), message: format!("{input}: byte offset {offset}: {what}") }
+    }
+
+    fn plain(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self { kind, index: None, offset: None, message: message.into() }
+    }
+
+    /// An unknown curve name.
+    pub fn unknown_curve(name: &str) -> Self {
+        Self::plain(ErrorKind::Unsupported, format!("unknown curve {name:?}: expected \"bls12-377\" or \"bls12-381\""))
+    }
+}
+
+fn from_msm_error(e: MsmError) -> InputError {
+    match e {
+        MsmError::LengthMismatch { .. } => InputError::plain(ErrorKind::LengthMismatch, e.to_string()),
+        MsmError::Unsupported(_) => InputError::plain(ErrorKind::Unsupported, e.to_string()),
+        other => InputError::plain(ErrorKind::Points, other.to_string()),
+    }
+}
+
+/// Decode and validate `n` points laid out as `layout` in `bytes`; errors
+/// name the point and its byte offset.
+fn decode_points<C: MsmCurve>(
+    bytes: &[u8],
+    layout: PointsLayout,
+    validation: Validation,
+) -> Result<Vec<Affine<C>>, InputError> {
+    let header = if layout.prefixed { 8 } else { 0 };
+    let size = layout.format.size::<C>();
+    let body = &bytes[header..];
+    let n = body.len() / size;
+    if layout.prefixed {
+        let declared = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+        if declared != n as u64 {
+            return Err(InputError::at(
+                ErrorKind::Points,
+                None,
+                0,
+                format!("length prefix says {declared} points, the bytes hold {n}"),
+            ));
+        }
+    }
+    let decoded: Vec<Result<Affine<C>, _>> =
+        body.par_chunks_exact(size).map(|c| Affine::<C>::from_bytes(c, layout.format)).collect();
+    let mut points = Vec::with_capacity(n);
+    for (i, p) in decoded.into_iter().enumerate() {
+        points.push(
+            p.map_err(|e| InputError::at(ErrorKind::Points, Some(i), header + i * size, format!("point {i}: {e}")))?,
+        );
+    }
+    validate_points(&points, validation).map_err(|e| match e {
+        MsmError::PointNotOnCurve { index } => InputError::at(
+            ErrorKind::Points,
+            Some(index),
+            header + index * size,
+            format!("point {index}: not on the curve"),
+        ),
+        MsmError::PointNotInSubgroup { index } => InputError::at(
+            ErrorKind::Points,
+            Some(index),
+            header + index * size,
+            format!("point {index}: not in the prime-order subgroup"),
+        ),
+        other => from_msm_error(other),
+    })?;
+    Ok(points)
+}
+
+/// The layout of `len` bytes of points in `format`: a whole number of
+/// records, optionally after the 8-byte length prefix.
+fn layout_for(curve: Curve, len: usize, format: PointFormat) -> Result<PointsLayout, InputError> {
+    let size = curve.point_size(format);
+    if len % size == 0 {
+        Ok(PointsLayout { format, prefixed: false })
+    } else if len >= 8 && (len - 8) % size == 0 {
+        Ok(PointsLayout { format, prefixed: true })
+    } else {
+        let whole = len / size;
+        Err(InputError::at(
+            ErrorKind::Points,
+            None,
+            whole * size,
+            format!(
+                "{len} bytes is not a whole number of {format:?} {} points ({size} bytes each, optionally after an \
+                 8-byte length prefix)",
+                curve.name()
+            )
+            .to_lowercase(),
+        ))
+    }
+}
+
+/// Scalars from their 32-byte little-endian encodings, each checked < r.
+pub fn decode_scalars<C: MsmCurve>(bytes: &[u8]) -> Result<Vec<ScalarLimbs>, InputError> {
+    if bytes.len() % SCALAR_BYTES != 0 {
+        let whole = bytes.len() / SCALAR_BYTES;
+        return Err(InputError::at(
+            ErrorKind::Scalars,
+            None,
+            whole * SCALAR_BYTES,
+            format!(
+                "truncated scalar: {} bytes is {whole} whole 32-byte scalars plus {}",
+                bytes.len(),
+                bytes.len() % 32
+            ),
+        ));
+    }
+    let limbs: Vec<ScalarLimbs> = bytes
+        .par_chunks_exact(SCALAR_BYTES)
+        .map(|c| core::array::from_fn(|i| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap())))
+        .collect();
+    check_scalars::<C>(&limbs).map_err(|e| match e {
+        MsmError::ScalarNotReduced { index } => InputError::at(
+            ErrorKind::Scalars,
+            Some(index),
+            index * SCALAR_BYTES,
+            format!("scalar {index} is not below the {} group order r", C::NAME),
+        ),
+        other => from_msm_error(other),
+    })?;
+    Ok(limbs)
+}
+
+/// How [`EncodedContext::new`] reads and sets up its points.
+#[derive(Debug, Clone, Copy)]
+pub struct ContextOptions {
+    /// Encoding of the points (default compressed).
+    pub format: PointFormat,
+    /// What to check of the points (default: curve and subgroup, as the CLI).
+    pub validation: Validation,
+    /// Bucket-accumulation backend (default auto).
+    pub backend: BackendChoice,
+    /// Fixed-base mode with this many shifted copies (`None` or `Some(1)`: plain).
+    pub precompute: Option<u32>,
+}
+
+impl Default for ContextOptions {
+    fn default() -> Self {
+        Self {
+            format: PointFormat::Compressed,
+            validation: Validation::Full,
+            backend: BackendChoice::Auto,
+            precompute: None,
+        }
+    }
+}
+
+enum Engine {
+    Bls12_377(Box<dyn MsmEngine<Bls12_377>>),
+    Bls12_381(Box<dyn MsmEngine<Bls12_381>>),
+}
+
+/// Run `$body` with `$e` bound to the engine and `$C` to its curve type.
+macro_rules! with_engine {
+    ($engine:expr, $e:ident, $C:ident => $body:expr) => {
+        match $engine {
+            Engine::Bls12_377($e) => {
+                #[allow(dead_code)]
+                type $C = Bls12_377;
+                $body
+            }
+            Engine::Bls12_381($e) => {
+                #[allow(dead_code)]
+                type $C = Bls12_381;
+                $body
+            }
+        }
+    };
+}
+
+/// Run `$body` with `$C` bound to the curve type of `$curve`.
+macro_rules! with_curve {
+    ($curve:expr, $C:ident => $body:expr) => {
+        match $curve {
+            Curve::Bls12_377 => {
+                type $C = Bls12_377;
+                $body
+            }
+            Curve::Bls12_381 => {
+                type $C = Bls12_381;
+                $body
+            }
+        }
+    };
+}
+
+fn build_engine<C: EngineCurve>(
+    points: Vec<Affine<C>>,
+    options: &ContextOptions,
+) -> Result<Box<dyn MsmEngine<C>>, InputError> {
+    let copies = options.precompute.filter(|&m| m > 1);
+    // The points were validated while decoding.
+    build_owned(points, options.backend, Validation::AlreadyValidated, copies).map_err(from_msm_error)
+}
+
+/// Points decoded, validated and prepared once; MSMs on scalar bytes.
+pub struct EncodedContext {
+    curve: Curve,
+    format: PointFormat,
+    engine: Engine,
+}
+
+impl EncodedContext {
+    /// Decode, validate and prepare `points` (see [`ContextOptions`]).
+    pub fn new(curve: Curve, points: &[u8], options: &ContextOptions) -> Result<Self, InputError> {
+        let layout = layout_for(curve, points.len(), options.format)?;
+        if options.precompute == Some(0) {
+            return Err(InputError::plain(ErrorKind::Unsupported, "precompute must be at least 1"));
+        }
+        let engine = match curve {
+            Curve::Bls12_377 => {
+                Engine::Bls12_377(build_engine(decode_points(points, layout, options.validation)?, options)?)
+            }
+            Curve::Bls12_381 => {
+                Engine::Bls12_381(build_engine(decode_points(points, layout, options.validation)?, options)?)
+            }
+        };
+        Ok(Self { curve, format: options.format, engine })
+    }
+
+    /// The curve.
+    pub fn curve(&self) -> Curve {
+        self.curve
+    }
+
+    /// The points' encoding.
+    pub fn format(&self) -> PointFormat {
+        self.format
+    }
+
+    /// Number of points.
+    pub fn len(&self) -> usize {
+        with_engine!(&self.engine, e, C => e.len())
+    }
+
+    /// No points.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The backend in use, by name.
+    pub fn backend_name(&self) -> &'static str {
+        with_engine!(&self.engine, e, C => e.backend_name())
+    }
+
+    /// Scalars for this context: 32 bytes each, as many as the points, each
+    /// below r. Decoding is separate from [`Self::msm_limbs`] so that a caller
+    /// can copy the scalars out of its buffers first (the Python package does
+    /// it holding the GIL, then runs the MSM without it).
+    pub fn decode_scalars(&self, bytes: &[u8]) -> Result<Vec<ScalarLimbs>, InputError> {
+        let n = self.len();
+        if bytes.len() != n * SCALAR_BYTES && bytes.len() % SCALAR_BYTES == 0 {
+            return Err(InputError::plain(
+                ErrorKind::LengthMismatch,
+                format!("{n} points but {} scalars: the lengths must be equal", bytes.len() / SCALAR_BYTES),
+            ));
+        }
+        with_curve!(self.curve, C => decode_scalars::<C>(bytes))
+    }
+
+    /// The MSM of decoded scalars, as the affine point's encoding in `out`.
+    pub fn msm_limbs(&self, scalars: &[ScalarLimbs], out: PointFormat) -> Result<Vec<u8>, InputError> {
+        with_engine!(&self.engine, e, C => {
+            let r = e.msm_report(scalars).map_err(|e| match e {
+                MsmError::ScalarNotReduced { index } => InputError::at(
+                    ErrorKind::Scalars,
+                    Some(index),
+                    index * SCALAR_BYTES,
+                    format!("scalar {index} is not below the {} group order r", <C as zkmsm_curve::SwCurve>::NAME),
+                ),
+                other => from_msm_error(other),
+            })?;
+            Ok(r.result.to_affine().to_bytes(out))
+        })
+    }
+
+    /// The MSM of 32-byte scalars, as the compressed encoding of the result
+    /// (the bytes `zkmsm msm` prints in hex).
+    pub fn msm(&self, scalars: &[u8]) -> Result<Vec<u8>, InputError> {
+        self.msm_limbs(&self.decode_scalars(scalars)?, PointFormat::Compressed)
+    }
+}
+
+/// One-shot MSM on encoded points and scalars, as `zkmsm msm` reads its
+/// files: the number of points is the number of scalars, the points'
+/// format (with or without the length prefix) is detected from their size
+/// when `format` is `None`. Result: the compressed encoding.
+pub fn msm(curve: Curve, points: &[u8], scalars: &[u8], format: Option<PointFormat>) -> Result<Vec<u8>, InputError> {
+    let limbs = with_curve!(curve, C => decode_scalars::<C>(scalars))?;
+    let n = limbs.len();
+    let layout = with_curve!(curve, C => detect_layout::<C>(points.len(), n, format)).ok_or_else(|| {
+        let (c, u) = (curve.point_size(PointFormat::Compressed), curve.point_size(PointFormat::Uncompressed));
+        let allowed = match format {
+            Some(f) => format!("{} bytes", n * curve.point_size(f)),
+            None => format!("{} (compressed) or {} (uncompressed) bytes", n * c, n * u),
+        };
+        InputError::plain(
+            ErrorKind::LengthMismatch,
+            format!("points: {} bytes, but {n} scalars need {allowed} of points, optionally + 8", points.len()),
+        )
+    })?;
+    let ctx = EncodedContext::new(curve, points, &ContextOptions { format: layout.format, ..Default::default() })?;
+    ctx.msm_limbs(&limbs, PointFormat::Compressed)
+}
+
+/// The sum of encoded points (each compressed or uncompressed, told by its
+/// length), as a compressed encoding: how partial MSMs over shards combine.
+pub fn sum_points(curve: Curve, points: &[&[u8]]) -> Result<Vec<u8>, InputError> {
+    fn sum<C: MsmCurve>(curve: Curve, points: &[&[u8]]) -> Result<Vec<u8>, InputError> {
+        let mut acc = Xyzz::<C>::identity();
+        for (i, p) in points.iter().enumerate() {
+            let format = if p.len() == curve.point_size(PointFormat::Uncompressed) {
+                PointFormat::Uncompressed
+            } else {
+                PointFormat::Compressed
+            };
+            let point = Affine::<C>::from_bytes(p, format).map_err(|e| InputError {
+                kind: ErrorKind::Points,
+                index: Some(i),
+                offset: None,
+                message: format!("partial {i}: {e}"),
+            })?;
+            point.validate().map_err(|e| InputError {
+                kind: ErrorKind::Points,
+                index: Some(i),
+                offset: None,
+                message: format!("partial {i}: {e}"),
+            })?;
+            acc = acc.add_affine(&point);
+        }
+        Ok(acc.to_affine().to_bytes(PointFormat::Compressed))
+    }
+    with_curve!(curve, C => sum::<C>(curve, points))
+}
+
+/// Lowercase hex, as the CLI prints results.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

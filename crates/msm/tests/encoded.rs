@@ -1,0 +1,149 @@
+//! The byte-level core of the bindings (`zkmsm::encoded`) against the CLI's
+//! own path (files read by `zkmsm::io`, a context, the hex result), on both
+//! curves, every point layout, fixed-base mode and shard sums; and its errors
+//! (which input, index, byte offset).
+
+use zkmsm::encoded::{self, ContextOptions, Curve, EncodedContext, ErrorKind};
+use zkmsm::gen::{random_points, random_scalars};
+use zkmsm::io::{encode_points, encode_scalars, read_points, read_scalars, result_hex};
+use zkmsm::*;
+use zkmsm_curve::PointFormat;
+
+fn order_minus<C: MsmCurve>(k: u64) -> ScalarLimbs {
+    let mut s = [0u64; 4];
+    s[..C::ORDER.len()].copy_from_slice(C::ORDER);
+    let (v, _) = s[0].overflowing_sub(k);
+    s[0] = v; // r's low limb is large on both curves: no borrow
+    s
+}
+
+/// The CLI's result for these files: read, validated, MSM'd, hex.
+fn cli_path<C: EngineCurve>(points: &std::path::Path, scalars: &std::path::Path) -> String {
+    let s = read_scalars::<C>(scalars).unwrap();
+    let (p, _) = read_points::<C>(points, s.len(), None, Validation::Full).unwrap();
+    let ctx = build(&p, BackendChoice::Auto, Validation::AlreadyValidated).unwrap();
+    result_hex(&ctx.msm_report(&s).unwrap().result.to_affine())
+}
+
+fn same_as_cli<C: EngineCurve>(curve: Curve) {
+    let dir = tempfile::tempdir().unwrap();
+    for n in [0usize, 1, 5, 300, 2048] {
+        let points = random_points::<C>(n, 7).points;
+        let mut scalars = random_scalars::<C>(n, 8);
+        if n > 2 {
+            scalars[0] = [0; 4];
+            scalars[1] = order_minus::<C>(1);
+        }
+        let sbytes = encode_scalars(&scalars);
+        let spath = dir.path().join("s.bin");
+        std::fs::write(&spath, &sbytes).unwrap();
+        for format in [PointFormat::Compressed, PointFormat::Uncompressed] {
+            for prefixed in [false, true] {
+                let pbytes = encode_points(&points, format, prefixed);
+                let ppath = dir.path().join("p.bin");
+                std::fs::write(&ppath, &pbytes).unwrap();
+                let expected = cli_path::<C>(&ppath, &spath);
+                let one_shot = encoded::msm(curve, &pbytes, &sbytes, None).unwrap();
+                assert_eq!(encoded::hex(&one_shot), expected, "one-shot n={n} {format:?} prefixed={prefixed}");
+                for precompute in [None, Some(1), Some(3)] {
+                    let opts = ContextOptions { format, precompute, ..Default::default() };
+                    let ctx = EncodedContext::new(curve, &pbytes, &opts).unwrap();
+                    assert_eq!(ctx.len(), n);
+                    assert_eq!(encoded::hex(&ctx.msm(&sbytes).unwrap()), expected, "context n={n} x{precompute:?}");
+                }
+            }
+        }
+        // Shards: partial MSMs over ranges of the points, summed.
+        if n >= 5 {
+            let cut = [0, n / 3, n / 2, n];
+            let partials: Vec<Vec<u8>> = cut
+                .windows(2)
+                .map(|w| {
+                    let p = encode_points(&points[w[0]..w[1]], PointFormat::Compressed, false);
+                    let ctx = EncodedContext::new(curve, &p, &ContextOptions::default()).unwrap();
+                    let s = ctx.decode_scalars(&sbytes[32 * w[0]..32 * w[1]]).unwrap();
+                    ctx.msm_limbs(&s, PointFormat::Uncompressed).unwrap()
+                })
+                .collect();
+            let refs: Vec<&[u8]> = partials.iter().map(|p| &p[..]).collect();
+            let sum = encoded::sum_points(curve, &refs).unwrap();
+            assert_eq!(
+                encoded::hex(&sum),
+                encoded::hex(
+                    &encoded::msm(curve, &encode_points(&points, PointFormat::Compressed, false), &sbytes, None)
+                        .unwrap()
+                )
+            );
+        }
+    }
+}
+
+#[test]
+fn bls12_377_same_as_cli() {
+    same_as_cli::<Bls12_377>(Curve::Bls12_377);
+}
+
+#[test]
+fn bls12_381_same_as_cli() {
+    same_as_cli::<Bls12_381>(Curve::Bls12_381);
+}
+
+fn errors<C: EngineCurve>(curve: Curve) {
+    let points = random_points::<C>(10, 3).points;
+    let size = PointFormat::Uncompressed.size::<C>();
+    let good = encode_points(&points, PointFormat::Uncompressed, false);
+    let opts = ContextOptions { format: PointFormat::Uncompressed, ..Default::default() };
+
+    // A point off the curve: y of point 4 changed.
+    let mut bad = points.clone();
+    bad[4].y = bad[4].y + <C::Base as zkmsm_field::PrimeField>::ONE;
+    let e = EncodedContext::new(curve, &encode_points(&bad, PointFormat::Uncompressed, false), &opts).err().unwrap();
+    assert_eq!((e.kind, e.index, e.offset), (ErrorKind::Points, Some(4), Some(4 * size as u64)), "{e}");
+    assert!(e.message.contains("point 4"), "{e}");
+
+    // A point on the curve outside the subgroup, with the 8-byte prefix.
+    let outside = loop {
+        let x = <C::Base as zkmsm_field::PrimeField>::from_u64(rand::random::<u32>() as u64);
+        if let Some(p) = Affine::<C>::from_x(x, false) {
+            if !p.is_in_subgroup() {
+                break p;
+            }
+        }
+    };
+    let mut bad = points.clone();
+    bad[9] = outside;
+    let e = EncodedContext::new(curve, &encode_points(&bad, PointFormat::Uncompressed, true), &opts).err().unwrap();
+    assert_eq!((e.index, e.offset), (Some(9), Some(8 + 9 * size as u64)), "{e}");
+    assert!(e.message.contains("subgroup"), "{e}");
+
+    // Truncated points; wrong length prefix.
+    let e = EncodedContext::new(curve, &good[..good.len() - 5], &opts).err().unwrap();
+    assert_eq!((e.kind, e.offset), (ErrorKind::Points, Some(9 * size as u64)), "{e}");
+    let mut prefixed = encode_points(&points, PointFormat::Uncompressed, true);
+    prefixed[0] = 11;
+    let e = EncodedContext::new(curve, &prefixed, &opts).err().unwrap();
+    assert!(e.message.contains("length prefix says 11"), "{e}");
+
+    // Scalars: r itself at index 6; truncated; too few; unknown option.
+    let ctx = EncodedContext::new(curve, &good, &opts).unwrap();
+    let mut scalars = random_scalars::<C>(10, 4);
+    scalars[6] = order_minus::<C>(0);
+    let e = ctx.msm(&encode_scalars(&scalars)).err().unwrap();
+    assert_eq!((e.kind, e.index, e.offset), (ErrorKind::Scalars, Some(6), Some(6 * 32)), "{e}");
+    let e = ctx.msm(&encode_scalars(&scalars)[..100]).err().unwrap();
+    assert_eq!((e.kind, e.offset), (ErrorKind::Scalars, Some(96)), "{e}");
+    let e = ctx.msm(&encode_scalars(&scalars[..9])).err().unwrap();
+    assert_eq!(e.kind, ErrorKind::LengthMismatch, "{e}");
+    let e = encoded::msm(curve, &good, &encode_scalars(&random_scalars::<C>(9, 5)), None).err().unwrap();
+    assert_eq!(e.kind, ErrorKind::LengthMismatch, "{e}");
+    let e = EncodedContext::new(curve, &good, &ContextOptions { precompute: Some(0), ..opts }).err().unwrap();
+    assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
+}
+
+#[test]
+fn errors_name_input_index_and_offset() {
+    errors::<Bls12_377>(Curve::Bls12_377);
+    errors::<Bls12_381>(Curve::Bls12_381);
+    assert_eq!(Curve::from_name("BLS12_381"), Some(Curve::Bls12_381));
+    assert_eq!(Curve::from_name("bn254"), None);
+}
