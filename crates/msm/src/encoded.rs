@@ -156,9 +156,9 @@ fn decode_points<C: MsmCurve>(
 /// records, optionally after the 8-byte length prefix.
 fn layout_for(curve: Curve, len: usize, format: PointFormat) -> Result<PointsLayout, InputError> {
     let size = curve.point_size(format);
-    if len % size == 0 {
+    if len.is_multiple_of(size) {
         Ok(PointsLayout { format, prefixed: false })
-    } else if len >= 8 && (len - 8) % size == 0 {
+    } else if len >= 8 && (len - 8).is_multiple_of(size) {
         Ok(PointsLayout { format, prefixed: true })
     } else {
         let whole = len / size;
@@ -178,7 +178,7 @@ fn layout_for(curve: Curve, len: usize, format: PointFormat) -> Result<PointsLay
 
 /// Scalars from their 32-byte little-endian encodings, each checked < r.
 pub fn decode_scalars<C: MsmCurve>(bytes: &[u8]) -> Result<Vec<ScalarLimbs>, InputError> {
-    if bytes.len() % SCALAR_BYTES != 0 {
+    if !bytes.len().is_multiple_of(SCALAR_BYTES) {
         let whole = bytes.len() / SCALAR_BYTES;
         return Err(InputError::at(
             ErrorKind::Scalars,
@@ -335,7 +335,7 @@ impl EncodedContext {
     /// it holding the GIL, then runs the MSM without it).
     pub fn decode_scalars(&self, bytes: &[u8]) -> Result<Vec<ScalarLimbs>, InputError> {
         let n = self.len();
-        if bytes.len() != n * SCALAR_BYTES && bytes.len() % SCALAR_BYTES == 0 {
+        if bytes.len() != n * SCALAR_BYTES && bytes.len().is_multiple_of(SCALAR_BYTES) {
             return Err(InputError::plain(
                 ErrorKind::LengthMismatch,
                 format!("{n} points but {} scalars: the lengths must be equal", bytes.len() / SCALAR_BYTES),
