@@ -96,7 +96,7 @@ fn errors<C: EngineCurve>(curve: Curve) {
 
     // A point off the curve: y of point 4 changed.
     let mut bad = points.clone();
-    bad[4].y = bad[4].y + <C::Base as zkmsm_field::PrimeField>::ONE;
+    bad[4].y += <C::Base as zkmsm_field::PrimeField>::ONE;
     let e = EncodedContext::new(curve, &encode_points(&bad, PointFormat::Uncompressed, false), &opts).err().unwrap();
     assert_eq!((e.kind, e.index, e.offset), (ErrorKind::Points, Some(4), Some(4 * size as u64)), "{e}");
     assert!(e.message.contains("point 4"), "{e}");
