@@ -13,7 +13,8 @@ use crate::engine::{build_owned, BackendChoice, EngineCurve, MsmEngine};
 use crate::io::{detect_layout, PointsLayout, SCALAR_BYTES};
 use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
-use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve, PointFormat, Xyzz};
+pub use zkmsm_curve::PointFormat;
+use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve, Xyzz};
 
 /// A supported curve, by its CLI name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

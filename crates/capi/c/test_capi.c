@@ -1,0 +1,154 @@
+/* The C ABI from C: the MSM of the files equals the CLI's result, and every
+ * kind of bad input gives its error code, message, index and byte offset.
+ * Run by crates/capi/test.sh (also under valgrind).
+ *
+ *   test_capi CURVE(377|381) POINTS_FILE SCALARS_FILE EXPECTED_HEX
+ */
+#include "zkmsm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(cond, ...)                                   \
+    do {                                                   \
+        checks++;                                          \
+        if (!(cond)) {                                     \
+            failures++;                                    \
+            fprintf(stderr, "FAIL line %d: ", __LINE__);   \
+            fprintf(stderr, __VA_ARGS__);                  \
+            fprintf(stderr, "\n");                         \
+        }                                                  \
+    } while (0)
+
+static unsigned char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        exit(2);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
+    if (n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        perror(path);
+        exit(2);
+    }
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static void to_hex(const unsigned char *b, size_t n, char *out) {
+    for (size_t i = 0; i < n; i++) sprintf(out + 2 * i, "%02x", b[i]);
+}
+
+static const char *err(void) {
+    const char *e = zkmsm_last_error();
+    return e ? e : "(none)";
+}
+
+int main(int argc, char **argv) {
+    if (argc != 5) {
+        fprintf(stderr, "usage: %s 377|381 POINTS SCALARS EXPECTED_HEX\n", argv[0]);
+        return 2;
+    }
+    uint32_t curve = strcmp(argv[1], "377") == 0 ? ZKMSM_BLS12_377 : ZKMSM_BLS12_381;
+    size_t plen, slen;
+    unsigned char *points = read_file(argv[2], &plen);
+    unsigned char *scalars = read_file(argv[3], &slen);
+    const char *expected = argv[4];
+    size_t n = slen / 32;
+    size_t psize = zkmsm_point_size(curve, ZKMSM_COMPRESSED);
+    unsigned char out[ZKMSM_RESULT_BYTES];
+    char hex[2 * ZKMSM_RESULT_BYTES + 1];
+
+    /* Context, MSM twice (the context is reused), equals the CLI. */
+    ZkmsmContext *ctx = NULL;
+    int rc = zkmsm_context_new(curve, points, plen, ZKMSM_COMPRESSED, 1, 1, &ctx);
+    CHECK(rc == ZKMSM_OK && ctx != NULL, "context_new: %d %s", rc, err());
+    CHECK(zkmsm_context_len(ctx) == n, "len %zu != %zu", zkmsm_context_len(ctx), n);
+    for (int round = 0; round < 2; round++) {
+        rc = zkmsm_msm(ctx, scalars, slen, out, sizeof out);
+        to_hex(out, sizeof out, hex);
+        CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "msm: %d %s: %s != %s", rc, err(), hex, expected);
+        CHECK(zkmsm_last_error() == NULL, "no error after success");
+    }
+
+    /* Fixed-base mode and the one-shot give the same. */
+    ZkmsmContext *pre = NULL;
+    rc = zkmsm_context_new(curve, points, plen, ZKMSM_COMPRESSED, 3, 0, &pre);
+    CHECK(rc == ZKMSM_OK, "precompute context: %d %s", rc, err());
+    rc = zkmsm_msm(pre, scalars, slen, out, sizeof out);
+    to_hex(out, sizeof out, hex);
+    CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "precompute msm: %s", hex);
+    zkmsm_context_free(pre);
+    rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT, scalars, slen, out, sizeof out);
+    to_hex(out, sizeof out, hex);
+    CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "oneshot: %d %s", rc, err());
+
+    /* A scalar >= r (all 0xff) at index 3: its index and byte offset. */
+    unsigned char *bad_s = malloc(slen);
+    memcpy(bad_s, scalars, slen);
+    memset(bad_s + 3 * 32, 0xff, 32);
+    rc = zkmsm_msm(ctx, bad_s, slen, out, sizeof out);
+    CHECK(rc == ZKMSM_ERR_SCALARS && zkmsm_last_error_index() == 3 && zkmsm_last_error_offset() == 96,
+          "bad scalar: %d %s index %lld offset %lld", rc, err(), (long long)zkmsm_last_error_index(),
+          (long long)zkmsm_last_error_offset());
+    CHECK(strstr(err(), "scalar 3") != NULL, "message names the scalar: %s", err());
+    /* Truncated scalars; too few scalars. */
+    rc = zkmsm_msm(ctx, scalars, slen - 1, out, sizeof out);
+    CHECK(rc == ZKMSM_ERR_SCALARS, "truncated scalars: %d %s", rc, err());
+    rc = zkmsm_msm(ctx, scalars, slen - 32, out, sizeof out);
+    CHECK(rc == ZKMSM_ERR_LENGTH, "fewer scalars: %d %s", rc, err());
+    free(bad_s);
+
+    /* A corrupted point at index 5 (flags/x changed): named with its offset. */
+    unsigned char *bad_p = malloc(plen);
+    memcpy(bad_p, points, plen);
+    for (size_t k = 0; k < psize; k++) bad_p[5 * psize + k] ^= 0x5a;
+    ZkmsmContext *bad = (ZkmsmContext *)0x1;
+    rc = zkmsm_context_new(curve, bad_p, plen, ZKMSM_COMPRESSED, 1, 1, &bad);
+    CHECK(rc == ZKMSM_ERR_POINTS && bad == NULL && zkmsm_last_error_index() == 5 &&
+              zkmsm_last_error_offset() == (int64_t)(5 * psize),
+          "bad point: %d %s", rc, err());
+    /* Not a whole number of points. */
+    rc = zkmsm_context_new(curve, points, plen - 3, ZKMSM_COMPRESSED, 1, 1, &bad);
+    CHECK(rc == ZKMSM_ERR_POINTS, "truncated points: %d %s", rc, err());
+    free(bad_p);
+
+    /* Arguments: unknown curve and format, NULLs, small output buffer. */
+    rc = zkmsm_context_new(7, points, plen, ZKMSM_COMPRESSED, 1, 1, &bad);
+    CHECK(rc == ZKMSM_ERR_UNSUPPORTED, "unknown curve: %d", rc);
+    rc = zkmsm_context_new(curve, points, plen, 9, 1, 1, &bad);
+    CHECK(rc == ZKMSM_ERR_UNSUPPORTED, "unknown format: %d", rc);
+    rc = zkmsm_context_new(curve, NULL, plen, ZKMSM_COMPRESSED, 1, 1, &bad);
+    CHECK(rc == ZKMSM_ERR_ARGUMENT, "NULL points: %d", rc);
+    rc = zkmsm_context_new(curve, points, plen, ZKMSM_COMPRESSED, 1, 1, NULL);
+    CHECK(rc == ZKMSM_ERR_ARGUMENT, "NULL out: %d", rc);
+    rc = zkmsm_msm(NULL, scalars, slen, out, sizeof out);
+    CHECK(rc == ZKMSM_ERR_ARGUMENT, "NULL ctx: %d", rc);
+    rc = zkmsm_msm(ctx, scalars, slen, out, 10);
+    CHECK(rc == ZKMSM_ERR_ARGUMENT, "small out: %d %s", rc, err());
+    CHECK(zkmsm_point_size(ZKMSM_BLS12_381, ZKMSM_UNCOMPRESSED) == 96, "point size");
+    CHECK(zkmsm_point_size(5, ZKMSM_COMPRESSED) == 0, "point size of unknown curve");
+
+    /* The empty MSM is the identity. */
+    ZkmsmContext *empty = NULL;
+    rc = zkmsm_context_new(curve, NULL, 0, ZKMSM_COMPRESSED, 1, 1, &empty);
+    CHECK(rc == ZKMSM_OK && zkmsm_context_len(empty) == 0, "empty context: %d %s", rc, err());
+    rc = zkmsm_msm(empty, NULL, 0, out, sizeof out);
+    CHECK(rc == ZKMSM_OK, "empty msm: %d %s", rc, err());
+    zkmsm_context_free(empty);
+    zkmsm_context_free(NULL);
+
+    zkmsm_context_free(ctx);
+    free(points);
+    free(scalars);
+    printf("zkmsm %s C ABI: %d passed, %d failed\n", zkmsm_version(), checks - failures, failures);
+    return failures == 0 ? 0 : 1;
+}

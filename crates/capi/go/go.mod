@@ -1,0 +1,3 @@
+module zkmsm.dev/capi/go
+
+go 1.21

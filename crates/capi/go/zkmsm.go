@@ -1,0 +1,120 @@
+// Package zkmsm calls the zkmsm C ABI (crates/capi) through cgo: MSMs on
+// BLS12-377/381 G1 points in the CLI's formats, results as the compressed
+// encoding. Build the library first: cargo build --release -p zkmsm-capi
+// (this package links target/release/libzkmsm_capi.a statically).
+package zkmsm
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../include
+#cgo LDFLAGS: ${SRCDIR}/../../../target/release/libzkmsm_capi.a -lm -ldl -lpthread
+#include <stdlib.h>
+#include "zkmsm.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+)
+
+// Curve selects BLS12-377 or BLS12-381 G1.
+type Curve uint32
+
+// Format is the points' encoding.
+type Format uint32
+
+const (
+	BLS12_377    Curve  = C.ZKMSM_BLS12_377
+	BLS12_381    Curve  = C.ZKMSM_BLS12_381
+	Compressed   Format = C.ZKMSM_COMPRESSED
+	Uncompressed Format = C.ZKMSM_UNCOMPRESSED
+	Detect       Format = C.ZKMSM_DETECT
+)
+
+// Error is a zkmsm error: its code, one-line message, and the index and byte
+// offset of the bad record (-1 when none).
+type Error struct {
+	Code    int
+	Message string
+	Index   int64
+	Offset  int64
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("zkmsm: %s (code %d)", e.Message, e.Code) }
+
+// lastError reads the thread's last error; callers hold the OS thread.
+func lastError(code C.int32_t) error {
+	msg := "unknown error"
+	if p := C.zkmsm_last_error(); p != nil {
+		msg = C.GoString(p)
+	}
+	return &Error{Code: int(code), Message: msg, Index: int64(C.zkmsm_last_error_index()), Offset: int64(C.zkmsm_last_error_offset())}
+}
+
+func ptr(b []byte) *C.uint8_t {
+	if len(b) == 0 {
+		return nil
+	}
+	return (*C.uint8_t)(unsafe.Pointer(&b[0]))
+}
+
+// Context holds points decoded, validated and prepared once.
+type Context struct {
+	c *C.ZkmsmContext
+}
+
+// NewContext decodes and prepares points; validate checks the curve and
+// subgroup (as the CLI does); precompute > 1 is the fixed-base mode.
+func NewContext(curve Curve, points []byte, format Format, precompute uint32, validate bool) (*Context, error) {
+	runtime.LockOSThread() // the last error is per thread
+	defer runtime.UnlockOSThread()
+	v := C.int32_t(0)
+	if validate {
+		v = 1
+	}
+	var c *C.ZkmsmContext
+	rc := C.zkmsm_context_new(C.uint32_t(curve), ptr(points), C.size_t(len(points)), C.uint32_t(format), C.uint32_t(precompute), v, &c)
+	if rc != C.ZKMSM_OK {
+		return nil, lastError(rc)
+	}
+	ctx := &Context{c: c}
+	runtime.SetFinalizer(ctx, (*Context).Close)
+	return ctx, nil
+}
+
+// Len is the number of points.
+func (ctx *Context) Len() int { return int(C.zkmsm_context_len(ctx.c)) }
+
+// MSM of 32-byte little-endian scalars, as the compressed encoding.
+func (ctx *Context) MSM(scalars []byte) ([]byte, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	out := make([]byte, C.ZKMSM_RESULT_BYTES)
+	rc := C.zkmsm_msm(ctx.c, ptr(scalars), C.size_t(len(scalars)), ptr(out), C.size_t(len(out)))
+	runtime.KeepAlive(ctx)
+	if rc != C.ZKMSM_OK {
+		return nil, lastError(rc)
+	}
+	return out, nil
+}
+
+// Close frees the context (idempotent).
+func (ctx *Context) Close() {
+	if ctx.c != nil {
+		C.zkmsm_context_free(ctx.c)
+		ctx.c = nil
+	}
+}
+
+// MSM is the one-shot form, as `zkmsm msm` reads two files.
+func MSM(curve Curve, points []byte, format Format, scalars []byte) ([]byte, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	out := make([]byte, C.ZKMSM_RESULT_BYTES)
+	rc := C.zkmsm_msm_oneshot(C.uint32_t(curve), ptr(points), C.size_t(len(points)), C.uint32_t(format), ptr(scalars), C.size_t(len(scalars)), ptr(out), C.size_t(len(out)))
+	if rc != C.ZKMSM_OK {
+		return nil, lastError(rc)
+	}
+	return out, nil
+}

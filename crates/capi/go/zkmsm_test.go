@@ -1,0 +1,87 @@
+package zkmsm
+
+import (
+	"encoding/hex"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cli runs target/release/zkmsm and returns its last stdout line.
+func cli(t *testing.T, args ...string) string {
+	t.Helper()
+	bin, _ := filepath.Abs("../../../target/release/zkmsm")
+	out, err := exec.Command(bin, args...).Output()
+	if err != nil {
+		t.Fatalf("zkmsm %v: %v", args, err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return lines[len(lines)-1]
+}
+
+func TestSameAsCLI(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		curve Curve
+	}{{"bls12-377", BLS12_377}, {"bls12-381", BLS12_381}} {
+		for _, format := range []string{"compressed", "uncompressed"} {
+			dir := t.TempDir()
+			p, s := filepath.Join(dir, "p.bin"), filepath.Join(dir, "s.bin")
+			cli(t, "gen", "--curve", c.name, "--log-n", "10", "--points", p, "--scalars", s, "--point-format", format)
+			want := cli(t, "msm", "--curve", c.name, "--points", p, "--scalars", s)
+			points, _ := os.ReadFile(p)
+			scalars, _ := os.ReadFile(s)
+			f := Compressed
+			if format == "uncompressed" {
+				f = Uncompressed
+			}
+			ctx, err := NewContext(c.curve, points, f, 1, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ctx.Len() != 1024 {
+				t.Fatalf("len %d", ctx.Len())
+			}
+			for i := 0; i < 2; i++ {
+				got, err := ctx.MSM(scalars)
+				if err != nil || hex.EncodeToString(got) != want {
+					t.Fatalf("%s %s: context MSM %x, %v; CLI %s", c.name, format, got, err, want)
+				}
+			}
+			ctx.Close()
+			got, err := MSM(c.curve, points, Detect, scalars)
+			if err != nil || hex.EncodeToString(got) != want {
+				t.Fatalf("%s %s: one-shot %x, %v; CLI %s", c.name, format, got, err, want)
+			}
+		}
+	}
+}
+
+func TestErrorsCarryIndexAndOffset(t *testing.T) {
+	dir := t.TempDir()
+	p, s := filepath.Join(dir, "p.bin"), filepath.Join(dir, "s.bin")
+	cli(t, "gen", "--curve", "bls12-377", "--log-n", "4", "--points", p, "--scalars", s)
+	points, _ := os.ReadFile(p)
+	scalars, _ := os.ReadFile(s)
+	ctx, err := NewContext(BLS12_377, points, Compressed, 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctx.Close()
+	for i := 7 * 32; i < 8*32; i++ {
+		scalars[i] = 0xff
+	}
+	_, err = ctx.MSM(scalars)
+	var e *Error
+	if !errors.As(err, &e) || e.Index != 7 || e.Offset != 7*32 || !strings.Contains(e.Message, "scalar 7") {
+		t.Fatalf("expected scalar 7 at offset 224, got %v", err)
+	}
+	points[2*48] ^= 0x3c
+	_, err = NewContext(BLS12_377, points, Compressed, 1, true)
+	if !errors.As(err, &e) || e.Index != 2 || e.Offset != 2*48 {
+		t.Fatalf("expected point 2 at offset 96, got %v", err)
+	}
+}

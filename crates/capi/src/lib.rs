@@ -1,0 +1,332 @@
+//! C ABI for zkmsm (header: `include/zkmsm.h`, made by cbindgen).
+//!
+//! A context is made once from encoded points (the CLI's points format:
+//! arkworks-canonical G1 affine encodings, compressed or uncompressed,
+//! optionally after the 8-byte length prefix), then runs any number of MSMs on
+//! 32-byte little-endian scalars; results are the compressed encoding (the
+//! bytes `zkmsm msm` prints in hex). Functions return [`ZKMSM_OK`] or an error
+//! code; [`zkmsm_last_error`] then gives a one-line message naming the input,
+//! the index and the byte offset (also as numbers: [`zkmsm_last_error_index`],
+//! [`zkmsm_last_error_offset`]). No panic crosses the boundary: one is caught
+//! and reported as [`ZKMSM_ERR_INTERNAL`]. Contexts may be shared between
+//! threads for MSMs; each thread has its own last error.
+#![deny(missing_docs)]
+
+use std::cell::RefCell;
+use std::ffi::{c_char, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use zkmsm::encoded::{self, ContextOptions, Curve, EncodedContext, ErrorKind, InputError, PointFormat};
+use zkmsm::Validation;
+
+/// Curve: BLS12-377 G1.
+pub const ZKMSM_BLS12_377: u32 = 0;
+/// Curve: BLS12-381 G1.
+pub const ZKMSM_BLS12_381: u32 = 1;
+
+/// Point format: compressed (48 bytes a point).
+pub const ZKMSM_COMPRESSED: u32 = 0;
+/// Point format: uncompressed (96 bytes a point).
+pub const ZKMSM_UNCOMPRESSED: u32 = 1;
+/// Point format for the one-shot MSM: detect from the sizes, as the CLI does.
+pub const ZKMSM_DETECT: u32 = 2;
+
+/// Bytes of a result (a compressed G1 point on both curves).
+pub const ZKMSM_RESULT_BYTES: usize = 48;
+
+/// Success.
+pub const ZKMSM_OK: i32 = 0;
+/// The points are malformed or invalid (see the last error's index and offset).
+pub const ZKMSM_ERR_POINTS: i32 = 1;
+/// The scalars are malformed or not below r (see the last error's index and offset).
+pub const ZKMSM_ERR_SCALARS: i32 = 2;
+/// Points and scalars differ in number.
+pub const ZKMSM_ERR_LENGTH: i32 = 3;
+/// An unknown curve or format, or an option that does not apply.
+pub const ZKMSM_ERR_UNSUPPORTED: i32 = 4;
+/// A NULL pointer where one is required, or an output buffer too small.
+pub const ZKMSM_ERR_ARGUMENT: i32 = 5;
+/// A bug in zkmsm (a panic, caught at the boundary).
+pub const ZKMSM_ERR_INTERNAL: i32 = 6;
+
+/// An opaque MSM context: points decoded, validated and prepared once.
+pub struct ZkmsmContext(EncodedContext);
+
+struct LastError {
+    message: CString,
+    index: i64,
+    offset: i64,
+}
+
+thread_local! {
+    static LAST_ERROR: RefCell<Option<LastError>> = const { RefCell::new(None) };
+}
+
+fn set_error(message: &str, index: Option<usize>, offset: Option<u64>) {
+    let message = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    let index = index.map_or(-1, |i| i as i64);
+    let offset = offset.map_or(-1, |o| o as i64);
+    LAST_ERROR.with(|e| *e.borrow_mut() = Some(LastError { message, index, offset }));
+}
+
+fn clear_error() {
+    LAST_ERROR.with(|e| *e.borrow_mut() = None);
+}
+
+fn report(e: InputError) -> i32 {
+    set_error(&e.message, e.index, e.offset);
+    match e.kind {
+        ErrorKind::Points => ZKMSM_ERR_POINTS,
+        ErrorKind::Scalars => ZKMSM_ERR_SCALARS,
+        ErrorKind::LengthMismatch => ZKMSM_ERR_LENGTH,
+        ErrorKind::Unsupported => ZKMSM_ERR_UNSUPPORTED,
+    }
+}
+
+fn argument(what: &str) -> i32 {
+    set_error(what, None, None);
+    ZKMSM_ERR_ARGUMENT
+}
+
+/// Run `f`, turning a panic into [`ZKMSM_ERR_INTERNAL`] with its message.
+fn guard(f: impl FnOnce() -> i32) -> i32 {
+    clear_error();
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(code) => code,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            set_error(&format!("internal error (a bug in zkmsm, please report it): {what}"), None, None);
+            ZKMSM_ERR_INTERNAL
+        }
+    }
+}
+
+fn curve_of(curve: u32) -> Result<Curve, i32> {
+    match curve {
+        ZKMSM_BLS12_377 => Ok(Curve::Bls12_377),
+        ZKMSM_BLS12_381 => Ok(Curve::Bls12_381),
+        _ => Err(report(InputError::unknown_curve(&format!("#{curve}")))),
+    }
+}
+
+fn format_of(format: u32) -> Result<Option<PointFormat>, i32> {
+    match format {
+        ZKMSM_COMPRESSED => Ok(Some(PointFormat::Compressed)),
+        ZKMSM_UNCOMPRESSED => Ok(Some(PointFormat::Uncompressed)),
+        ZKMSM_DETECT => Ok(None),
+        _ => {
+            set_error(&format!("unknown point format {format}"), None, None);
+            Err(ZKMSM_ERR_UNSUPPORTED)
+        }
+    }
+}
+
+/// The `len` bytes at `ptr`; a NULL `ptr` is allowed when `len` is 0.
+///
+/// # Safety
+/// `ptr` must point to `len` readable bytes when `len > 0`.
+unsafe fn bytes<'a>(ptr: *const u8, len: usize, name: &str) -> Result<&'a [u8], i32> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(argument(&format!("{name} is NULL but its length is {len}")));
+    }
+    // SAFETY: the caller guarantees `len` readable bytes at `ptr`.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
+/// Write `result` to `out` (`out_len` bytes available).
+///
+/// # Safety
+/// `out` must point to `out_len` writable bytes.
+unsafe fn write_result(result: &[u8], out: *mut u8, out_len: usize) -> i32 {
+    if out.is_null() || out_len < result.len() {
+        return argument(&format!("the output buffer must hold {} bytes", result.len()));
+    }
+    // SAFETY: `out` has at least `result.len()` writable bytes (checked above, and by the caller's contract).
+    unsafe { std::ptr::copy_nonoverlapping(result.as_ptr(), out, result.len()) };
+    ZKMSM_OK
+}
+
+/// Make a context from `points_len` bytes of encoded points. `format` is
+/// [`ZKMSM_COMPRESSED`] or [`ZKMSM_UNCOMPRESSED`]; `precompute` is the
+/// fixed-base factor (0 or 1: plain mode; M > 1 keeps M shifted copies);
+/// `validate` nonzero checks every point is on the curve and in the subgroup
+/// (as the CLI does), zero trusts them. On success `*out` holds the context
+/// (free it with [`zkmsm_context_free`]); on error `*out` is NULL.
+///
+/// # Safety
+/// `points` must point to `points_len` readable bytes (or be NULL with
+/// `points_len` 0); `out` must be a valid pointer to write to.
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_context_new(
+    curve: u32,
+    points: *const u8,
+    points_len: usize,
+    format: u32,
+    precompute: u32,
+    validate: i32,
+    out: *mut *mut ZkmsmContext,
+) -> i32 {
+    guard(|| {
+        if out.is_null() {
+            return argument("out is NULL");
+        }
+        // SAFETY: `out` is non-NULL and valid for writes (caller's contract).
+        unsafe { *out = std::ptr::null_mut() };
+        let run = || -> Result<*mut ZkmsmContext, i32> {
+            let curve = curve_of(curve)?;
+            let Some(format) = format_of(format)? else {
+                set_error("a context needs ZKMSM_COMPRESSED or ZKMSM_UNCOMPRESSED", None, None);
+                return Err(ZKMSM_ERR_UNSUPPORTED);
+            };
+            // SAFETY: caller's contract on `points`.
+            let points = unsafe { bytes(points, points_len, "points") }?;
+            let options = ContextOptions {
+                format,
+                validation: if validate != 0 { Validation::Full } else { Validation::AlreadyValidated },
+                precompute: Some(precompute.max(1)),
+                ..Default::default()
+            };
+            let ctx = EncodedContext::new(curve, points, &options).map_err(report)?;
+            Ok(Box::into_raw(Box::new(ZkmsmContext(ctx))))
+        };
+        match run() {
+            Ok(ctx) => {
+                // SAFETY: as above.
+                unsafe { *out = ctx };
+                ZKMSM_OK
+            }
+            Err(code) => code,
+        }
+    })
+}
+
+/// Free a context (NULL is allowed and does nothing).
+///
+/// # Safety
+/// `ctx` must come from [`zkmsm_context_new`] and not be used after.
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_context_free(ctx: *mut ZkmsmContext) {
+    if !ctx.is_null() {
+        let _ = catch_unwind(AssertUnwindSafe(|| {
+            // SAFETY: `ctx` came from Box::into_raw in zkmsm_context_new (caller's contract).
+            drop(unsafe { Box::from_raw(ctx) })
+        }));
+    }
+}
+
+/// Number of points of a context (0 for NULL).
+///
+/// # Safety
+/// `ctx` must be NULL or a live context.
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_context_len(ctx: *const ZkmsmContext) -> usize {
+    // SAFETY: caller's contract.
+    unsafe { ctx.as_ref() }.map_or(0, |c| c.0.len())
+}
+
+/// The MSM of `scalars_len` bytes of scalars (32 bytes each, as many as the
+/// context's points, each below r) against the context's points. The result's
+/// compressed encoding ([`ZKMSM_RESULT_BYTES`] bytes) goes to `out`.
+///
+/// # Safety
+/// `ctx` must be a live context; `scalars` must point to `scalars_len`
+/// readable bytes (or be NULL with `scalars_len` 0); `out` to `out_len`
+/// writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_msm(
+    ctx: *const ZkmsmContext,
+    scalars: *const u8,
+    scalars_len: usize,
+    out: *mut u8,
+    out_len: usize,
+) -> i32 {
+    guard(|| {
+        // SAFETY: caller's contract.
+        let Some(ctx) = (unsafe { ctx.as_ref() }) else { return argument("ctx is NULL") };
+        // SAFETY: caller's contract.
+        let scalars = match unsafe { bytes(scalars, scalars_len, "scalars") } {
+            Ok(s) => s,
+            Err(code) => return code,
+        };
+        match ctx.0.msm(scalars) {
+            // SAFETY: caller's contract on `out`.
+            Ok(r) => unsafe { write_result(&r, out, out_len) },
+            Err(e) => report(e),
+        }
+    })
+}
+
+/// One-shot MSM, as `zkmsm msm` on two files: the number of points is the
+/// number of scalars; `format` may be [`ZKMSM_DETECT`] to tell compressed from
+/// uncompressed (and the length prefix) by size. Points are validated.
+///
+/// # Safety
+/// As [`zkmsm_context_new`] for `points` and [`zkmsm_msm`] for the rest.
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_msm_oneshot(
+    curve: u32,
+    points: *const u8,
+    points_len: usize,
+    format: u32,
+    scalars: *const u8,
+    scalars_len: usize,
+    out: *mut u8,
+    out_len: usize,
+) -> i32 {
+    guard(|| {
+        let run = || -> Result<Vec<u8>, i32> {
+            let curve = curve_of(curve)?;
+            let format = format_of(format)?;
+            // SAFETY: caller's contract.
+            let points = unsafe { bytes(points, points_len, "points") }?;
+            // SAFETY: caller's contract.
+            let scalars = unsafe { bytes(scalars, scalars_len, "scalars") }?;
+            encoded::msm(curve, points, scalars, format).map_err(report)
+        };
+        match run() {
+            // SAFETY: caller's contract on `out`.
+            Ok(r) => unsafe { write_result(&r, out, out_len) },
+            Err(code) => code,
+        }
+    })
+}
+
+/// Bytes of one point of `curve` in `format` (0 for an unknown curve or format).
+#[no_mangle]
+pub extern "C" fn zkmsm_point_size(curve: u32, format: u32) -> usize {
+    match (curve_of(curve), format_of(format)) {
+        (Ok(c), Ok(Some(f))) => c.point_size(f),
+        _ => 0,
+    }
+}
+
+/// The last error on this thread as a NUL-terminated line, or NULL if the
+/// last call succeeded. Valid until the thread's next zkmsm call.
+#[no_mangle]
+pub extern "C" fn zkmsm_last_error() -> *const c_char {
+    LAST_ERROR.with(|e| e.borrow().as_ref().map_or(std::ptr::null(), |e| e.message.as_ptr()))
+}
+
+/// Index of the point or scalar the last error is about, or -1.
+#[no_mangle]
+pub extern "C" fn zkmsm_last_error_index() -> i64 {
+    LAST_ERROR.with(|e| e.borrow().as_ref().map_or(-1, |e| e.index))
+}
+
+/// Byte offset in its input of what the last error is about, or -1.
+#[no_mangle]
+pub extern "C" fn zkmsm_last_error_offset() -> i64 {
+    LAST_ERROR.with(|e| e.borrow().as_ref().map_or(-1, |e| e.offset))
+}
+
+/// The library's version, e.g. "0.1.0" (static, never freed).
+#[no_mangle]
+pub extern "C" fn zkmsm_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}

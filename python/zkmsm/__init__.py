@@ -1,0 +1,58 @@
+"""zkmsm: multi-scalar multiplication sum_i s_i * P_i on BLS12-377/381 G1.
+
+Points are the CLI's format: concatenated arkworks-canonical G1 affine
+encodings ("compressed" 48 bytes or "uncompressed" 96 bytes a point; an
+8-byte little-endian length prefix is accepted). Scalars are 32-byte
+little-endian integers below the group order r. Both may be given as bytes or
+as any C-contiguous buffer (a numpy array of shape (n, 32) uint8 or (n, 4)
+uint64, ...). Results are the compressed encoding of the point as bytes: the
+bytes `zkmsm msm` prints in hex.
+
+    import zkmsm
+    ctx = zkmsm.Context("bls12-381", points)    # decode, validate, prepare once
+    result = ctx.msm(scalars)                   # 48 bytes; the GIL is released meanwhile
+    zkmsm.msm("bls12-381", points, scalars)     # one-shot
+
+Errors are exceptions deriving from ZkmsmError (a ValueError) with `index`
+and `offset` attributes naming the bad point or scalar and its byte offset.
+"""
+
+from typing import Iterable
+
+from ._zkmsm import (
+    Context,
+    LengthError,
+    PointError,
+    ScalarError,
+    ZkmsmError,
+    __version__,
+    msm,
+    point_size,
+    sum_points,
+)
+
+__all__ = [
+    "Context",
+    "LengthError",
+    "PointError",
+    "ScalarError",
+    "ZkmsmError",
+    "__version__",
+    "msm",
+    "point_size",
+    "scalars_from_ints",
+    "sum_points",
+    "SCALAR_BYTES",
+    "CURVES",
+]
+
+SCALAR_BYTES = 32
+"""Bytes of one scalar."""
+
+CURVES = ("bls12-377", "bls12-381")
+"""The curves, by the names `Context` and `msm` take."""
+
+
+def scalars_from_ints(values: Iterable[int]) -> bytes:
+    """Python integers (each in [0, r)) as the 32-byte little-endian scalars."""
+    return b"".join(int(v).to_bytes(SCALAR_BYTES, "little") for v in values)

@@ -1,0 +1,62 @@
+"""Type stubs for the zkmsm extension module."""
+
+from typing import Optional, Sequence, Union
+
+from typing_extensions import Buffer
+
+BytesLike = Union[bytes, bytearray, memoryview, Buffer]
+
+__version__: str
+
+class ZkmsmError(ValueError):
+    """A bad input. `index`: the bad point or scalar; `offset`: its byte offset (or None)."""
+
+    index: Optional[int]
+    offset: Optional[int]
+
+class PointError(ZkmsmError):
+    """The points are malformed, off the curve or outside the prime-order subgroup."""
+
+class ScalarError(ZkmsmError):
+    """The scalars are malformed or not below the group order r."""
+
+class LengthError(ZkmsmError):
+    """Points and scalars differ in number."""
+
+class Context:
+    """Points decoded, validated and prepared once; then MSMs on scalars."""
+
+    def __init__(
+        self,
+        curve: str,
+        points: BytesLike,
+        format: str = "compressed",
+        precompute: int = 1,
+        validate: bool = True,
+        backend: str = "auto",
+    ) -> None:
+        """`curve`: "bls12-377" or "bls12-381"; `format`: "compressed" or
+        "uncompressed"; `precompute` > 1: fixed-base mode with that many
+        shifted copies of the points; `validate`: check curve and subgroup
+        (as the CLI does); `backend`: "auto", "xyzz", "batch-affine",
+        "batch-affine-delayed", "twisted-edwards" (BLS12-377)."""
+
+    def msm(self, scalars: BytesLike, encoding: str = "compressed") -> bytes:
+        """sum_i scalars[i] * points[i] as the encoded point (48 bytes compressed)."""
+
+    def __len__(self) -> int: ...
+    @property
+    def curve(self) -> str: ...
+    @property
+    def format(self) -> str: ...
+    @property
+    def backend(self) -> str: ...
+
+def msm(curve: str, points: BytesLike, scalars: BytesLike, format: Optional[str] = None) -> bytes:
+    """One-shot MSM as `zkmsm msm` reads two files (format detected from the sizes when None)."""
+
+def sum_points(curve: str, points: Sequence[bytes]) -> bytes:
+    """The sum of encoded points (compressed or uncompressed), compressed."""
+
+def point_size(curve: str, format: str = "compressed") -> int:
+    """Bytes of one encoded point."""
