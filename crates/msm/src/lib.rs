@@ -42,5 +42,10 @@ pub use scheduler::{DelayedScheduler, GreedyScheduler, Scheduler};
 pub use timing::{Phase, PhaseTimings, Stopwatch};
 pub use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve, SwCurve, Xyzz};
 
+// The README's Rust snippets run as doc tests.
+#[cfg(all(doctest, feature = "ark"))]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeSnippets;
+
 /// A scalar as canonical little-endian limbs (both BLS scalar fields fit 4).
 pub type ScalarLimbs = [u64; 4];
