@@ -16,12 +16,29 @@ if need_rtl_tools; then
   fi
 fi
 
+# The entry points' tests (crates/capi/test.sh, python/test.sh) need a C
+# compiler, valgrind, Go and Python's venv.
+need_entry_tools() { ! command -v valgrind >/dev/null || ! command -v go >/dev/null || ! command -v gcc >/dev/null || ! python3 -m venv -h >/dev/null 2>&1; }
+if need_entry_tools; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "== installing gcc, valgrind, go, python3-venv (Debian packages)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc valgrind golang-go python3 python3-venv >/dev/null
+  else
+    echo "error: the entry-point tests need gcc, valgrind, go and python3 with venv" >&2
+    exit 1
+  fi
+fi
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --release -- -D warnings
 echo "== cargo test (release)"
 cargo test --workspace --release
+echo "== C ABI from C (and under valgrind) and Go"
+bash crates/capi/test.sh
+echo "== Python package"
+bash python/test.sh
 if [ -f rtl/test.sh ]; then
   echo "== RTL co-simulation (Verilator, Yosys)"
   bash rtl/test.sh

@@ -153,6 +153,10 @@ pub struct MsmArgs {
     /// Refuse inputs of more points than this: bounds what a stream of unknown length can make zkmsm read.
     #[arg(long, value_name = "N", default_value_t = zkmsm::io::DEFAULT_MAX_POINTS)]
     pub max_points: usize,
+    /// Out-of-core: stream points and scalars from their files in chunks so the MSM's memory stays within BYTES
+    /// (e.g. 16M, 1.5G; see docs/SCALE.md).
+    #[arg(long, value_name = "BYTES", value_parser = zkmsm::out_of_core::parse_bytes)]
+    pub memory_budget: Option<usize>,
 }
 
 #[derive(Args, Debug)]

@@ -105,7 +105,76 @@ fn from_msm_error(e: MsmError) -> InputError {
     }
 }
 
-/// Decode and validate `n` points laid out as `layout` in `bytes`; errors
+/// A bad record in a run of records: its index and byte offset (counted
+/// from the run's `first` index and `base` offset) and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadRecord {
+    /// Index of the record.
+    pub index: usize,
+    /// Byte offset of the record.
+    pub offset: usize,
+    /// What is wrong, starting with the record's name (`point 3: ...`).
+    pub what: String,
+}
+
+/// Decode and validate the points encoded back to back in `body` (no
+/// prefix), the first being point number `first` at byte offset `base` of its
+/// input: errors name the point and its offset in that input. Used for whole
+/// inputs and for the chunks of out-of-core and sharded MSMs.
+pub fn decode_point_run<C: MsmCurve>(
+    body: &[u8],
+    format: PointFormat,
+    validation: Validation,
+    first: usize,
+    base: usize,
+) -> Result<Vec<Affine<C>>, BadRecord> {
+    let size = format.size::<C>();
+    let at = |k: usize, what: String| BadRecord { index: first + k, offset: base + k * size, what };
+    let decoded: Vec<Result<Affine<C>, _>> =
+        body.par_chunks_exact(size).map(|c| Affine::<C>::from_bytes(c, format)).collect();
+    let mut points = Vec::with_capacity(decoded.len());
+    for (k, p) in decoded.into_iter().enumerate() {
+        points.push(p.map_err(|e| at(k, format!("point {}: {e}", first + k)))?);
+    }
+    validate_points(&points, validation).map_err(|e| match e {
+        MsmError::PointNotOnCurve { index: k } => at(k, format!("point {}: not on the curve", first + k)),
+        MsmError::PointNotInSubgroup { index: k } => {
+            at(k, format!("point {}: not in the prime-order subgroup", first + k))
+        }
+        other => at(0, other.to_string()),
+    })?;
+    Ok(points)
+}
+
+/// Scalars from a run of 32-byte little-endian encodings (a whole number of
+/// them), the first being scalar number `first` at byte offset `base`; each
+/// is checked < r.
+pub fn decode_scalar_run<C: MsmCurve>(body: &[u8], first: usize, base: usize) -> Result<Vec<ScalarLimbs>, BadRecord> {
+    let limbs: Vec<ScalarLimbs> = body
+        .par_chunks_exact(SCALAR_BYTES)
+        .map(|c| core::array::from_fn(|i| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap())))
+        .collect();
+    check_scalars::<C>(&limbs).map_err(|e| {
+        let k = match e {
+            MsmError::ScalarNotReduced { index } => index,
+            _ => 0,
+        };
+        BadRecord {
+            index: first + k,
+            offset: base + k * SCALAR_BYTES,
+            what: format!("scalar {} is not below the {} group order r", first + k, C::NAME),
+        }
+    })?;
+    Ok(limbs)
+}
+
+impl InputError {
+    fn record(kind: ErrorKind, bad: BadRecord) -> Self {
+        Self::at(kind, Some(bad.index), bad.offset, bad.what)
+    }
+}
+
+/// Decode and validate the points laid out as `layout` in `bytes`; errors
 /// name the point and its byte offset.
 fn decode_points<C: MsmCurve>(
     bytes: &[u8],
@@ -127,30 +196,7 @@ fn decode_points<C: MsmCurve>(
             ));
         }
     }
-    let decoded: Vec<Result<Affine<C>, _>> =
-        body.par_chunks_exact(size).map(|c| Affine::<C>::from_bytes(c, layout.format)).collect();
-    let mut points = Vec::with_capacity(n);
-    for (i, p) in decoded.into_iter().enumerate() {
-        points.push(
-            p.map_err(|e| InputError::at(ErrorKind::Points, Some(i), header + i * size, format!("point {i}: {e}")))?,
-        );
-    }
-    validate_points(&points, validation).map_err(|e| match e {
-        MsmError::PointNotOnCurve { index } => InputError::at(
-            ErrorKind::Points,
-            Some(index),
-            header + index * size,
-            format!("point {index}: not on the curve"),
-        ),
-        MsmError::PointNotInSubgroup { index } => InputError::at(
-            ErrorKind::Points,
-            Some(index),
-            header + index * size,
-            format!("point {index}: not in the prime-order subgroup"),
-        ),
-        other => from_msm_error(other),
-    })?;
-    Ok(points)
+    decode_point_run(body, layout.format, validation, 0, header).map_err(|b| InputError::record(ErrorKind::Points, b))
 }
 
 /// The layout of `len` bytes of points in `format`: a whole number of
@@ -192,20 +238,7 @@ pub fn decode_scalars<C: MsmCurve>(bytes: &[u8]) -> Result<Vec<ScalarLimbs>, Inp
             ),
         ));
     }
-    let limbs: Vec<ScalarLimbs> = bytes
-        .par_chunks_exact(SCALAR_BYTES)
-        .map(|c| core::array::from_fn(|i| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap())))
-        .collect();
-    check_scalars::<C>(&limbs).map_err(|e| match e {
-        MsmError::ScalarNotReduced { index } => InputError::at(
-            ErrorKind::Scalars,
-            Some(index),
-            index * SCALAR_BYTES,
-            format!("scalar {index} is not below the {} group order r", C::NAME),
-        ),
-        other => from_msm_error(other),
-    })?;
-    Ok(limbs)
+    decode_scalar_run::<C>(bytes, 0, 0).map_err(|b| InputError::record(ErrorKind::Scalars, b))
 }
 
 /// How [`EncodedContext::new`] reads and sets up its points.

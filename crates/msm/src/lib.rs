@@ -25,6 +25,7 @@ pub mod fixed_base;
 pub mod gen;
 pub mod io;
 pub mod load;
+pub mod out_of_core;
 pub mod plan;
 pub mod reference;
 pub mod result_aggregation;

@@ -20,6 +20,9 @@ pub fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), CliError> {
             errln!("reading the {what} from the terminal (standard input); end with Ctrl-D")?;
         }
     }
+    if let Some(budget) = a.memory_budget {
+        return out_of_core::<C>(a, budget);
+    }
     let t = Instant::now();
     let points = Source::open(&a.points)?;
     let scalars = Source::open(&a.scalars)?;
@@ -87,6 +90,35 @@ pub fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), CliError> {
             json!({"curve": C::NAME, "n": n, "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
                    "load_ms": ms(load), "init_ms": ms(init), "window": out.plan.c, "windows": out.plan.windows,
                    "backend": ctx.backend_name(), "phases_ms": phases_json(&out)})
+        )
+    } else {
+        outln!("{hex}")
+    }
+}
+
+/// `--memory-budget`: the library's out-of-core MSM (zkmsm::out_of_core).
+fn out_of_core<C: EngineCurve>(a: &MsmArgs, budget: usize) -> Result<(), CliError> {
+    let opts = zkmsm::out_of_core::OutOfCoreOptions {
+        format: a.point_format.map(Into::into),
+        backend: a.backend.into(),
+        ..zkmsm::out_of_core::OutOfCoreOptions::with_budget(budget)
+    };
+    let t = Instant::now();
+    let out = zkmsm::out_of_core::msm_files::<C>(&a.points, &a.scalars, &opts)?;
+    let msm_ms = ms(t.elapsed());
+    errln!(
+        "out-of-core msm: {msm_ms:.2} ms (read, validate and MSM), {} points in {} chunks of {}, backend {}",
+        out.n,
+        out.chunks,
+        out.chunk_points,
+        out.backend
+    )?;
+    let hex = result_hex(&out.result.to_affine());
+    if a.json {
+        outln!(
+            "{}",
+            json!({"curve": C::NAME, "n": out.n, "result": hex, "msm_ms": msm_ms, "memory_budget": budget,
+                   "chunks": out.chunks, "chunk_points": out.chunk_points, "backend": out.backend})
         )
     } else {
         outln!("{hex}")

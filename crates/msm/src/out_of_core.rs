@@ -1,0 +1,208 @@
+//! Out-of-core MSMs: points (and scalars) streamed from their files a chunk
+//! at a time under a memory budget, one partial MSM per chunk, the partials
+//! summed. MSM is linear, so the sum is exact:
+//! sum_i s_i P_i = sum_chunks sum_{i in chunk} s_i P_i.
+//!
+//! Memory: one chunk's bytes, decoded points, prepared points, scalars,
+//! digits and buckets are alive at a time; the chunk size is the budget over
+//! a per-point cost ([`BYTES_PER_POINT`]), less a reserve for the buckets
+//! ([`bucket_reserve`]). Peak RSS is the budget plus the process's own
+//! footprint before the first chunk (code, thread stacks, allocator), the
+//! stated constant of docs/SCALE.md.
+
+use crate::encoded::{decode_point_run, decode_scalar_run, BadRecord};
+use crate::engine::{build_owned, BackendChoice, EngineCurve};
+use crate::io::{detect_layout, PointsLayout, LENGTH_PREFIX_BYTES, SCALAR_BYTES};
+use crate::{MsmError, Validation};
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+use zkmsm_curve::{MsmCurve, PointFormat, Xyzz};
+
+/// Bytes one point costs while its chunk is processed: the encoded point and
+/// scalar read from the files, the decoded point, the backend's prepared copy
+/// (twisted Edwards and the IFMA engine keep a converted form beside it), the
+/// scalar limbs and the per-window digits. Measured: docs/SCALE.md.
+pub const BYTES_PER_POINT: usize = 768;
+
+/// Smallest chunk worth an MSM of its own.
+pub const MIN_CHUNK_POINTS: usize = 1 << 10;
+
+/// Memory for bucket arrays: one window's buckets per thread, with the
+/// window capped at 12 bits (2^11 buckets of at most 4 coordinates).
+pub fn bucket_reserve() -> usize {
+    rayon::current_num_threads() * (1 << 11) * 4 * 48
+}
+
+/// Points per chunk for a budget of `budget` bytes, or an error saying the
+/// least budget that works.
+pub fn chunk_points(budget: usize) -> Result<usize, MsmError> {
+    let least = bucket_reserve() + MIN_CHUNK_POINTS * BYTES_PER_POINT;
+    if budget < least {
+        return Err(MsmError::Unsupported(format!(
+            "memory budget {budget} bytes is below the least that works: {least} bytes ({} MiB)",
+            least.div_ceil(1 << 20)
+        )));
+    }
+    Ok((budget - bucket_reserve()) / BYTES_PER_POINT)
+}
+
+/// Parse a byte count: `16777216`, `16M`, `16MiB`, `1.5G`, `512k` (powers
+/// of 1024).
+pub fn parse_bytes(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let scale: f64 = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kib" | "kb" => 1024.0,
+        "m" | "mib" | "mb" => 1024.0 * 1024.0,
+        "g" | "gib" | "gb" => 1024.0 * 1024.0 * 1024.0,
+        "t" | "tib" | "tb" => 1024f64.powi(4),
+        _ => return Err(format!("{s:?}: unknown unit {unit:?} (use bytes, K, M, G or T)")),
+    };
+    let v: f64 = num.trim().parse().map_err(|_| format!("{s:?} is not a byte count (e.g. 16777216, 64M, 1.5G)"))?;
+    if !(v >= 0.0 && v.is_finite()) {
+        return Err(format!("{s:?} is not a byte count"));
+    }
+    Ok((v * scale) as usize)
+}
+
+/// How [`msm_files`] runs.
+#[derive(Debug, Clone, Copy)]
+pub struct OutOfCoreOptions {
+    /// Memory for the chunks, in bytes (see the module docs).
+    pub budget: usize,
+    /// The points' encoding; detected from the file sizes when `None`.
+    pub format: Option<PointFormat>,
+    /// Bucket-accumulation backend for each chunk.
+    pub backend: BackendChoice,
+    /// What to check of the points (default: curve and subgroup).
+    pub validation: Validation,
+}
+
+impl OutOfCoreOptions {
+    /// Defaults (auto backend, full validation, format detected) for `budget` bytes.
+    pub fn with_budget(budget: usize) -> Self {
+        Self { budget, format: None, backend: BackendChoice::Auto, validation: Validation::Full }
+    }
+}
+
+/// An out-of-core MSM's result and how it was split.
+#[derive(Debug, Clone)]
+pub struct OutOfCoreOutput<C: MsmCurve> {
+    /// The MSM.
+    pub result: Xyzz<C>,
+    /// Number of points.
+    pub n: usize,
+    /// Points per chunk (the last may hold fewer).
+    pub chunk_points: usize,
+    /// Number of chunks.
+    pub chunks: usize,
+    /// The points file's layout.
+    pub layout: PointsLayout,
+    /// The bucket-accumulation backend of the chunks.
+    pub backend: &'static str,
+}
+
+fn malformed(path: &Path, offset: usize, what: impl Into<String>) -> MsmError {
+    MsmError::Malformed { path: path.to_path_buf(), offset: offset as u64, what: what.into() }
+}
+
+fn bad(path: &Path) -> impl Fn(BadRecord) -> MsmError + '_ {
+    move |b| malformed(path, b.offset, b.what)
+}
+
+fn open(path: &Path) -> Result<(File, usize), MsmError> {
+    let io = |source| MsmError::Io { path: path.to_path_buf(), source };
+    let file = File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len() as usize;
+    Ok((file, len))
+}
+
+fn read_at(file: &File, path: &Path, buf: &mut [u8], offset: usize) -> Result<(), MsmError> {
+    file.read_exact_at(buf, offset as u64).map_err(|source| MsmError::Io { path: path.to_path_buf(), source })
+}
+
+/// The MSM of a points file and a scalars file (the CLI's formats, either
+/// file optionally with arkworks' 8-byte length prefix) holding at most a
+/// chunk of each in memory at a time.
+pub fn msm_files<C: EngineCurve>(
+    points_path: &Path,
+    scalars_path: &Path,
+    opts: &OutOfCoreOptions,
+) -> Result<OutOfCoreOutput<C>, MsmError> {
+    let chunk = chunk_points(opts.budget)?;
+    let (scalars, slen) = open(scalars_path)?;
+    let (n, s_header) = match slen % SCALAR_BYTES {
+        0 => (slen / SCALAR_BYTES, 0),
+        LENGTH_PREFIX_BYTES => {
+            let n = slen / SCALAR_BYTES;
+            let mut prefix = [0u8; 8];
+            read_at(&scalars, scalars_path, &mut prefix, 0)?;
+            let declared = u64::from_le_bytes(prefix);
+            if declared != n as u64 {
+                return Err(malformed(
+                    scalars_path,
+                    0,
+                    format!("length prefix says {declared} scalars, the file holds {n}"),
+                ));
+            }
+            (n, LENGTH_PREFIX_BYTES)
+        }
+        tail => {
+            let whole = slen / SCALAR_BYTES;
+            return Err(malformed(
+                scalars_path,
+                whole * SCALAR_BYTES,
+                format!("truncated scalar: {slen} bytes is {whole} whole 32-byte scalars plus {tail} bytes"),
+            ));
+        }
+    };
+    let (points, plen) = open(points_path)?;
+    let layout = detect_layout::<C>(plen, n, opts.format).ok_or_else(|| {
+        let (c, u) = (PointFormat::Compressed.size::<C>(), PointFormat::Uncompressed.size::<C>());
+        malformed(
+            points_path,
+            plen,
+            format!(
+                "file has {plen} bytes; {n} points need {} (compressed) or {} (uncompressed), optionally + 8",
+                n * c,
+                n * u
+            ),
+        )
+    })?;
+    let p_header = if layout.prefixed { LENGTH_PREFIX_BYTES } else { 0 };
+    if layout.prefixed {
+        let mut prefix = [0u8; 8];
+        read_at(&points, points_path, &mut prefix, 0)?;
+        let declared = u64::from_le_bytes(prefix);
+        if declared != n as u64 {
+            return Err(malformed(points_path, 0, format!("length prefix says {declared} points, expected {n}")));
+        }
+    }
+    let size = layout.format.size::<C>();
+    let chunk = chunk.min(n.max(1));
+    let mut pbuf = vec![0u8; chunk * size];
+    let mut sbuf = vec![0u8; chunk * SCALAR_BYTES];
+    let mut result = Xyzz::<C>::identity();
+    let mut backend = "none";
+    let mut chunks = 0;
+    let mut first = 0;
+    while first < n {
+        let k = chunk.min(n - first);
+        let (pb, sb) = (&mut pbuf[..k * size], &mut sbuf[..k * SCALAR_BYTES]);
+        let s_base = s_header + first * SCALAR_BYTES;
+        read_at(&scalars, scalars_path, sb, s_base)?;
+        let s = decode_scalar_run::<C>(sb, first, s_base).map_err(bad(scalars_path))?;
+        let p_base = p_header + first * size;
+        read_at(&points, points_path, pb, p_base)?;
+        let p = decode_point_run::<C>(pb, layout.format, opts.validation, first, p_base).map_err(bad(points_path))?;
+        let ctx = build_owned(p, opts.backend, Validation::AlreadyValidated, None)?;
+        backend = ctx.backend_name();
+        result = result.add(&ctx.msm_report(&s)?.result);
+        chunks += 1;
+        first += k;
+    }
+    Ok(OutOfCoreOutput { result, n, chunk_points: chunk, chunks, layout, backend })
+}

@@ -1,0 +1,124 @@
+//! Out-of-core MSMs (zkmsm::out_of_core) equal the in-memory MSM: 2^18 points
+//! under a 16 MiB budget, both curves, every layout; errors in a later chunk
+//! name the file and the byte offset in the whole file.
+
+use std::path::Path;
+use zkmsm::gen::{random_points, random_scalars};
+use zkmsm::io::{encode_points, encode_scalars, result_hex};
+use zkmsm::out_of_core::{chunk_points, msm_files, parse_bytes, OutOfCoreOptions};
+use zkmsm::*;
+use zkmsm_curve::PointFormat;
+
+fn in_memory<C: EngineCurve>(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> String {
+    let ctx = build(points, BackendChoice::Auto, Validation::AlreadyValidated).unwrap();
+    result_hex(&ctx.msm_report(scalars).unwrap().result.to_affine())
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn equals_in_memory<C: EngineCurve>(log_n: u32, budget: usize, format: PointFormat) {
+    let n = 1usize << log_n;
+    let dir = tempfile::tempdir().unwrap();
+    let points = random_points::<C>(n, 11).points;
+    let scalars = random_scalars::<C>(n, 12);
+    let expected = in_memory(&points, &scalars);
+    let p = write(dir.path(), "p.bin", &encode_points(&points, format, false));
+    let s = write(dir.path(), "s.bin", &encode_scalars(&scalars));
+    // Curve checks only: the subgroup check is the same code as in memory
+    // (tested below and in encoded.rs) and would triple this test's time.
+    let opts = OutOfCoreOptions { validation: Validation::OnCurveOnly, ..OutOfCoreOptions::with_budget(budget) };
+    let out = msm_files::<C>(&p, &s, &opts).unwrap();
+    assert!(out.chunks > 1, "{} chunks: the budget should force several", out.chunks);
+    assert_eq!(out.chunks, n.div_ceil(chunk_points(budget).unwrap()));
+    assert_eq!(result_hex(&out.result.to_affine()), expected, "{} 2^{log_n} {format:?}", C::NAME);
+}
+
+#[test]
+fn bls12_381_2_18_points_in_16_mib() {
+    equals_in_memory::<Bls12_381>(18, 16 << 20, PointFormat::Uncompressed);
+}
+
+#[test]
+fn bls12_377_2_16_points_in_4_mib() {
+    equals_in_memory::<Bls12_377>(16, 4 << 20, PointFormat::Compressed);
+}
+
+#[test]
+fn layouts_prefixes_and_ragged_last_chunk() {
+    // 5000 points in chunks of a little over 1024: the last chunk is short.
+    let budget = zkmsm::out_of_core::bucket_reserve() + 1100 * zkmsm::out_of_core::BYTES_PER_POINT;
+    let n = 5000;
+    let dir = tempfile::tempdir().unwrap();
+    let points = random_points::<Bls12_377>(n, 3).points;
+    let mut scalars = random_scalars::<Bls12_377>(n, 4);
+    scalars[0] = [0; 4];
+    let expected = in_memory(&points, &scalars);
+    for format in [PointFormat::Compressed, PointFormat::Uncompressed] {
+        for prefixed in [false, true] {
+            let p = write(dir.path(), "p.bin", &encode_points(&points, format, prefixed));
+            let mut sbytes = encode_scalars(&scalars);
+            if prefixed {
+                sbytes.splice(0..0, (n as u64).to_le_bytes());
+            }
+            let s = write(dir.path(), "s.bin", &sbytes);
+            let out = msm_files::<Bls12_377>(&p, &s, &OutOfCoreOptions::with_budget(budget)).unwrap();
+            assert_eq!(out.chunks, 5);
+            assert_eq!(result_hex(&out.result.to_affine()), expected, "{format:?} prefixed={prefixed}");
+        }
+    }
+    // One chunk when the budget is large; n = 0 gives the identity.
+    let p = write(dir.path(), "p.bin", &encode_points(&points, PointFormat::Compressed, false));
+    let s = write(dir.path(), "s.bin", &encode_scalars(&scalars));
+    let out = msm_files::<Bls12_377>(&p, &s, &OutOfCoreOptions::with_budget(1 << 30)).unwrap();
+    assert_eq!((out.chunks, result_hex(&out.result.to_affine())), (1, expected));
+    let e = write(dir.path(), "e.bin", b"");
+    let out = msm_files::<Bls12_377>(&e, &e, &OutOfCoreOptions::with_budget(1 << 30)).unwrap();
+    assert!(out.result.is_identity() && out.chunks == 0);
+}
+
+#[test]
+fn errors_in_a_later_chunk_name_file_and_offset() {
+    let budget = zkmsm::out_of_core::bucket_reserve() + 1024 * zkmsm::out_of_core::BYTES_PER_POINT;
+    let n = 3000;
+    let dir = tempfile::tempdir().unwrap();
+    let points = random_points::<Bls12_381>(n, 5).points;
+    let scalars = random_scalars::<Bls12_381>(n, 6);
+    let opts = OutOfCoreOptions::with_budget(budget);
+
+    let mut pbytes = encode_points(&points, PointFormat::Compressed, false);
+    pbytes[2500 * 48 + 20] ^= 0xff;
+    let p = write(dir.path(), "p.bin", &pbytes);
+    let s = write(dir.path(), "s.bin", &encode_scalars(&scalars));
+    let e = msm_files::<Bls12_381>(&p, &s, &opts).unwrap_err().to_string();
+    assert!(e.contains("p.bin: byte offset 120000: point 2500"), "{e}");
+
+    let p = write(dir.path(), "p.bin", &encode_points(&points, PointFormat::Compressed, false));
+    let mut sbytes = encode_scalars(&scalars);
+    sbytes[2100 * 32..2101 * 32].fill(0xff);
+    let s = write(dir.path(), "s.bin", &sbytes);
+    let e = msm_files::<Bls12_381>(&p, &s, &opts).unwrap_err().to_string();
+    assert!(e.contains("s.bin: byte offset 67200: scalar 2100 is not below"), "{e}");
+
+    let s = write(dir.path(), "s.bin", &encode_scalars(&scalars[..2999]));
+    let e = msm_files::<Bls12_381>(&p, &s, &opts).unwrap_err().to_string();
+    assert!(e.contains("p.bin") && e.contains("2999 points need"), "{e}");
+
+    let e = msm_files::<Bls12_381>(&p, &s, &OutOfCoreOptions::with_budget(1000)).unwrap_err().to_string();
+    assert!(e.contains("memory budget 1000 bytes is below the least that works"), "{e}");
+}
+
+#[test]
+fn byte_counts_parse() {
+    assert_eq!(parse_bytes("16777216"), Ok(16 << 20));
+    assert_eq!(parse_bytes("16M"), Ok(16 << 20));
+    assert_eq!(parse_bytes("16MiB"), Ok(16 << 20));
+    assert_eq!(parse_bytes("1.5G"), Ok(3 << 29));
+    assert_eq!(parse_bytes("512k"), Ok(512 << 10));
+    assert!(parse_bytes("16 parsecs").is_err());
+    assert!(parse_bytes("-5M").is_err());
+    assert!(parse_bytes("").is_err());
+}
