@@ -22,6 +22,7 @@ def cli():
         lines = out.stdout.strip().splitlines()
         return lines[-1] if lines else ""
 
+    run.binary = binary
     return run
 
 

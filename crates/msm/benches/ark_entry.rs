@@ -1,0 +1,83 @@
+//! The arkworks-native entry point (zkmsm::ark) against arkworks'
+//! VariableBaseMSM::msm and against zkmsm's own context on the same points:
+//! what the conversion costs and whether the one-shot still wins.
+//! Median of REPEAT timed runs after a warm-up; results checked equal first.
+//!
+//!     cargo bench -p zkmsm --features ark --bench ark_entry -- [log_n ...]   (default: 12 16)
+
+use ark_ec::{CurveGroup, VariableBaseMSM};
+use ark_ff::PrimeField as _;
+use ark_serialize::CanonicalDeserialize;
+use std::time::Instant;
+use zkmsm::ark::{points_to_zkmsm, scalars_to_limbs, ArkAffine, ArkMsm};
+use zkmsm::gen::{random_points, random_scalars};
+use zkmsm::*;
+use zkmsm_curve::PointFormat;
+
+const REPEAT: usize = 5;
+
+fn median_ms(mut f: impl FnMut()) -> f64 {
+    f();
+    let mut t: Vec<f64> = (0..REPEAT)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[REPEAT / 2]
+}
+
+fn run<A>(log_n: u32)
+where
+    A: ArkAffine + CanonicalDeserialize,
+    A::ScalarField: ark_ff::PrimeField<BigInt = ark_ff::BigInt<4>>,
+    A::Group: VariableBaseMSM<MulBase = A>,
+{
+    let n = 1usize << log_n;
+    let points = random_points::<A::Curve>(n, 1).points;
+    let scalars = random_scalars::<A::Curve>(n, 2);
+    let ark_points: Vec<A> = points
+        .iter()
+        .map(|p| A::deserialize_uncompressed_unchecked(&p.to_bytes(PointFormat::Uncompressed)[..]).unwrap())
+        .collect();
+    let ark_scalars: Vec<A::ScalarField> = scalars
+        .iter()
+        .map(|s| A::ScalarField::from_le_bytes_mod_order(&s.iter().flat_map(|l| l.to_le_bytes()).collect::<Vec<_>>()))
+        .collect();
+    let ctx = ArkMsm::new(&ark_points).unwrap();
+    let expected = A::Group::msm(&ark_points, &ark_scalars).unwrap();
+    assert_eq!(zkmsm::ark::msm(&ark_points, &ark_scalars).unwrap(), expected);
+    assert_eq!(ctx.msm(&ark_scalars).unwrap(), expected);
+    let native = build(&points, BackendChoice::Auto, Validation::AlreadyValidated).unwrap();
+
+    let conv_points = median_ms(|| drop(points_to_zkmsm(&ark_points)));
+    let conv_scalars = median_ms(|| drop(scalars_to_limbs(&ark_scalars)));
+    let native_ms = median_ms(|| drop(native.msm_report(&scalars).unwrap()));
+    let ctx_ms = median_ms(|| drop(ctx.msm(&ark_scalars).unwrap()));
+    let one_shot = median_ms(|| drop(zkmsm::ark::msm(&ark_points, &ark_scalars).unwrap()));
+    let ark_ms = median_ms(|| drop(A::Group::msm(&ark_points, &ark_scalars).unwrap()));
+    println!(
+        "| {} | 2^{log_n} | {} | {conv_points:.2} | {conv_scalars:.2} | {native_ms:.1} | {ctx_ms:.1} | {one_shot:.1} | {ark_ms:.1} | {:.2} |",
+        <A::Curve as zkmsm::SwCurve>::NAME,
+        ctx.backend_name(),
+        one_shot / ark_ms
+    );
+    let _ = expected.into_affine();
+}
+
+fn main() {
+    let sizes: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let sizes = if sizes.is_empty() { vec![12, 16] } else { sizes };
+    println!("threads: {}", rayon::current_num_threads());
+    println!(
+        "| curve | n | backend (auto) | convert points ms | convert scalars ms | zkmsm context ms | ArkMsm context ms | \
+         zkmsm::ark::msm one-shot ms | arkworks msm ms | one-shot / arkworks |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    for &k in &sizes {
+        run::<ark_bls12_377::G1Affine>(k);
+        run::<ark_bls12_381::G1Affine>(k);
+    }
+}
