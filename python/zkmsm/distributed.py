@@ -171,6 +171,7 @@ class ShardedMSM:
             num_cpus=0,  # the shards share the cores; rayon threads per shard set above
             max_restarts=max_restarts,
             max_task_retries=max_restarts,
+            scheduling_strategy="SPREAD",  # on a cluster, shards on as many nodes as there are
         )(_Shard)
         self.actors = [
             remote.remote(i, curve, os.path.abspath(points_path), self.format, header, a, b - a, validate, threads)

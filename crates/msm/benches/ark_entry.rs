@@ -52,12 +52,24 @@ where
     assert_eq!(ctx.msm(&ark_scalars).unwrap(), expected);
     let native = build(&points, BackendChoice::Auto, Validation::AlreadyValidated).unwrap();
 
-    let conv_points = median_ms(|| drop(points_to_zkmsm(&ark_points)));
-    let conv_scalars = median_ms(|| drop(scalars_to_limbs(&ark_scalars)));
-    let native_ms = median_ms(|| drop(native.msm_report(&scalars).unwrap()));
-    let ctx_ms = median_ms(|| drop(ctx.msm(&ark_scalars).unwrap()));
-    let one_shot = median_ms(|| drop(zkmsm::ark::msm(&ark_points, &ark_scalars).unwrap()));
-    let ark_ms = median_ms(|| drop(A::Group::msm(&ark_points, &ark_scalars).unwrap()));
+    let conv_points = median_ms(|| {
+        std::hint::black_box(points_to_zkmsm(&ark_points));
+    });
+    let conv_scalars = median_ms(|| {
+        std::hint::black_box(scalars_to_limbs(&ark_scalars));
+    });
+    let native_ms = median_ms(|| {
+        std::hint::black_box(native.msm_report(&scalars).unwrap());
+    });
+    let ctx_ms = median_ms(|| {
+        std::hint::black_box(ctx.msm(&ark_scalars).unwrap());
+    });
+    let one_shot = median_ms(|| {
+        std::hint::black_box(zkmsm::ark::msm(&ark_points, &ark_scalars).unwrap());
+    });
+    let ark_ms = median_ms(|| {
+        std::hint::black_box(A::Group::msm(&ark_points, &ark_scalars).unwrap());
+    });
     println!(
         "| {} | 2^{log_n} | {} | {conv_points:.2} | {conv_scalars:.2} | {native_ms:.1} | {ctx_ms:.1} | {one_shot:.1} | {ark_ms:.1} | {:.2} |",
         <A::Curve as zkmsm::SwCurve>::NAME,
