@@ -50,7 +50,7 @@ where
     let expected = A::Group::msm(&ark_points, &ark_scalars).unwrap();
     assert_eq!(zkmsm::ark::msm(&ark_points, &ark_scalars).unwrap(), expected);
     assert_eq!(ctx.msm(&ark_scalars).unwrap(), expected);
-    let native = build(&points, BackendChoice::Auto, Validation::AlreadyValidated).unwrap();
+    let native = MsmBuilder::new().validation(Validation::AlreadyValidated).build(&points[..]).unwrap();
 
     let conv_points = median_ms(|| {
         std::hint::black_box(points_to_zkmsm(&ark_points));

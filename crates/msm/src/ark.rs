@@ -30,8 +30,9 @@
 //! deserializes them with validation). [`ArkMsm::with_options`] can check
 //! them again ([`Validation::Full`]) once, when the context is built.
 
-use crate::context::Validation;
-use crate::engine::{build_owned, BackendChoice, EngineCurve, MsmEngine};
+use crate::engine::{BackendChoice, EngineCurve, MsmEngine};
+use crate::load::Validation;
+use crate::MsmBuilder;
 use crate::{MsmError, ScalarLimbs};
 use ark_ec::short_weierstrass::Affine as SwAffine;
 use ark_ec::AffineRepr;
@@ -129,7 +130,11 @@ where
     /// A context over `points` with the given backend, validation and
     /// fixed-base mode.
     pub fn with_options(points: &[A], options: ArkOptions) -> Result<Self, MsmError> {
-        let engine = build_owned(points_to_zkmsm(points), options.backend, options.validation, options.precompute)?;
+        let engine = MsmBuilder::new()
+            .backend(options.backend)
+            .validation(options.validation)
+            .precompute(options.precompute)
+            .build(points_to_zkmsm(points))?;
         Ok(Self { engine })
     }
 

@@ -8,9 +8,11 @@
 //! affine point: compressed, the bytes `zkmsm msm` prints in hex. Every error
 //! says which input is wrong, and where: the record's index and byte offset.
 
-use crate::context::{check_scalars, validate_points, Validation};
-use crate::engine::{build_owned, BackendChoice, EngineCurve, MsmEngine};
+use crate::context::check_scalars;
+use crate::engine::{BackendChoice, EngineCurve, MsmEngine};
 use crate::io::{detect_layout, PointsLayout, SCALAR_BYTES};
+use crate::load::{decode_points as decode_validated, Validation};
+use crate::MsmBuilder;
 use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
 pub use zkmsm_curve::PointFormat;
@@ -128,22 +130,11 @@ pub fn decode_point_run<C: MsmCurve>(
     first: usize,
     base: usize,
 ) -> Result<Vec<Affine<C>>, BadRecord> {
-    let size = format.size::<C>();
-    let at = |k: usize, what: String| BadRecord { index: first + k, offset: base + k * size, what };
-    let decoded: Vec<Result<Affine<C>, _>> =
-        body.par_chunks_exact(size).map(|c| Affine::<C>::from_bytes(c, format)).collect();
-    let mut points = Vec::with_capacity(decoded.len());
-    for (k, p) in decoded.into_iter().enumerate() {
-        points.push(p.map_err(|e| at(k, format!("point {}: {e}", first + k)))?);
-    }
-    validate_points(&points, validation).map_err(|e| match e {
-        MsmError::PointNotOnCurve { index: k } => at(k, format!("point {}: not on the curve", first + k)),
-        MsmError::PointNotInSubgroup { index: k } => {
-            at(k, format!("point {}: not in the prime-order subgroup", first + k))
-        }
-        other => at(0, other.to_string()),
-    })?;
-    Ok(points)
+    decode_validated::<C>(body, format, validation).map_err(|b| BadRecord {
+        index: first + b.index,
+        offset: base + b.offset as usize,
+        what: format!("point {}: {}", first + b.index, b.fault),
+    })
 }
 
 /// Scalars from a run of 32-byte little-endian encodings (a whole number of
@@ -310,7 +301,12 @@ fn build_engine<C: EngineCurve>(
 ) -> Result<Box<dyn MsmEngine<C>>, InputError> {
     let copies = options.precompute.filter(|&m| m > 1);
     // The points were validated while decoding.
-    build_owned(points, options.backend, Validation::AlreadyValidated, copies).map_err(from_msm_error)
+    MsmBuilder::new()
+        .backend(options.backend)
+        .validation(Validation::AlreadyValidated)
+        .precompute(copies)
+        .build(points)
+        .map_err(from_msm_error)
 }
 
 /// Points decoded, validated and prepared once; MSMs on scalar bytes.

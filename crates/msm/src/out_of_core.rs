@@ -11,9 +11,9 @@
 //! stated constant of docs/SCALE.md.
 
 use crate::encoded::{decode_point_run, decode_scalar_run, BadRecord};
-use crate::engine::{build_owned, BackendChoice, EngineCurve};
+use crate::engine::{BackendChoice, EngineCurve};
 use crate::io::{detect_layout, PointsLayout, LENGTH_PREFIX_BYTES, SCALAR_BYTES};
-use crate::{MsmError, Validation};
+use crate::{MsmBuilder, MsmError, Validation};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -198,7 +198,7 @@ pub fn msm_files<C: EngineCurve>(
         let p_base = p_header + first * size;
         read_at(&points, points_path, pb, p_base)?;
         let p = decode_point_run::<C>(pb, layout.format, opts.validation, first, p_base).map_err(bad(points_path))?;
-        let ctx = build_owned(p, opts.backend, Validation::AlreadyValidated, None)?;
+        let ctx = MsmBuilder::new().backend(opts.backend).validation(Validation::AlreadyValidated).build(p)?;
         backend = ctx.backend_name();
         result = result.add(&ctx.msm_report(&s)?.result);
         chunks += 1;

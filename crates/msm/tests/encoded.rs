@@ -21,7 +21,7 @@ fn order_minus<C: MsmCurve>(k: u64) -> ScalarLimbs {
 fn cli_path<C: EngineCurve>(points: &std::path::Path, scalars: &std::path::Path) -> String {
     let s = read_scalars::<C>(scalars).unwrap();
     let (p, _) = read_points::<C>(points, s.len(), None, Validation::Full).unwrap();
-    let ctx = build(&p, BackendChoice::Auto, Validation::AlreadyValidated).unwrap();
+    let ctx = MsmBuilder::new().validation(Validation::AlreadyValidated).build(&p[..]).unwrap();
     result_hex(&ctx.msm_report(&s).unwrap().result.to_affine())
 }
 

@@ -10,7 +10,7 @@ use zkmsm::*;
 use zkmsm_curve::PointFormat;
 
 fn in_memory<C: EngineCurve>(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> String {
-    let ctx = build(points, BackendChoice::Auto, Validation::AlreadyValidated).unwrap();
+    let ctx = MsmBuilder::new().validation(Validation::AlreadyValidated).build(points).unwrap();
     result_hex(&ctx.msm_report(scalars).unwrap().result.to_affine())
 }
 
