@@ -21,6 +21,8 @@ pub enum CliError {
     SameOutput(PathBuf),
     #[error("--points and --scalars cannot both read standard input")]
     BothStdin,
+    #[error("--memory-budget reads the files by offset, a chunk at a time: name files, not standard input (-)")]
+    BudgetNeedsFiles,
     #[error("standard output is a terminal: not writing binary points or scalars to it (redirect it, or name a file)")]
     BinaryToTerminal,
     #[error("the MSM result {got} differs from the reference {expected}")]

@@ -320,6 +320,19 @@ fn standard_input_is_read_for_either_file() {
     }
     let e = one_line_error(&run(cmd(&["msm", "--curve", "bls12-377", "--points", "-", "--scalars", "-"])));
     assert!(e.contains("cannot both read standard input"), "{e}");
+    let c = cmd(&[
+        "msm",
+        "--curve",
+        "bls12-377",
+        "--points",
+        "-",
+        "--scalars",
+        s(&f.scalars),
+        "--memory-budget",
+        "1048576",
+    ]);
+    let e = one_line_error(&run_with_stdin(c, std::fs::read(&f.points).unwrap()));
+    assert!(e.contains("--memory-budget reads the files by offset"), "{e}");
     // gen writes standard output with `-`
     let o = run(cmd(&["gen", "--curve", "bls12-381", "--log-n", "3", "--points", "-", "--scalars", s(&f.path("g.s"))]));
     assert!(o.status.success(), "{}", stderr(&o));

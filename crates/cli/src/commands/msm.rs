@@ -98,6 +98,9 @@ pub fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), CliError> {
 
 /// `--memory-budget`: the library's out-of-core MSM (zkmsm::out_of_core).
 fn out_of_core<C: EngineCurve>(a: &MsmArgs, budget: usize) -> Result<(), CliError> {
+    if a.points.as_os_str() == "-" || a.scalars.as_os_str() == "-" {
+        return Err(CliError::BudgetNeedsFiles);
+    }
     let opts = zkmsm::out_of_core::OutOfCoreOptions {
         format: a.point_format.map(Into::into),
         backend: a.backend.into(),
