@@ -1,3 +1,3 @@
 module zkmsm.dev/capi/go
 
-go 1.21
+go 1.19
