@@ -6,7 +6,10 @@
 # exits non-zero on any failure.
 #
 # The MSM core (zk_msm_top) runs on its integer stand-in datapath in two
-# configurations (rtl/tb/zk_core_tb.cpp: random MSMs checked exactly).
+# configurations (rtl/tb/zk_core_tb.cpp: random MSMs checked exactly); then
+# Verilated as synthesized behind the `rtl` backend: crates/rtl's tests
+# (stand-in vs the cycle model, BLS12-377 MSMs end to end vs the CPU engine)
+# and `zkmsm demo --backend rtl` (zkmsm-cli --features rtl).
 #
 # Knobs (environment): MUL_OPS (100000), PADD_OPS (20000), ADDSUB_OPS (20000),
 # CORE_CASES (3000), JOBS (2), SEED (1), VARIANTS ("default rw384"),
@@ -179,6 +182,19 @@ step "verilator: the MSM core, stand-in datapath (CMAX 6, PD 4, latency 6, BRL 2
 if core_model core_a -GDP=0 -GCMAX=6 -GPD=4 -GSLAT=6 -GBRL=2 -GSW=16; then core_run core_a; else bad "build core_a (see $B/core_a.build.log)"; fi
 step "verilator: the MSM core, stand-in datapath (CMAX 4, PD 2, latency 1, BRL 1)"
 if core_model core_b -GDP=0 -GCMAX=4 -GPD=2 -GSLAT=1 -GBRL=1 -GSW=12; then core_run core_b; else bad "build core_b (see $B/core_b.build.log)"; fi
+
+step "cargo test -p zkmsm-rtl --features verilated (Verilates the core twice)"
+if (cd "$ROOT" && nice -n 5 cargo test --release -p zkmsm-rtl --features verilated -q -- --test-threads 1); then
+  ok "zkmsm-rtl tests with the Verilated core"
+else
+  bad "zkmsm-rtl tests with the Verilated core"
+fi
+step "cargo test -p zkmsm-cli --features rtl --test rtl_backend"
+if (cd "$ROOT" && nice -n 5 cargo test --release -p zkmsm-cli --features rtl -q --test rtl_backend); then
+  ok "zkmsm demo --backend rtl"
+else
+  bad "zkmsm demo --backend rtl"
+fi
 
 step "waiting for yosys"
 if wait $YPID; then

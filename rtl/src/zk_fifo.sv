@@ -17,6 +17,11 @@ module zk_fifo #(
     output logic                     full,
     output logic [W-1:0]             q,
     output logic [$clog2(DEPTH):0]   count
+`ifdef FORMAL
+    ,
+    output logic [DEPTH*W-1:0]       f_mem,  // the storage, for the core's properties
+    output logic [$clog2(DEPTH)-1:0] f_rd
+`endif
 );
   localparam integer AW = $clog2(DEPTH);
   logic [W-1:0] mem[DEPTH];
@@ -39,4 +44,20 @@ module zk_fifo #(
   assign valid = count != '0;
   assign full = count == (AW + 1)'(DEPTH);
   assign q = mem[rd];
+
+`ifdef FORMAL
+  // the storage seen from outside, and the circular buffer's invariants
+  genvar fk;
+  for (fk = 0; fk < DEPTH; fk++) begin : g_f
+    assign f_mem[fk*W+:W] = mem[fk];
+  end
+  assign f_rd = rd;
+  reg f_past = 1'b0;
+  always @(posedge clk) f_past <= 1'b1;
+  always @*
+    if (f_past && !rst) begin
+      assert (count <= DEPTH);
+      assert (AW'(wr - rd) == AW'(count));
+    end
+`endif
 endmodule

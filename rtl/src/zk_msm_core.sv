@@ -72,6 +72,7 @@ module zk_msm_core #(
     parameter integer         NW     = 32,  // width of N
     parameter integer         WW     = 8,   // width of the window count
     parameter integer         DGW    = 32,  // digit field of a work beat (signed)
+    parameter integer         CW     = 64,  // counter width (the formal proof uses fewer bits)
     // widths of a point and of a bucket value (not to be overridden)
     parameter integer         PW     = (DP != 0) ? 3 * NB : SW,
     parameter integer         VW     = (DP != 0) ? 4 * NB : SW
@@ -89,14 +90,14 @@ module zk_msm_core #(
     output logic               done_pulse,   // one cycle: the MSM's last bucket has left
     output logic [      2:0]   errors,       // sticky since start: {cfg, tlast, digit}
     // counters (since start)
-    output logic [     63:0]   cnt_cycles,      // start to done
-    output logic [     63:0]   cnt_acc_cycles,  // start to the last bucket write-back
-    output logic [     63:0]   cnt_issued,      // additions issued into the datapath
-    output logic [     63:0]   cnt_conflicts,   // operations that went to the pending queue
-    output logic [     63:0]   cnt_stalls,      // cycles the input head waited
-    output logic [     63:0]   cnt_bubbles,     // accumulation cycles without an issue
-    output logic [     63:0]   cnt_zero,        // zero (or out-of-range) digits
-    output logic [     63:0]   cnt_ro_stalls,   // cycles the bucket output was held
+    output logic [   CW-1:0]   cnt_cycles,      // start to done
+    output logic [   CW-1:0]   cnt_acc_cycles,  // start to the last bucket write-back
+    output logic [   CW-1:0]   cnt_issued,      // additions issued into the datapath
+    output logic [   CW-1:0]   cnt_conflicts,   // operations that went to the pending queue
+    output logic [   CW-1:0]   cnt_stalls,      // cycles the input head waited
+    output logic [   CW-1:0]   cnt_bubbles,     // accumulation cycles without an issue
+    output logic [   CW-1:0]   cnt_zero,        // zero (or out-of-range) digits
+    output logic [   CW-1:0]   cnt_ro_stalls,   // cycles the bucket output was held
     output logic [     15:0]   pending_hwm,
     output logic [     15:0]   lat_dp,          // DLAT
     output logic [     15:0]   lat_hz,          // HZ
@@ -219,6 +220,10 @@ module zk_msm_core #(
   logic p_sub;
   logic [AW-1:0] p_addr;
   logic [1:0] p_slot;  // (its window's slot: the bank, or for c = CMAX the bank pair)
+`ifdef FORMAL
+  logic [PD*PEW-1:0] p_fmem;
+  logic [$clog2(PD)-1:0] p_frd;
+`endif
   assign {p_point, p_sub, p_addr} = p_q;
   assign p_slot = two ? {1'b0, p_addr[AW-1]} : p_addr[AW-1:AW-2];
   zk_fifo #(
@@ -234,6 +239,11 @@ module zk_msm_core #(
       .full(p_full),
       .q(p_q),
       .count(p_count)
+`ifdef FORMAL
+      ,
+      .f_mem(p_fmem),
+      .f_rd(p_frd)
+`endif
   );
 
   // ------------------------------------------------------------- hazards
@@ -586,13 +596,13 @@ module zk_msm_core #(
       pending_hwm <= '0;
     end else if (running) begin
       cnt_cycles <= cnt_cycles + 1'b1;
-      cnt_acc_cycles <= cnt_acc_cycles + 64'(!acc_complete);
-      cnt_issued <= cnt_issued + 64'(iss_v);
-      cnt_conflicts <= cnt_conflicts + 64'(p_push);
-      cnt_stalls <= cnt_stalls + 64'(s_hv && !in_fin && !consume);
-      cnt_bubbles <= cnt_bubbles + 64'(!acc_complete && !iss_v);
-      cnt_zero <= cnt_zero + 64'(s_skip);
-      cnt_ro_stalls <= cnt_ro_stalls + 64'(o_valid && !m_tready);
+      cnt_acc_cycles <= cnt_acc_cycles + CW'(!acc_complete);
+      cnt_issued <= cnt_issued + CW'(iss_v);
+      cnt_conflicts <= cnt_conflicts + CW'(p_push);
+      cnt_stalls <= cnt_stalls + CW'(s_hv && !in_fin && !consume);
+      cnt_bubbles <= cnt_bubbles + CW'(!acc_complete && !iss_v);
+      cnt_zero <= cnt_zero + CW'(s_skip);
+      cnt_ro_stalls <= cnt_ro_stalls + CW'(o_valid && !m_tready);
       if (16'(p_count) > pending_hwm) pending_hwm <= 16'(p_count);
     end
   end

@@ -64,18 +64,23 @@ pub enum BackendName {
     BatchAffineDelayed,
     /// Twisted Edwards extended buckets, 7-multiplication additions (BLS12-377 only).
     TwistedEdwards,
+    /// The RTL core, simulated by Verilator (BLS12-377; zkmsm-cli built with `--features rtl`).
+    Rtl,
 }
 
-impl From<BackendName> for zkmsm::BackendChoice {
-    fn from(b: BackendName) -> Self {
+impl BackendName {
+    /// The library's backend; `None` for `rtl`, which lives outside the
+    /// library (crates/rtl, commands/rtl.rs).
+    pub fn choice(self) -> Option<zkmsm::BackendChoice> {
         use zkmsm::BackendChoice as B;
-        match b {
+        Some(match self {
             BackendName::Auto => B::Auto,
             BackendName::Xyzz => B::Xyzz,
             BackendName::BatchAffine => B::BatchAffineGreedy,
             BackendName::BatchAffineDelayed => B::BatchAffineDelayed,
             BackendName::TwistedEdwards => B::TwistedEdwards,
-        }
+            BackendName::Rtl => return None,
+        })
     }
 }
 

@@ -1,14 +1,29 @@
-//! RTL support for zkmsm.
+//! RTL support for zkmsm: the host side of the accelerator in `rtl/`
+//! (docs/RTL.md).
 //!
-//! The SystemVerilog datapath lives in `rtl/` (see `docs/RTL.md`). This crate
-//! produces the reference vectors its test benches check against: every
+//! * [`machine`]: the core as the host sees it (window choice, the narrow
+//!   last window's spreading, the cycle model configured like the core);
+//! * [`format`]: points and buckets as the core reads and writes them;
+//! * [`params`]: the RTL's parameter file and the C++ header made from it;
+//! * `sim`, `backend` (feature `verilated`, needs Verilator): the Verilated
+//!   accelerator and the `rtl` backend on it;
+//! * reference vectors for the datapath test benches (below).
+//!
+//! The datapath test benches check against vectors this crate writes: every
 //! expected value comes from `zkmsm_field` / `zkmsm_curve`, never from a
 //! second hand-written model. The `zkmsm-vectors` binary writes them as hex
 //! lines (one operation per line, 384-bit values as 96 hex digits, most
 //! significant first, Montgomery form with R = 2^384 exactly as the host
 //! library stores them).
 
+pub mod format;
+pub mod machine;
 pub mod params;
+
+#[cfg(feature = "verilated")]
+pub mod backend;
+#[cfg(feature = "verilated")]
+pub mod sim;
 
 use rand::Rng;
 use zkmsm_curve::te::{TeAffine, TeExtended, TePrecomputed};

@@ -288,7 +288,7 @@ impl ModelConfig {
             SchedKind::Core => {
                 let mut core = self.core.clone();
                 let plan = self.plan();
-                if digits.windows() == plan.windows as usize {
+                if core.top_bits.is_none() && digits.windows() == plan.windows as usize {
                     core.top_bits = Some(CoreSched::top_bits_for(&plan, self.bits));
                 }
                 core.accumulate(m, digits, dp, buckets)

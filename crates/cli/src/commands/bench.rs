@@ -13,7 +13,9 @@ pub fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
     let backends: Vec<BackendChoice> = if a.backend.is_empty() {
         BackendChoice::ALL.into_iter().filter(|b| *b != BackendChoice::Auto).collect()
     } else {
-        a.backend.iter().map(|&b| b.into()).collect()
+        let rtl =
+            || MsmError::Unsupported("bench runs the library's backends; run --backend rtl with msm or demo".into());
+        a.backend.iter().map(|&b| b.choice().ok_or_else(rtl)).collect::<Result<_, _>>()?
     };
     let mut sched_rows: Vec<String> = Vec::new();
     let mut series = plot::Series::default();

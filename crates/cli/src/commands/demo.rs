@@ -1,5 +1,6 @@
 //! `zkmsm demo`: an MSM on built-in inputs, checked against (sum s_i g_i) G.
 
+use super::rtl::{self, CliCurve};
 use super::{ms, phases_json, print_phases};
 use crate::args::DemoArgs;
 use crate::console::{errln, outln};
@@ -9,9 +10,9 @@ use serde_json::json;
 use std::time::Instant;
 use zkmsm::gen::{expected_msm, random_field_elements, random_points};
 use zkmsm::io::result_hex;
-use zkmsm::{EngineCurve, MsmBuilder, ScalarLimbs};
+use zkmsm::{MsmBuilder, ScalarLimbs};
 
-pub fn demo<C: EngineCurve>(a: &DemoArgs) -> Result<(), CliError> {
+pub fn demo<C: CliCurve>(a: &DemoArgs) -> Result<(), CliError> {
     let n = 1usize << a.log_n;
     errln!("zkmsm demo: {} G1, n = 2^{} = {n}, seed {}", C::NAME, a.log_n, a.seed)?;
     let t = Instant::now();
@@ -23,8 +24,16 @@ pub fn demo<C: EngineCurve>(a: &DemoArgs) -> Result<(), CliError> {
     errln!("  inputs generated      {:10.2} ms", ms(t.elapsed()))?;
     let t = Instant::now();
     let pb = progress::spinner(init_message(a.precompute));
-    let builder = MsmBuilder::new().backend(a.backend.into()).precompute(a.precompute).window(a.window);
-    let ctx = builder.build(&known.points)?;
+    let (ctx, rtl) = match a.backend.choice() {
+        Some(choice) => {
+            (MsmBuilder::new().backend(choice).precompute(a.precompute).window(a.window).build(&known.points)?, None)
+        }
+        None => {
+            rtl::no_precompute(a.precompute)?;
+            let (ctx, handle) = C::rtl_engine(known.points.clone(), a.window)?;
+            (ctx, Some(handle))
+        }
+    };
     pb.finish_and_clear();
     let init = t.elapsed();
     errln!("  init (validate, convert) {:7.2} ms", ms(init))?;
@@ -40,6 +49,7 @@ pub fn demo<C: EngineCurve>(a: &DemoArgs) -> Result<(), CliError> {
         ctx.backend_name()
     )?;
     print_phases(&out)?;
+    let cycles = rtl::report(rtl.as_ref())?;
     // Independent check: the points are g_i * G with known g_i, so the MSM
     // equals (sum s_i g_i mod r) * G, computed in the scalar field.
     let t = Instant::now();
@@ -48,11 +58,10 @@ pub fn demo<C: EngineCurve>(a: &DemoArgs) -> Result<(), CliError> {
     errln!("  reference (sum s_i g_i) G {:6.2} ms: {}", ms(t.elapsed()), if ok { "MATCH" } else { "MISMATCH" })?;
     let hex = result_hex(&result);
     if a.json {
-        outln!(
-            "{}",
-            json!({"curve": C::NAME, "n": n, "result": hex, "check": ok, "msm_ms": ms(msm_time), "init_ms": ms(init),
-                   "window": out.plan.c, "windows": out.plan.windows, "backend": ctx.backend_name(), "phases_ms": phases_json(&out)})
-        )?;
+        let mut j = json!({"curve": C::NAME, "n": n, "result": hex, "check": ok, "msm_ms": ms(msm_time), "init_ms": ms(init),
+                   "window": out.plan.c, "windows": out.plan.windows, "backend": ctx.backend_name(), "phases_ms": phases_json(&out)});
+        rtl::add_json(&mut j, cycles.as_ref());
+        outln!("{j}")?;
     } else {
         outln!("{hex}")?;
     }

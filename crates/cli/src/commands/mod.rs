@@ -5,6 +5,7 @@ mod demo;
 mod gen;
 mod msm;
 mod plot;
+mod rtl;
 
 use crate::args::*;
 use crate::console::{errln, require_stdout};

@@ -1,5 +1,6 @@
 //! `zkmsm msm`: the MSM of a points file and a scalars file.
 
+use super::rtl::{self, CliCurve};
 use super::{ms, phases_json, print_phases, timed_runs};
 use crate::args::MsmArgs;
 use crate::console::{errln, outln};
@@ -9,9 +10,9 @@ use serde_json::json;
 use std::io::IsTerminal;
 use std::time::Instant;
 use zkmsm::io::{read_msm_inputs, result_hex, ReadOptions, Source};
-use zkmsm::{EngineCurve, MsmBuilder, Validation};
+use zkmsm::{MsmBuilder, Validation};
 
-pub fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), CliError> {
+pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
     if a.points.as_os_str() == "-" && a.scalars.as_os_str() == "-" {
         return Err(CliError::BothStdin);
     }
@@ -54,14 +55,29 @@ pub fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), CliError> {
     let t = Instant::now();
     let n = points.len();
     let pb = progress::spinner(super::demo::init_message(a.precompute));
-    let builder = MsmBuilder::new()
-        .validation(Validation::AlreadyValidated)
-        .backend(a.backend.into())
-        .precompute(a.precompute)
-        .window(a.window);
     // Without --check the context takes the points (no second copy: peak memory).
-    let (ctx, points) = if a.check { (builder.build(&points), points) } else { (builder.build(points), Vec::new()) };
-    let ctx = ctx?;
+    let (ctx, points, rtl) = match a.backend.choice() {
+        Some(choice) => {
+            let builder = MsmBuilder::new()
+                .validation(Validation::AlreadyValidated)
+                .backend(choice)
+                .precompute(a.precompute)
+                .window(a.window);
+            let (ctx, points) =
+                if a.check { (builder.build(&points), points) } else { (builder.build(points), Vec::new()) };
+            (ctx?, points, None)
+        }
+        None => {
+            rtl::no_precompute(a.precompute)?;
+            let (ctx, points) = if a.check {
+                (C::rtl_engine(points.clone(), a.window), points)
+            } else {
+                (C::rtl_engine(points, a.window), Vec::new())
+            };
+            let (ctx, handle) = ctx?;
+            (ctx, points, Some(handle))
+        }
+    };
     pb.finish_and_clear();
     let init = t.elapsed();
     let (out, all) = timed_runs(ctx.as_ref(), &scalars, a.repeat)?;
@@ -75,6 +91,7 @@ pub fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), CliError> {
         ctx.backend_name()
     )?;
     print_phases(&out)?;
+    let cycles = rtl::report(rtl.as_ref())?;
     if a.check {
         let t = Instant::now();
         let reference = zkmsm::reference::naive_msm(&points, &scalars);
@@ -85,12 +102,11 @@ pub fn msm<C: EngineCurve>(a: &MsmArgs) -> Result<(), CliError> {
     }
     let hex = result_hex(&result);
     if a.json {
-        outln!(
-            "{}",
-            json!({"curve": C::NAME, "n": n, "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
+        let mut j = json!({"curve": C::NAME, "n": n, "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
                    "load_ms": ms(load), "init_ms": ms(init), "window": out.plan.c, "windows": out.plan.windows,
-                   "backend": ctx.backend_name(), "phases_ms": phases_json(&out)})
-        )
+                   "backend": ctx.backend_name(), "phases_ms": phases_json(&out)});
+        rtl::add_json(&mut j, cycles.as_ref());
+        outln!("{j}")
     } else {
         outln!("{hex}")
     }

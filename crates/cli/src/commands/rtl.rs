@@ -1,0 +1,106 @@
+//! `--backend rtl` (msm, demo): the MSM on the RTL core as Verilator
+//! simulates it (crates/rtl, `zkmsm_rtl::backend::RtlEngine`), BLS12-377
+//! only. Built with `--features rtl`; without it the backend says in one
+//! line how to get it.
+
+use crate::console::errln;
+use crate::error::CliError;
+use zkmsm::{Affine, Bls12_377, Bls12_381, EngineCurve, MsmEngine, MsmError};
+
+/// What the last MSM on the core measured.
+pub struct RtlCycles {
+    /// Accumulation cycles of the simulated core (START to the last bucket
+    /// write-back).
+    pub rtl: u64,
+    /// The cycle model's (crates/sim, scheduler `core`) for the same digits.
+    pub model: u64,
+    /// Non-zero digits: bucket additions.
+    pub additions: u64,
+}
+
+/// Reads the core's counters after an MSM.
+pub struct RtlHandle {
+    #[cfg(feature = "rtl")]
+    backend: zkmsm_rtl::backend::RtlBackend,
+}
+
+impl RtlHandle {
+    pub fn cycles(&self) -> Option<RtlCycles> {
+        #[cfg(feature = "rtl")]
+        return self.backend.last_report().map(|r| RtlCycles {
+            rtl: r.stats.acc_cycles,
+            model: r.model_cycles,
+            additions: r.additions,
+        });
+        #[cfg(not(feature = "rtl"))]
+        None
+    }
+}
+
+/// Curves the commands run on, with or without an RTL core.
+pub trait CliCurve: EngineCurve {
+    /// An engine on the simulated core for already validated points.
+    fn rtl_engine(
+        points: Vec<Affine<Self>>,
+        window: Option<u32>,
+    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError>;
+}
+
+impl CliCurve for Bls12_381 {
+    fn rtl_engine(_: Vec<Affine<Self>>, _: Option<u32>) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+        Err(MsmError::Unsupported("the rtl backend is BLS12-377 only (the core's twisted Edwards adder)".into()).into())
+    }
+}
+
+impl CliCurve for Bls12_377 {
+    #[cfg(feature = "rtl")]
+    fn rtl_engine(
+        points: Vec<Affine<Self>>,
+        window: Option<u32>,
+    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+        use zkmsm_rtl::backend::{Device, RtlEngine};
+        let device = Device::shared().map_err(MsmError::Unsupported)?;
+        let mut engine = RtlEngine::new(points, zkmsm::Validation::AlreadyValidated, device)?;
+        engine.set_window(window);
+        let handle = RtlHandle { backend: engine.backend().clone() };
+        Ok((Box::new(engine), handle))
+    }
+
+    #[cfg(not(feature = "rtl"))]
+    fn rtl_engine(_: Vec<Affine<Self>>, _: Option<u32>) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+        Err(MsmError::Unsupported(
+            "--backend rtl needs the Verilated core: install Verilator 5 (apt-get install verilator) and build with `cargo run --release -p zkmsm-cli --features rtl -- ...`".into(),
+        )
+        .into())
+    }
+}
+
+/// The core has no fixed-base mode.
+pub fn no_precompute(precompute: Option<u32>) -> Result<(), CliError> {
+    match precompute {
+        Some(_) => Err(MsmError::Unsupported("--precompute: the RTL core has no fixed-base mode".into()).into()),
+        None => Ok(()),
+    }
+}
+
+/// The cycles of the last MSM on the core, printed to standard error.
+pub fn report(handle: Option<&RtlHandle>) -> Result<Option<RtlCycles>, CliError> {
+    let Some(c) = handle.and_then(RtlHandle::cycles) else { return Ok(None) };
+    errln!(
+        "  rtl: {} additions in {} accumulation cycles ({:.4} additions/cycle); cycle model {} cycles",
+        c.additions,
+        c.rtl,
+        c.additions as f64 / c.rtl.max(1) as f64,
+        c.model
+    )?;
+    Ok(Some(c))
+}
+
+/// `--json`: the core's and the model's accumulation cycles.
+pub fn add_json(j: &mut serde_json::Value, cycles: Option<&RtlCycles>) {
+    if let (Some(c), Some(m)) = (cycles, j.as_object_mut()) {
+        m.insert("rtl_cycles".into(), c.rtl.into());
+        m.insert("model_cycles".into(), c.model.into());
+        m.insert("rtl_additions".into(), c.additions.into());
+    }
+}

@@ -1,0 +1,143 @@
+//! With the `verilated` feature: Verilate the accelerator (rtl/src,
+//! zk_msm_top) twice and link both models with the C++ driver
+//! (rtl/tb/zk_driver.cpp):
+//!
+//! * `Vzk_te`: the twisted Edwards core as synthesized (CMAX 16, PD 16,
+//!   BRL 2), the multiplier compiled once as a hierarchical block;
+//! * `Vzk_int`: the integer stand-in datapath, for fast control tests
+//!   (CMAX 10, PD 16, BRL 2, stand-in latency 24, 32-bit values).
+//!
+//! Verilator comes from PATH (or $VERILATOR); it runs its own make for the
+//! generated C++ (-j from cargo's NUM_JOBS), the cc crate compiles the driver
+//! and the Verilator runtime. Without the feature this script does nothing.
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    #[cfg(feature = "verilated")]
+    verilated::build();
+}
+
+#[cfg(feature = "verilated")]
+mod verilated {
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    const TE_PARAMS: &[&str] = &[];
+    const INT_PARAMS: &[&str] = &["-GDP=0", "-GCMAX=10", "-GPD=16", "-GBRL=2", "-GSLAT=24", "-GSW=32"];
+
+    pub fn build() {
+        let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../..");
+        let rtl = root.join("rtl");
+        let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+        println!("cargo:rerun-if-changed={}", rtl.join("src").display());
+        println!("cargo:rerun-if-changed={}", rtl.join("tb/zk_driver.cpp").display());
+        println!("cargo:rerun-if-changed={}", rtl.join("tb/zk_driver.h").display());
+        println!("cargo:rerun-if-env-changed=VERILATOR");
+
+        let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
+        let root_dir = match Command::new(&verilator).arg("--getenv").arg("VERILATOR_ROOT").output() {
+        Ok(o) if o.status.success() => PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()),
+        _ => panic!(
+            "the `verilated` feature (zkmsm --features rtl) needs Verilator 5 on PATH (Debian: apt-get install verilator): `{verilator}` not found"
+        ),
+    };
+        let include = root_dir.join("include");
+
+        let mut sources: Vec<PathBuf> = std::fs::read_dir(rtl.join("src"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "sv") && !p.ends_with("zk_tb_top.sv"))
+            .collect();
+        sources.sort();
+
+        let jobs = std::env::var("NUM_JOBS").unwrap_or_else(|_| "2".into());
+        let te = verilate(&verilator, &rtl, &sources, &out.join("te"), "Vzk_te", TE_PARAMS, true, &jobs);
+        let int = verilate(&verilator, &rtl, &sources, &out.join("int"), "Vzk_int", INT_PARAMS, false, &jobs);
+
+        cc::Build::new()
+            .cpp(true)
+            .std("c++17")
+            .opt_level(2)
+            .include(&include)
+            .include(include.join("vltstd"))
+            .include(&te)
+            .include(&int)
+            .define("ZK_WITH_TE", None)
+            .define("ZK_WITH_INT", None)
+            .define("VM_TRACE", "0")
+            .file(rtl.join("tb/zk_driver.cpp"))
+            .warnings(false)
+            .compile("zk_driver");
+        // the models' archives after the driver that uses them, the runtime last
+        // (copied to lib<name>.a, the name rustc links by)
+        println!("cargo:rustc-link-search=native={}", out.display());
+        for (k, dir) in [&te, &int].into_iter().enumerate() {
+            for (j, lib) in archives(dir).into_iter().enumerate() {
+                let name = format!("zk_model_{k}_{j}");
+                std::fs::copy(&lib, out.join(format!("lib{name}.a"))).unwrap();
+                println!("cargo:rustc-link-lib=static={name}");
+            }
+        }
+        let mut rt = cc::Build::new();
+        rt.cpp(true).std("c++17").opt_level(2).include(&include).include(include.join("vltstd")).warnings(false);
+        rt.file(include.join("verilated.cpp"));
+        if include.join("verilated_threads.cpp").exists() {
+            rt.file(include.join("verilated_threads.cpp"));
+        }
+        rt.compile("zk_verilated");
+        println!("cargo:rustc-link-lib=pthread");
+    }
+
+    /// Verilate `zk_msm_top` into `dir` with Verilator's own make; the archives
+    /// it leaves there are linked by the caller.
+    #[allow(clippy::too_many_arguments)]
+    fn verilate(
+        verilator: &str,
+        rtl: &Path,
+        sources: &[PathBuf],
+        dir: &Path,
+        prefix: &str,
+        params: &[&str],
+        hierarchical: bool,
+        jobs: &str,
+    ) -> PathBuf {
+        std::fs::create_dir_all(dir).unwrap();
+        let mut cmd = Command::new(verilator);
+        cmd.args(["--cc", "--build", "-j", jobs, "-O3", "--x-assign", "fast", "--x-initial", "fast"])
+            .args(["-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "zk_msm_top"])
+            .arg(format!("-I{}", rtl.join("src").display()))
+            .args(["--prefix", prefix, "--Mdir"])
+            .arg(dir)
+            .args(["-CFLAGS", "-O1 -std=c++17 -fPIC", "-MAKEFLAGS", "OPT_FAST=-O1"])
+            .args(params)
+            .args(sources);
+        if hierarchical {
+            cmd.arg("--hierarchical");
+        }
+        let log = dir.join("verilator.log");
+        let out = cmd.output().unwrap_or_else(|e| panic!("running {verilator}: {e}"));
+        std::fs::write(&log, [&out.stdout[..], &out.stderr[..]].concat()).unwrap();
+        if !out.status.success() {
+            panic!("Verilator failed for {prefix} (log: {})", log.display());
+        }
+        dir.to_path_buf()
+    }
+
+    /// The static archives Verilator's build left in `dir`, the top model first.
+    fn archives(dir: &Path) -> Vec<PathBuf> {
+        let mut found = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "a") {
+                    found.push(p);
+                }
+            }
+        }
+        found.sort_by_key(|p| (p.parent() != Some(dir), p.clone()));
+        found
+    }
+}

@@ -1,0 +1,124 @@
+//! The host's view of the RTL core: the window it should run for n points,
+//! the narrow last window's spreading, and the cycle model configured as the
+//! core is (crates/sim's `core` scheduler), so the model's cycles can be put
+//! beside the simulation's.
+
+use zkmsm::Plan;
+use zkmsm_sim::digits::DigitSource;
+use zkmsm_sim::model::{AggKind, ModelConfig, SchedKind};
+use zkmsm_sim::sched::core::CoreSched;
+
+/// The core's parameters that the model needs (read from its registers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoreParams {
+    /// Largest window (bucket memory).
+    pub cmax: u32,
+    /// Pending queue depth.
+    pub pd: u32,
+    /// Bucket-memory read latency.
+    pub brl: u32,
+    /// Hazard window: bucket-read latency + datapath latency.
+    pub hz: u32,
+}
+
+/// The parameters of the synthesized core (rtl/src/zk_msm_core.sv defaults,
+/// zk_te_madd's 110-cycle latency).
+pub const SYNTHESIZED: CoreParams = CoreParams { cmax: 16, pd: 16, brl: 2, hz: 112 };
+
+/// Cycles from START to the first work beat the core can take, in the
+/// test-bench environment (rtl/tb/zk_driver.cpp) with a point memory of
+/// `mem_latency` cycles at full bandwidth: the register write that starts
+/// the core, the point reader's command, the memory, the join with the
+/// digit stream and the input register slice. Measured once and checked by
+/// `model_matches_the_stand_in_core` on every run it makes.
+pub fn input_latency(mem_latency: u32) -> u64 {
+    mem_latency as u64 + INPUT_PIPELINE
+}
+
+/// The part of [`input_latency`] that is the core's own pipeline.
+pub const INPUT_PIPELINE: u64 = 3;
+
+/// The window for n points on the core: the largest c <= CMAX whose
+/// 2^(c-1) buckets a window can read out while the next windows accumulate
+/// (2^(c-1) <= n), at least 1.
+pub fn window_for(n: usize, p: &CoreParams) -> u32 {
+    let mut c = 1;
+    while c < p.cmax && (1usize << c) <= n {
+        c += 1;
+    }
+    c
+}
+
+/// The last window's bucket bits tb (its digits lie in [0, 2^tb]) when it is
+/// narrow enough to spread (tb < c - 1), else `None`.
+pub fn spread_bits(plan: &Plan, scalar_bits: u32) -> Option<u32> {
+    let tb = CoreSched::top_bits_for(plan, scalar_bits);
+    (tb + 1 < plan.c).then_some(tb)
+}
+
+/// The cycle model of this core (crates/sim, scheduler `core`).
+pub fn model_config(p: &CoreParams, plan: &Plan, scalar_bits: u32, n: usize, mem_latency: u32) -> ModelConfig {
+    let mut cfg = SchedKind::Core.preset();
+    cfg.n = n;
+    cfg.c = plan.c;
+    cfg.bits = scalar_bits;
+    cfg.agg = AggKind::Host;
+    cfg.machine.depth = p.hz;
+    cfg.core = CoreSched {
+        pending_cap: p.pd as usize,
+        read_latency: p.brl,
+        input_latency: input_latency(mem_latency),
+        cmax: p.cmax,
+        spread_top: true,
+        top_bits: None,
+    };
+    cfg
+}
+
+/// Window-major digits (the stream the core takes) as a model digit source.
+pub struct StreamDigits<'a> {
+    pub digits: &'a [i32],
+    pub n: usize,
+    pub windows: usize,
+    pub c: u32,
+}
+
+impl DigitSource for StreamDigits<'_> {
+    fn len(&self) -> usize {
+        self.n
+    }
+    fn windows(&self) -> usize {
+        self.windows
+    }
+    fn window_bits(&self) -> u32 {
+        self.c
+    }
+    fn digit(&self, i: usize, j: usize) -> i32 {
+        self.digits[j * self.n + i]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_grows_with_n_and_stops_at_cmax() {
+        let p = SYNTHESIZED;
+        assert_eq!(window_for(0, &p), 1);
+        assert_eq!(window_for(1, &p), 1);
+        assert_eq!(window_for(2, &p), 2);
+        assert_eq!(window_for(1 << 12, &p), 13);
+        assert_eq!(window_for((1 << 12) - 1, &p), 12);
+        assert_eq!(window_for(1 << 24, &p), 16);
+    }
+
+    #[test]
+    fn only_narrow_last_windows_spread() {
+        // 253-bit scalars: c = 13 leaves 6 bits on top, c = 16 leaves 13
+        assert_eq!(spread_bits(&Plan::with_window(13, 253), 253), Some(6));
+        assert_eq!(spread_bits(&Plan::with_window(16, 253), 253), Some(13));
+        assert_eq!(spread_bits(&Plan::with_window(11, 253), 253), Some(0));
+        assert_eq!(spread_bits(&Plan::with_window(2, 253), 253), None);
+    }
+}

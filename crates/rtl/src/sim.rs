@@ -1,0 +1,235 @@
+//! The Verilated accelerator (`zk_msm_top` in its test-bench environment,
+//! `rtl/tb/zk_driver.h`) behind a safe interface. Built by this crate's
+//! build script with the `verilated` feature.
+
+use std::ffi::CStr;
+use std::os::raw::{c_char, c_int};
+
+/// Which Verilated configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The integer stand-in datapath (fast; control tests).
+    Int = 0,
+    /// The twisted Edwards adder: the core as synthesized.
+    Te = 1,
+}
+
+/// The environment of a run (`zk_sim_opts`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct Opts {
+    /// Point memory: cycles from a read to its data.
+    pub mem_latency: u32,
+    /// Point memory: points per 100 cycles (<= 100).
+    pub mem_rate_pct: u32,
+    /// Digit stream: beats offered per 100 cycles.
+    pub dg_rate_pct: u32,
+    /// Bucket stream: cycles the host is ready, per 100.
+    pub out_ready_pct: u32,
+    pub seed: u64,
+    /// Give up after this many cycles per MSM.
+    pub max_cycles: u64,
+}
+
+impl Default for Opts {
+    fn default() -> Self {
+        Self { mem_latency: 40, mem_rate_pct: 100, dg_rate_pct: 100, out_ready_pct: 100, seed: 1, max_cycles: 1 << 34 }
+    }
+}
+
+/// The core's parameters, read from its registers.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Info {
+    pub dp: u32,
+    pub cmax: u32,
+    pub pd: u32,
+    pub brl: u32,
+    /// Datapath latency (the adder's 110).
+    pub lat_dp: u32,
+    /// Hazard window: bucket-read latency + datapath latency.
+    pub lat_hz: u32,
+    pub point_bits: u32,
+    pub value_bits: u32,
+}
+
+/// The core's counters after an MSM (zk_msm_core), and the simulation's cost.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// START to the last bucket out.
+    pub cycles: u64,
+    /// START to the last bucket write-back: the accumulation cycles.
+    pub acc_cycles: u64,
+    pub issued: u64,
+    pub conflicts: u64,
+    pub stalls: u64,
+    pub bubbles: u64,
+    pub zero_digits: u64,
+    pub ro_stalls: u64,
+    pub pending_hwm: u64,
+    pub status: u32,
+    pub sim_cycles: u64,
+    pub sim_seconds: f64,
+}
+
+#[repr(C)]
+struct Raw {
+    _private: [u8; 0],
+}
+
+extern "C" {
+    fn zk_sim_new(kind: c_int, o: *const Opts) -> *mut Raw;
+    fn zk_sim_free(s: *mut Raw);
+    fn zk_sim_get_info(s: *mut Raw, out: *mut Info);
+    fn zk_sim_set_opts(s: *mut Raw, o: *const Opts);
+    fn zk_sim_load_points(s: *mut Raw, words: *const u64, n: usize) -> c_int;
+    fn zk_sim_run(
+        s: *mut Raw,
+        n: u32,
+        c: u32,
+        windows: u32,
+        top_bits: u32,
+        digits: *const i32,
+        buckets: *mut u64,
+        stats: *mut Stats,
+    ) -> c_int;
+    fn zk_sim_error(s: *mut Raw) -> *const c_char;
+}
+
+/// One simulated accelerator with its point memory.
+pub struct Sim {
+    raw: *mut Raw,
+    info: Info,
+    points: usize,
+}
+
+// SAFETY: the C++ object has no thread affinity; `&mut self` on every call
+// that touches it keeps it to one thread at a time.
+unsafe impl Send for Sim {}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// The MSM ran, but the core flagged its input (STATUS bits 4..7).
+    Flagged { status: u32 },
+    /// The MSM did not complete (timeout, a broken stream order, ...).
+    Failed(String),
+    /// The call was malformed (lengths).
+    Invalid(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Flagged { status } => write!(f, "the core flagged its input: STATUS 0x{status:x}"),
+            RunError::Failed(s) => write!(f, "the simulated MSM failed: {s}"),
+            RunError::Invalid(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl Sim {
+    /// Reset a new accelerator (its bucket memory clears itself).
+    pub fn new(kind: Kind, opts: &Opts) -> Option<Self> {
+        // SAFETY: `opts` is a valid zk_sim_opts; a null return is handled.
+        let raw = unsafe { zk_sim_new(kind as c_int, opts) };
+        if raw.is_null() {
+            return None;
+        }
+        let mut info = Info::default();
+        // SAFETY: `raw` is live, `info` writable.
+        unsafe { zk_sim_get_info(raw, &mut info) };
+        Some(Self { raw, info, points: 0 })
+    }
+
+    pub fn info(&self) -> Info {
+        self.info
+    }
+
+    pub fn set_opts(&mut self, opts: &Opts) {
+        // SAFETY: `raw` is live.
+        unsafe { zk_sim_set_opts(self.raw, opts) };
+    }
+
+    /// 64-bit words per point and per bucket value.
+    pub fn point_words(&self) -> usize {
+        self.info.point_bits.div_ceil(64) as usize
+    }
+    pub fn value_words(&self) -> usize {
+        self.info.value_bits.div_ceil(64) as usize
+    }
+
+    /// MSM_INIT: the points into point memory (`point_words()` each).
+    pub fn load_points(&mut self, words: &[u64]) {
+        let n = words.len() / self.point_words();
+        assert_eq!(words.len(), n * self.point_words(), "whole points");
+        // SAFETY: `words` holds n points of point_words() words.
+        unsafe { zk_sim_load_points(self.raw, words.as_ptr(), n) };
+        self.points = n;
+    }
+
+    pub fn points(&self) -> usize {
+        self.points
+    }
+
+    /// One MSM over the first `n` loaded points: `digits` window-major
+    /// (windows x n); returns windows x 2^(c-1) bucket values
+    /// (`value_words()` each) and the counters. `top_bits`: the last
+    /// window's digits lie in [-2^tb, 2^tb] and are spread over its buckets
+    /// (the caller adds the copies up); `None`: no spreading.
+    pub fn run(
+        &mut self,
+        n: usize,
+        c: u32,
+        windows: u32,
+        top_bits: Option<u32>,
+        digits: &[i32],
+    ) -> Result<(Vec<u64>, Stats), RunError> {
+        if n > self.points {
+            return Err(RunError::Invalid(format!("{n} digits per window but {} points loaded", self.points)));
+        }
+        if digits.len() != n * windows as usize {
+            return Err(RunError::Invalid(format!("{} digits for {windows} windows of {n}", digits.len())));
+        }
+        if !(1..=self.info.cmax).contains(&c) {
+            return Err(RunError::Invalid(format!("window {c} outside the core's 1..={}", self.info.cmax)));
+        }
+        let nb = 1usize << (c - 1);
+        let mut buckets = vec![0u64; (nb * windows as usize).max(1) * self.value_words()];
+        let mut st = Stats::default();
+        // SAFETY: the buffers have the sizes zk_sim_run documents.
+        let rc = unsafe {
+            zk_sim_run(
+                self.raw,
+                n as u32,
+                c,
+                windows,
+                top_bits.unwrap_or(31),
+                digits.as_ptr(),
+                buckets.as_mut_ptr(),
+                &mut st,
+            )
+        };
+        buckets.truncate(nb * windows as usize * self.value_words());
+        match rc {
+            0 => Ok((buckets, st)),
+            1 => Err(RunError::Flagged { status: st.status }),
+            _ => Err(RunError::Failed(self.error())),
+        }
+    }
+
+    fn error(&self) -> String {
+        // SAFETY: zk_sim_error returns a NUL-terminated string owned by the object.
+        unsafe { CStr::from_ptr(zk_sim_error(self.raw)) }.to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from zk_sim_new and is freed once.
+        unsafe { zk_sim_free(self.raw) };
+    }
+}

@@ -1,0 +1,173 @@
+//! The core's control logic on its integer stand-in datapath (as Hardcaml
+//! tests its controller): many random MSMs, each checked exactly, and the
+//! cycle model (crates/sim, scheduler `core`) against the simulated core's
+//! accumulation cycles on the same digits. Needs the `verilated` feature.
+#![cfg(feature = "verilated")]
+
+use rand::{Rng, SeedableRng};
+use zkmsm::Plan;
+use zkmsm_rtl::machine::{model_config, CoreParams, StreamDigits};
+use zkmsm_rtl::sim::{Kind, Opts, RunError, Sim};
+
+struct Case {
+    n: usize,
+    c: u32,
+    windows: u32,
+    top: Option<u32>,
+    digits: Vec<i32>,
+}
+
+/// Random digits in the patterns that stress the scheduler: uniform, all
+/// in one bucket, a few buckets, mostly zero, the extreme digits; the last
+/// window narrow and spread half the time (as the host's Booth digits are).
+fn case<R: Rng>(rng: &mut R, cmax: u32, max_n: usize) -> Case {
+    let n = if rng.gen_bool(0.1) { rng.gen_range(0..3) } else { rng.gen_range(0..=max_n) };
+    let c = rng.gen_range(1..=cmax);
+    let windows = rng.gen_range(0..6u32);
+    let half = 1i32 << (c - 1);
+    let top = (c >= 2 && windows > 0 && rng.gen_bool(0.5)).then(|| rng.gen_range(0..c - 1));
+    let pattern = rng.gen_range(0..5);
+    let fixed = rng.gen_range(-half..=half);
+    let mut digits = Vec::with_capacity(n * windows as usize);
+    for w in 0..windows {
+        for _ in 0..n {
+            let d = match (top, w + 1 == windows) {
+                (Some(tb), true) => {
+                    let lim = 1i32 << tb;
+                    if pattern == 1 {
+                        lim
+                    } else {
+                        rng.gen_range(-lim..=lim)
+                    }
+                }
+                _ => match pattern {
+                    0 => rng.gen_range(-half..=half),
+                    1 => fixed,
+                    2 => rng.gen_range(-1..=1),
+                    3 if rng.gen_bool(0.75) => 0,
+                    3 => rng.gen_range(-half..=half),
+                    _ if rng.gen_bool(0.5) => half,
+                    _ => -half,
+                },
+            };
+            digits.push(d);
+        }
+    }
+    Case { n, c, windows, top, digits }
+}
+
+/// The buckets the core must return: signed sums of the points mod 2^32,
+/// the spread last window as copies the caller folds (folded here).
+fn expected(case: &Case, points: &[u64]) -> Vec<u32> {
+    let nb = 1usize << (case.c - 1);
+    let mut b = vec![0u32; nb * case.windows as usize];
+    for w in 0..case.windows as usize {
+        for i in 0..case.n {
+            let d = case.digits[w * case.n + i];
+            if d != 0 {
+                let k = &mut b[w * nb + d.unsigned_abs() as usize - 1];
+                *k = if d > 0 { k.wrapping_add(points[i] as u32) } else { k.wrapping_sub(points[i] as u32) };
+            }
+        }
+    }
+    b
+}
+
+fn fold(case: &Case, got: &mut [u32]) {
+    if let (Some(tb), true) = (case.top, case.windows > 0) {
+        let nb = 1usize << (case.c - 1);
+        let last = &mut got[(case.windows as usize - 1) * nb..];
+        for i in (1usize << tb)..nb {
+            let v = last[i];
+            last[i % (1 << tb)] = last[i % (1 << tb)].wrapping_add(v);
+            last[i] = 0;
+        }
+    }
+}
+
+fn params(sim: &Sim) -> CoreParams {
+    let i = sim.info();
+    CoreParams { cmax: i.cmax, pd: i.pd, brl: i.brl, hz: i.lat_hz }
+}
+
+fn setup(seed: u64) -> (Sim, Vec<u64>, rand_chacha::ChaCha8Rng) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut sim = Sim::new(Kind::Int, &Opts::default()).expect("stand-in core");
+    let points: Vec<u64> = (0..1000).map(|_| rng.gen::<u32>() as u64).collect();
+    sim.load_points(&points);
+    (sim, points, rng)
+}
+
+/// Exact buckets and exactly the model's accumulation cycles, with point
+/// memory at full bandwidth (any latency) and the host always ready.
+#[test]
+fn model_matches_the_stand_in_core() {
+    let (mut sim, points, mut rng) = setup(1);
+    let p = params(&sim);
+    assert_eq!((p.cmax, p.pd, p.brl, p.hz), (10, 16, 2, 26));
+    let (mut ops, mut cycles) = (0u64, 0u64);
+    for t in 0..150 {
+        let cs = case(&mut rng, p.cmax, 1000);
+        let opts = Opts { mem_latency: rng.gen_range(1..60), ..Opts::default() };
+        sim.set_opts(&opts);
+        let (words, st) = sim.run(cs.n, cs.c, cs.windows, cs.top, &cs.digits).unwrap();
+        let mut got: Vec<u32> = words.iter().map(|&w| w as u32).collect();
+        fold(&cs, &mut got);
+        assert_eq!(got, expected(&cs, &points), "case {t}: buckets");
+        let nz = cs.digits.iter().filter(|&&d| d != 0).count() as u64;
+        assert_eq!(st.issued, nz, "case {t}: one addition per non-zero digit");
+        let plan = Plan { c: cs.c, windows: cs.windows, buckets: 1 << (cs.c - 1) };
+        let mut cfg = model_config(&p, &plan, 253, cs.n, opts.mem_latency);
+        cfg.core.top_bits = Some(cs.top.unwrap_or(31));
+        let src = StreamDigits { digits: &cs.digits, n: cs.n, windows: cs.windows as usize, c: cs.c };
+        let model = cfg.run_stats_digits(&src);
+        assert_eq!(
+            st.acc_cycles, model.acc.cycles,
+            "case {t}: n {} c {} windows {} top {:?}: RTL vs model accumulation cycles",
+            cs.n, cs.c, cs.windows, cs.top
+        );
+        assert_eq!(st.conflicts, model.acc.conflicts, "case {t}: conflicts");
+        assert_eq!(st.bubbles, model.acc.bubbles, "case {t}: bubbles");
+        ops += nz;
+        cycles += st.acc_cycles;
+    }
+    println!("150 cases: {ops} additions in {cycles} accumulation cycles, RTL = model in every case");
+}
+
+/// Slow, bursty point memory, gaps in the digit stream and a host that is
+/// often not ready: the same buckets, every operation issued once.
+#[test]
+fn backpressure_everywhere_changes_timing_not_results() {
+    let (mut sim, points, mut rng) = setup(2);
+    let p = params(&sim);
+    for t in 0..120 {
+        let cs = case(&mut rng, p.cmax, 500);
+        let opts = Opts {
+            mem_latency: rng.gen_range(1..80),
+            mem_rate_pct: rng.gen_range(20..=100),
+            dg_rate_pct: rng.gen_range(30..=100),
+            out_ready_pct: rng.gen_range(10..=100),
+            seed: rng.gen(),
+            ..Opts::default()
+        };
+        sim.set_opts(&opts);
+        let (words, st) = sim.run(cs.n, cs.c, cs.windows, cs.top, &cs.digits).unwrap();
+        let mut got: Vec<u32> = words.iter().map(|&w| w as u32).collect();
+        fold(&cs, &mut got);
+        assert_eq!(got, expected(&cs, &points), "case {t} ({opts:?})");
+        assert_eq!(st.issued, cs.digits.iter().filter(|&&d| d != 0).count() as u64);
+    }
+}
+
+/// Bad input is flagged, not obeyed: a digit beyond 2^(c-1), and a window
+/// size the core does not have.
+#[test]
+fn out_of_range_digits_are_flagged_and_skipped() {
+    let (mut sim, _, _) = setup(3);
+    let err = sim.run(4, 3, 1, None, &[1, 5, -2, 0]).unwrap_err();
+    assert_eq!(err, RunError::Flagged { status: 0x15 }, "{err}");
+    // the core is usable afterwards
+    let (_, st) = sim.run(4, 3, 1, None, &[1, 4, -2, 0]).unwrap();
+    assert_eq!(st.issued, 3);
+    assert!(matches!(sim.run(4, 11, 1, None, &[1, 1, 1, 1]), Err(RunError::Invalid(_))));
+}

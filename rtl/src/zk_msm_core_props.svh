@@ -1,0 +1,104 @@
+// zk_msm_core_props.svh -- formal properties of zk_msm_core, included in
+// its body when FORMAL is defined (Yosys `read_verilog -formal`;
+// rtl/formal/prove.sh runs them on a reduced configuration). Ghost state
+// here is the proof's bookkeeping, not hardware.
+//
+// The ghost pipeline g_* records every issued operation, g_*[k] being the
+// one decided k+1 cycles ago: it reads its bucket at the clock edge ending
+// the cycle it is in g_*[0] and writes it at the edge ending the cycle it
+// is in g_*[HZ]. The properties:
+//   P1  hazards: the operations in g_*[0..HZ] (every operation between its
+//       bucket read and its write-back) have pairwise different buckets;
+//   P2  the hazard detector holds exactly g_*[0..HZ-1];
+//   P3  the datapath writes back every issued operation exactly once,
+//       HZ+1 cycles after its decision, to its own bucket;
+//   P4  conservation: the operations accepted and not yet written back
+//       (bk_out, per slot and in total) are those in the pending queue plus
+//       those in g_*; so none is lost or duplicated;
+//   P5  the pending queue is never pushed full or popped empty, and the
+//       input register slice never drops or duplicates a beat;
+//   P6  bank ports: an accumulation access and a read-out access never meet
+//       on one bank port; read-out starts only on a window with nothing
+//       outstanding;
+//   P7  no deadlock: while the input head or the pending queue has work,
+//       some operation issues or the head moves within HZ+1 cycles.
+reg f_past = 1'b0;
+always @(posedge clk) f_past <= 1'b1;
+
+reg [HZ:0] g_v;
+reg [(HZ+1)*AW-1:0] g_a;
+always @(posedge clk) begin
+  g_v <= rst ? '0 : {g_v[HZ-1:0], iss_v};
+  g_a <= {g_a[HZ*AW-1:0], iss_a};
+end
+
+// pending-queue entries of each slot (the queue holds {point, sub, address})
+integer f_i, f_j;
+reg [7:0] f_pend_slot[4];
+reg [7:0] f_fly_slot[4];
+reg [7:0] f_fly;
+reg [AW-1:0] f_e;
+reg [1:0] f_s;
+always @* begin
+  for (f_j = 0; f_j < 4; f_j = f_j + 1) begin
+    f_pend_slot[f_j] = 8'd0;
+    f_fly_slot[f_j] = 8'd0;
+  end
+  f_fly = 8'd0;
+  for (f_i = 0; f_i <= HZ; f_i = f_i + 1)
+    if (g_v[f_i]) begin
+      f_fly = f_fly + 8'd1;
+      f_s = two ? {1'b0, g_a[f_i*AW+AW-1]} : g_a[f_i*AW+AW-2+:2];
+      f_fly_slot[f_s] = f_fly_slot[f_s] + 8'd1;
+    end
+  for (f_i = 0; f_i < PD; f_i = f_i + 1)
+    if (f_i < p_count) begin
+      f_e = p_fmem[PEW*($clog2(PD))'(p_frd+f_i)+:AW];
+      f_s = two ? {1'b0, f_e[AW-1]} : f_e[AW-1:AW-2];
+      f_pend_slot[f_s] = f_pend_slot[f_s] + 8'd1;
+    end
+end
+
+// (assertions in combinational blocks: checked on each step's state)
+always @* begin
+  if (f_past && !rst) begin
+    // P1
+    for (f_i = 0; f_i <= HZ; f_i = f_i + 1)
+      for (f_j = f_i + 1; f_j <= HZ; f_j = f_j + 1)
+        assert (!(g_v[f_i] && g_v[f_j] && g_a[f_i*AW+:AW] == g_a[f_j*AW+:AW]));
+    // P2
+    assert (ifl_v == g_v[HZ-1:0]);
+    for (f_i = 0; f_i < HZ; f_i = f_i + 1) if (g_v[f_i]) assert (ifl_a[f_i*AW+:AW] == g_a[f_i*AW+:AW]);
+    assert (i_v == g_v[0]);
+    if (i_v) assert (i_a == g_a[AW-1:0]);
+    // P3
+    assert (wb_v == g_v[HZ]);
+    if (wb_v) assert (wb_a == g_a[HZ*AW+:AW]);
+    if (d_v) assert (d_a == g_a[BRL*AW+:AW]);
+    // P4
+    assert ({8'd0, bk_out[0]} + bk_out[1] + bk_out[2] + bk_out[3] == 8'(p_count) + f_fly);
+    for (f_j = 0; f_j < 4; f_j = f_j + 1) assert (8'(bk_out[f_j]) == f_pend_slot[f_j] + f_fly_slot[f_j]);
+    // P6
+    for (f_j = 0; f_j < 4; f_j = f_j + 1) begin
+      assert (!(i_v && i_a[AW-1:AW-2] == f_j && ro_rd && ro_a[AW-1:AW-2] == f_j));
+      assert (!(wb_v && wb_a[AW-1:AW-2] == f_j && clr_v && clr_a[AW-1:AW-2] == f_j));
+    end
+    if (ro_act) assert (bk_out[ro_b] == '0 && bk_busy[ro_b]);
+  end
+end
+
+// P5: the queue's own properties are in zk_fifo; the core must respect its
+// contract
+always @* if (f_past && !rst) begin
+  assert (!(p_push && p_full && !p_pop));
+  assert (!(p_pop && !p_valid));
+  assert (p_count <= PD);
+end
+
+// P7
+reg [7:0] f_wait;
+always @(posedge clk) begin
+  if (rst || iss_v || consume || !(s_ok || (st == ST_RUN && p_valid))) f_wait <= 8'd0;
+  else f_wait <= f_wait + 8'd1;
+end
+always @* if (f_past && !rst) assert (f_wait <= 8'(HZ + 1));
