@@ -161,28 +161,6 @@ if core_model core_a -GDP=0 -GCMAX=6 -GPD=4 -GSLAT=6 -GBRL=2 -GSW=16; then core_
 step "verilator: the MSM core, stand-in datapath (CMAX 4, PD 2, latency 1, BRL 1)"
 if core_model core_b -GDP=0 -GCMAX=4 -GPD=2 -GSLAT=1 -GBRL=1 -GSW=12; then core_run core_b; else bad "build core_b (see $B/core_b.build.log)"; fi
 
-# the core on its integer stand-in datapath: NAME PARAMS...
-core_model() {
-  local name=$1
-  shift
-  rm -rf "$B/obj_$name"
-  verilator --cc --exe --build -j "$JOBS" -O3 --x-assign fast --x-initial fast \
-    -Wno-fatal -Wno-lint -Wno-style -Isrc --top-module zk_msm_top --prefix Vzk_int "$@" \
-    --Mdir "$B/obj_$name" -o zk_core_tb $SRCS "$RTL/tb/zk_driver.cpp" "$RTL/tb/zk_core_tb.cpp" \
-    -CFLAGS "-O1 -std=c++17 -DZK_WITH_INT" -MAKEFLAGS "OPT_FAST=-O1" >"$B/$name.build.log" 2>&1 &&
-    [ -x "$B/obj_$name/zk_core_tb" ]
-}
-
-core_run() {
-  local name=$1
-  if "$B/obj_$name/zk_core_tb" "$CORE_CASES" "$SEED"; then ok "$name: $CORE_CASES random MSMs"; else bad "$name"; fi
-}
-
-step "verilator: the MSM core, stand-in datapath (CMAX 6, PD 4, latency 6, BRL 2)"
-if core_model core_a -GDP=0 -GCMAX=6 -GPD=4 -GSLAT=6 -GBRL=2 -GSW=16; then core_run core_a; else bad "build core_a (see $B/core_a.build.log)"; fi
-step "verilator: the MSM core, stand-in datapath (CMAX 4, PD 2, latency 1, BRL 1)"
-if core_model core_b -GDP=0 -GCMAX=4 -GPD=2 -GSLAT=1 -GBRL=1 -GSW=12; then core_run core_b; else bad "build core_b (see $B/core_b.build.log)"; fi
-
 step "cargo test -p zkmsm-rtl --features verilated (Verilates the core twice)"
 if (cd "$ROOT" && nice -n 5 cargo test --release -p zkmsm-rtl --features verilated -q -- --test-threads 1); then
   ok "zkmsm-rtl tests with the Verilated core"
