@@ -8,8 +8,7 @@
 # The MSM core (zk_msm_top) runs on its integer stand-in datapath in two
 # configurations (rtl/tb/zk_core_tb.cpp: random MSMs checked exactly); then
 # Verilated as synthesized behind the `rtl` backend: crates/rtl's tests
-# (stand-in vs the cycle model, BLS12-377 MSMs end to end vs the CPU engine)
-# and `zkmsm demo --backend rtl` (zkmsm-cli --features rtl).
+# (stand-in vs the cycle model, BLS12-377 MSMs end to end vs the CPU engine).
 #
 # Knobs (environment): MUL_OPS (100000), PADD_OPS (20000), ADDSUB_OPS (20000),
 # CORE_CASES (3000), JOBS (2), SEED (1), VARIANTS ("default rw384"),
@@ -166,12 +165,6 @@ if (cd "$ROOT" && nice -n 5 cargo test --release -p zkmsm-rtl --features verilat
   ok "zkmsm-rtl tests with the Verilated core"
 else
   bad "zkmsm-rtl tests with the Verilated core"
-fi
-step "cargo test -p zkmsm-cli --features rtl --test rtl_backend"
-if (cd "$ROOT" && nice -n 5 cargo test --release -p zkmsm-cli --features rtl -q --test rtl_backend); then
-  ok "zkmsm demo --backend rtl"
-else
-  bad "zkmsm demo --backend rtl"
 fi
 
 step "waiting for yosys"

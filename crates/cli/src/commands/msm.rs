@@ -113,13 +113,15 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
 }
 
 /// `--memory-budget`: the library's out-of-core MSM (zkmsm::out_of_core).
-fn out_of_core<C: EngineCurve>(a: &MsmArgs, budget: usize) -> Result<(), CliError> {
+fn out_of_core<C: zkmsm::EngineCurve>(a: &MsmArgs, budget: usize) -> Result<(), CliError> {
     if a.points.as_os_str() == "-" || a.scalars.as_os_str() == "-" {
         return Err(CliError::BudgetNeedsFiles);
     }
     let opts = zkmsm::out_of_core::OutOfCoreOptions {
         format: a.point_format.map(Into::into),
-        backend: a.backend.into(),
+        backend: a.backend.choice().ok_or_else(|| {
+            zkmsm::MsmError::Unsupported("--memory-budget runs the library's backends, not --backend rtl".into())
+        })?,
         ..zkmsm::out_of_core::OutOfCoreOptions::with_budget(budget)
     };
     let t = Instant::now();
