@@ -58,7 +58,7 @@ impl<C: SwCurve> Affine<C> {
 
     /// The two points with this x, if any: (y, -y) with y not lexicographically largest.
     pub fn ys_from_x(x: C::Base) -> Option<(C::Base, C::Base)> {
-        let y = (x.square() * x + C::coeff_b()).sqrt()?;
+        let y = C::sqrt_base(&(x.square() * x + C::coeff_b()))?;
         let neg = -y;
         Some(if y.is_lexicographically_largest() { (neg, y) } else { (y, neg) })
     }

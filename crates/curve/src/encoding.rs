@@ -67,10 +67,15 @@ fn be_bytes<F: PrimeField>(f: &F) -> Vec<u8> {
     b
 }
 
+/// The largest encoded coordinate (both BLS12 base fields take 48 bytes).
+const MAX_BYTES: usize = 64;
+
 fn from_be<F: PrimeField>(b: &[u8]) -> Option<F> {
-    let mut le = b.to_vec();
+    let mut le = [0u8; MAX_BYTES];
+    let le = &mut le[..b.len()];
+    le.copy_from_slice(b);
     le.reverse();
-    F::from_bytes_le(&le)
+    F::from_bytes_le(le)
 }
 
 impl<C: MsmCurve> Affine<C> {
@@ -130,7 +135,9 @@ impl<C: MsmCurve> Affine<C> {
         if flags == LE_NEG | LE_INF {
             return Err(DecodeError::BadFlags { byte: last, flags });
         }
-        let mut b = bytes.to_vec();
+        let mut buf = [0u8; 2 * MAX_BYTES];
+        let b = &mut buf[..bytes.len()];
+        b.copy_from_slice(bytes);
         b[last] &= !(LE_NEG | LE_INF);
         let x = C::Base::from_bytes_le(&b[..n]).ok_or(DecodeError::NonCanonical { byte: 0 })?;
         let y = match format {
@@ -156,7 +163,9 @@ impl<C: MsmCurve> Affine<C> {
         if compressed != (format == PointFormat::Compressed) || (largest && (!compressed || infinity)) {
             return Err(DecodeError::BadFlags { byte: 0, flags });
         }
-        let mut b = bytes.to_vec();
+        let mut buf = [0u8; 2 * MAX_BYTES];
+        let b = &mut buf[..bytes.len()];
+        b.copy_from_slice(bytes);
         b[0] &= !(BE_COMPRESSED | BE_INF | BE_LARGEST);
         let x = from_be::<C::Base>(&b[..n]).ok_or(DecodeError::NonCanonical { byte: 0 })?;
         let y = match format {

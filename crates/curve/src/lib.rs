@@ -8,6 +8,7 @@
 pub mod affine;
 pub mod encoding;
 pub mod params;
+pub mod sqrt;
 pub mod subgroup;
 pub mod te;
 pub mod xyzz;
@@ -36,6 +37,11 @@ pub trait SwCurve: 'static + Copy + Clone + Debug + Default + Eq + Send + Sync {
     /// default multiplication by ORDER.
     fn is_in_subgroup(p: &Affine<Self>) -> bool {
         p.mul_bigint(Self::ORDER).is_identity()
+    }
+    /// A square root in the base field (point decompression); curves
+    /// override it with one built on precomputed tables ([`sqrt::SqrtTable`]).
+    fn sqrt_base(a: &Self::Base) -> Option<Self::Base> {
+        a.sqrt()
     }
 }
 

@@ -1,6 +1,7 @@
 //! The curves. Generators and cofactors are checked against arkworks and against
 //! each other (generator of order r, r * cofactor = curve order) in tests.
 
+use crate::sqrt::SqrtTable;
 use crate::subgroup::{endomorphism_check, find_beta};
 use crate::{Affine, Encoding, MsmCurve, SwCurve};
 use std::sync::OnceLock;
@@ -44,6 +45,10 @@ impl SwCurve for Bls12_377 {
         static BETA: OnceLock<Bls12_377Fq> = OnceLock::new();
         endomorphism_check(p, U377, *BETA.get_or_init(|| find_beta::<Self>(U377)))
     }
+    fn sqrt_base(a: &Bls12_377Fq) -> Option<Bls12_377Fq> {
+        static TABLE: OnceLock<SqrtTable<Bls12_377Fq>> = OnceLock::new();
+        TABLE.get_or_init(SqrtTable::new).sqrt(a)
+    }
 }
 
 /// |u|, the BLS12-377 seed (u = 0x8508c00000000001).
@@ -73,6 +78,10 @@ impl SwCurve for Bls12_381 {
     fn is_in_subgroup(p: &Affine<Self>) -> bool {
         static BETA: OnceLock<Bls12_381Fq> = OnceLock::new();
         endomorphism_check(p, U381, *BETA.get_or_init(|| find_beta::<Self>(U381)))
+    }
+    fn sqrt_base(a: &Bls12_381Fq) -> Option<Bls12_381Fq> {
+        static TABLE: OnceLock<SqrtTable<Bls12_381Fq>> = OnceLock::new();
+        TABLE.get_or_init(SqrtTable::new).sqrt(a)
     }
 }
 

@@ -15,6 +15,7 @@
 
 use crate::context::check_scalars;
 use crate::load::{decode_chunk, validate_points, BadPoint, PointFault, Validation};
+use crate::validate::BATCH_POINTS as VALIDATION_BATCH;
 use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
 use std::fs::File;
@@ -470,28 +471,34 @@ pub fn read_points_from<C: MsmCurve>(
     let mut buf = vec![0u8; RECORDS_PER_READ.min(n) * size];
     (opts.progress)(0, n);
     let bad = |b: BadPoint| malformed(&path, header + b.offset as usize, format!("point {}: {}", b.index, b.fault));
+    // Points decoded but not yet validated start at `validated`. They are
+    // validated in batches (the batch subgroup test costs less per point on
+    // more points), and before any decoding error is reported, so the first
+    // bad point in file order is named.
+    let mut validated = 0;
+    let validate = |points: &[Affine<C>], first: usize| {
+        let at = |index: usize, fault| {
+            let index = first + index;
+            bad(BadPoint { index, offset: (index * size) as u64, fault })
+        };
+        validate_points(points, opts.validation).map_err(|e| match e {
+            MsmError::PointNotOnCurve { index } => at(index, PointFault::NotOnCurve),
+            MsmError::PointNotInSubgroup { index } => at(index, PointFault::NotInSubgroup),
+            other => other,
+        })
+    };
     while points.len() < n {
         let first = points.len();
         let bytes = &mut buf[..(n - first).min(RECORDS_PER_READ) * size];
         src.read_exact(bytes)?;
-        let decoded = decode_chunk(bytes, layout.format, first, &mut points);
-        // validated a chunk at a time (progress covers the validation, the
-        // larger cost), and the first bad point in file order is named: the
-        // points decoded before an undecodable one are validated first
-        validate_points(&points[first..], opts.validation).map_err(|e| match e {
-            MsmError::PointNotOnCurve { index } => bad(BadPoint {
-                index: first + index,
-                offset: ((first + index) * size) as u64,
-                fault: PointFault::NotOnCurve,
-            }),
-            MsmError::PointNotInSubgroup { index } => bad(BadPoint {
-                index: first + index,
-                offset: ((first + index) * size) as u64,
-                fault: PointFault::NotInSubgroup,
-            }),
-            other => other,
-        })?;
-        decoded.map_err(bad)?;
+        if let Err(e) = decode_chunk(bytes, layout.format, first, &mut points) {
+            validate(&points[validated..], validated)?;
+            return Err(bad(e));
+        }
+        if points.len() - validated >= VALIDATION_BATCH || points.len() == n {
+            validate(&points[validated..], validated)?;
+            validated = points.len();
+        }
         (opts.progress)(points.len(), n);
     }
     Ok((points, layout))

@@ -31,6 +31,7 @@ pub mod reference;
 pub mod result_aggregation;
 pub mod scheduler;
 pub mod timing;
+pub mod validate;
 
 pub use backend::{Backend, BatchAffineBackend, Bucket, TwistedEdwardsBackend, WindowBuckets, XyzzBackend};
 pub use builder::MsmBuilder;

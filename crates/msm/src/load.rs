@@ -5,9 +5,10 @@
 //! the same as the file readers ([`crate::io`], which add the file's name
 //! and header). [`validate_points`] checks points already in memory.
 
+pub use crate::validate::{validate_points, validate_points_with_progress};
 use crate::MsmError;
 use rayon::prelude::*;
-use zkmsm_curve::{Affine, DecodeError, MsmCurve, PointError, PointFormat};
+use zkmsm_curve::{Affine, DecodeError, MsmCurve, PointFormat};
 
 /// How much to check of the points given to a context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,32 +103,6 @@ pub fn decode_chunk<C: MsmCurve>(
         }
     }
     Ok(())
-}
-
-/// Index and reason of the first invalid point, if any.
-pub fn validate_points<C: MsmCurve>(points: &[Affine<C>], validation: Validation) -> Result<(), MsmError> {
-    if validation == Validation::AlreadyValidated {
-        return Ok(());
-    }
-    let bad = points.par_iter().enumerate().find_map_first(|(i, p)| {
-        let r = match validation {
-            Validation::Full => p.validate(),
-            Validation::OnCurveOnly => {
-                if p.is_on_curve() {
-                    Ok(())
-                } else {
-                    Err(PointError::NotOnCurve)
-                }
-            }
-            Validation::AlreadyValidated => Ok(()),
-        };
-        r.err().map(|e| (i, e))
-    });
-    match bad {
-        None => Ok(()),
-        Some((index, PointError::NotOnCurve)) => Err(MsmError::PointNotOnCurve { index }),
-        Some((index, PointError::NotInSubgroup)) => Err(MsmError::PointNotInSubgroup { index }),
-    }
 }
 
 #[cfg(test)]
