@@ -267,3 +267,60 @@ fn fast_subgroup_check_bls12_377() {
 fn fast_subgroup_check_bls12_381() {
     subgroup_check_agrees_with_order::<Bls12_381>(9);
 }
+
+/// Decompression's square root (tables, `SqrtTable`), the curve equation and
+/// the fast subgroup test against arkworks' own, on random x (about half
+/// have a point, almost none in G1), on points off the curve, and on
+/// subgroup points.
+fn decompression_and_checks<C: MsmCurve, P: ark_ec::short_weierstrass::SWCurveConfig>(seed: u64)
+where
+    P::BaseField: ark_ff::PrimeField,
+{
+    use ark_ff::Field;
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let mut xs: Vec<C::Base> = (0..6).map(C::Base::from_u64).collect();
+    xs.push(-C::Base::ONE);
+    xs.extend((0..200).map(|_| C::Base::random(&mut rng)));
+    let (mut found, mut in_g1) = (0, 0);
+    for x in xs {
+        let ax: P::BaseField = to_ark_fq(&x);
+        let rhs = x.square() * x + C::coeff_b();
+        let ark_root = to_ark_fq::<_, P::BaseField>(&rhs).sqrt();
+        assert_eq!(C::sqrt_base(&rhs).is_some(), ark_root.is_some(), "{} x = {x:?}", C::NAME);
+        if let Some(r) = C::sqrt_base(&rhs) {
+            assert_eq!(r.square(), rhs);
+        }
+        for largest in [false, true] {
+            let ours = Affine::<C>::from_x(x, largest);
+            let theirs = ark_ec::short_weierstrass::Affine::<P>::get_point_from_x_unchecked(ax, largest);
+            assert_eq!(ours.map(|p| to_ark::<C, P>(&p)), theirs, "{} x = {x:?} largest {largest}", C::NAME);
+            if let (Some(p), Some(a)) = (ours, theirs) {
+                found += 1;
+                assert!(p.is_on_curve() && a.is_on_curve());
+                let ark_in = a.is_in_correct_subgroup_assuming_on_curve();
+                assert_eq!(p.is_in_subgroup(), ark_in, "{} {p:?}", C::NAME);
+                in_g1 += ark_in as usize;
+                // the same point moved off the curve
+                let mut off = p;
+                off.y += C::Base::ONE;
+                assert_eq!(off.is_on_curve(), to_ark::<C, P>(&off).is_on_curve());
+                assert!(!off.is_on_curve());
+                // and the cofactor-cleared point is in G1 for both
+                let q = p.clear_cofactor();
+                assert!(q.is_in_subgroup() && to_ark::<C, P>(&q).is_in_correct_subgroup_assuming_on_curve());
+            }
+        }
+    }
+    assert!(found > 100, "{found}");
+    assert!(in_g1 < found);
+}
+
+#[test]
+fn decompression_on_curve_and_subgroup_match_arkworks_bls12_377() {
+    decompression_and_checks::<Bls12_377, Cfg377>(21);
+}
+
+#[test]
+fn decompression_on_curve_and_subgroup_match_arkworks_bls12_381() {
+    decompression_and_checks::<Bls12_381, Cfg381>(22);
+}

@@ -255,6 +255,27 @@ mod tests {
         check::<Bls12_381>(2);
     }
 
+    /// Batches big enough for several bisection steps (SCAN is 4096): one bad
+    /// point anywhere is named by its index, and of several the first.
+    #[test]
+    fn bisection_names_the_bad_point_anywhere_in_a_large_batch() {
+        let mut rng = ChaCha20Rng::seed_from_u64(11);
+        let n = 20_000;
+        let points = random_points::<Bls12_381>(n, 12).points;
+        let bad = outsiders::<Bls12_381>(&mut rng);
+        for (k, at) in [0usize, 4095, 4096, 9_999, 10_000, 16_666, n - 1].into_iter().enumerate() {
+            let mut v = points.clone();
+            v[at] = bad[k % bad.len()].0;
+            let got = validate_points(&v, Validation::Full);
+            assert!(matches!(got, Err(MsmError::PointNotInSubgroup { index }) if index == at), "at {at}: {got:?}");
+        }
+        let mut v = points;
+        for at in [15_000, 8_191, 12_500] {
+            v[at] = bad[0].0;
+        }
+        assert!(matches!(validate_points(&v, Validation::Full), Err(MsmError::PointNotInSubgroup { index: 8_191 })));
+    }
+
     /// The per-plane bound is what the proof says: with one plane, a batch
     /// holding one point of order 2 or 3 passes about half the time (the
     /// point's bit is 0), never more than the bound allows.
