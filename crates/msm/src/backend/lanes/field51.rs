@@ -1,0 +1,544 @@
+//! Four field elements at once in double-precision FMA, for CPUs without
+//! AVX-512 IFMA: a 381-bit-or-smaller prime field in radix 2^51 (8 limbs, 408
+//! bits) with Montgomery constant R = 2^408, over any [`Simd`] (AVX2 + FMA,
+//! NEON, plain Rust).
+//!
+//! A limb product a * b (a, b < 2^51, so a * b < 2^102) is split exactly by
+//! two FMAs (Emmart, Zheng and Weems, "Faster modular exponentiation using
+//! double precision floating point arithmetic on the GPU", ARITH 2018):
+//!
+//! - `hi = fma(a, b, 2^103)` lies in [2^103, 2^104), where one unit in the
+//!   last place is 2^51: its bit pattern is bits(2^103) + round(a b / 2^51);
+//! - `lo = fma(a, b, (2^103 + 3 * 2^51) - hi)` is a b - round(a b / 2^51) 2^51
+//!   (in [-2^50, 2^50]) plus 3 * 2^51, exactly, in [2^52, 2^53) where the unit
+//!   is 1: its bit pattern is a constant plus that signed low part.
+//!
+//! Bit patterns are summed as 64-bit integers in column accumulators; the
+//! constants they carry are multiples of 2^52, known in advance, and are
+//! subtracted once when a column starts (`Consts::columns`), so Montgomery's
+//! quotient digit, which only reads a column's low 51 bits, never sees them.
+//! Three floating-point operations and two integer additions per limb product.
+//!
+//! Reduction is lazy, as in the IFMA arithmetic: a product of inputs below 64q
+//! is below q (1 + 2^-15) (q < 2^382 leaves 26 spare bits); differences add a
+//! multiple of q to stay positive; [`Consts::reduce`] brings a value below 16q
+//! under 2q with a floating-point quotient estimate.
+#![allow(clippy::needless_range_loop)]
+
+use super::simd::Simd;
+use zkmsm_field::PrimeField;
+
+pub const LIMBS: usize = 8;
+const MASK: u64 = (1 << 51) - 1;
+/// bits(2^103), carried by every high part.
+const HI_BIAS: u64 = (1023 + 103) << 52;
+/// 2^103: the addend that puts a limb product's high part in the unit 2^51.
+const C_HI: f64 = f64::from_bits(HI_BIAS);
+/// 2^103 + 3 * 2^51 (mantissa 3): hi's addend plus the offset that makes the
+/// low part positive.
+const C_LO: f64 = f64::from_bits(HI_BIAS + 3);
+/// bits(2^52) + 2^51, carried by every low part.
+const LO_BIAS: u64 = 0x4338_0000_0000_0000;
+/// bits(2^52): OR-ing an integer below 2^52 into it gives 2^52 + that integer.
+const EXP52: u64 = 0x4330_0000_0000_0000;
+const TWO52: f64 = f64::from_bits(EXP52);
+/// Offset that keeps a column positive until its carry leaves (a multiple of 2^51).
+const COLUMN_OFFSET: u64 = 1 << 62;
+
+/// One element: 8 limbs of 51 bits, little-endian, the top one holding the
+/// rest (value below 2^408). Bit 63 of the top limb is free; the engine uses
+/// it as a flag.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Limbs51(pub [u64; LIMBS]);
+
+/// Four elements, limb-major: `self.0[j]` holds limb j of the four lanes.
+pub struct Fe4<S: Simd>(pub [S::I; LIMBS]);
+
+impl<S: Simd> Clone for Fe4<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S: Simd> Copy for Fe4<S> {}
+
+/// Scalar-side constants of a field, derived from its canonical encoding.
+#[derive(Clone, Debug)]
+pub struct Field51<F: PrimeField> {
+    pub q: [u64; LIMBS],
+    q64: [u64; 7],
+    /// -q^-1 mod 2^51
+    qinv: u64,
+    /// 2^408 mod q and its inverse.
+    r: F,
+    r_inv: F,
+}
+
+fn bytes_to_words(b: &[u8]) -> [u64; 7] {
+    let mut w = [0u64; 7];
+    for (i, byte) in b.iter().enumerate() {
+        w[i / 8] |= (*byte as u64) << (8 * (i % 8));
+    }
+    w
+}
+
+fn words_to_limbs(w: &[u64; 7]) -> [u64; LIMBS] {
+    let mut l = [0u64; LIMBS];
+    for (j, limb) in l.iter_mut().enumerate() {
+        let bit = 51 * j;
+        let (i, off) = (bit / 64, bit % 64);
+        let mut v = w[i] >> off;
+        if off > 13 && i + 1 < 7 {
+            v |= w[i + 1] << (64 - off);
+        }
+        *limb = if j == LIMBS - 1 { v } else { v & MASK };
+    }
+    l
+}
+
+fn limbs_to_words(l: &[u64; LIMBS]) -> [u64; 7] {
+    // limbs may exceed 51 bits (the top one holds the rest): add, with carries
+    let mut w = [0u64; 7];
+    for (j, &limb) in l.iter().enumerate() {
+        let bit = 51 * j;
+        let (i, off) = (bit / 64, bit % 64);
+        let wide = (limb as u128) << off;
+        let mut carry = 0u128;
+        for (k, part) in [wide as u64, (wide >> 64) as u64].into_iter().enumerate() {
+            if i + k < 7 {
+                let s = w[i + k] as u128 + part as u128 + carry;
+                w[i + k] = s as u64;
+                carry = s >> 64;
+            }
+        }
+        let mut k = i + 2;
+        while carry != 0 && k < 7 {
+            let s = w[k] as u128 + carry;
+            w[k] = s as u64;
+            carry = s >> 64;
+            k += 1;
+        }
+    }
+    w
+}
+
+fn geq(a: &[u64; 7], b: &[u64; 7]) -> bool {
+    for i in (0..7).rev() {
+        if a[i] != b[i] {
+            return a[i] > b[i];
+        }
+    }
+    true
+}
+
+fn sub_in_place(a: &mut [u64; 7], b: &[u64; 7]) {
+    let mut borrow = 0u64;
+    for i in 0..7 {
+        let (d, b1) = a[i].overflowing_sub(b[i]);
+        let (d, b2) = d.overflowing_sub(borrow);
+        a[i] = d;
+        borrow = (b1 | b2) as u64;
+    }
+}
+
+fn mul_small(w: &[u64; 7], m: u64) -> [u64; 7] {
+    let mut out = *w;
+    let mut carry = 0u128;
+    for x in out.iter_mut() {
+        let t = (*x as u128) * (m as u128) + carry;
+        *x = t as u64;
+        carry = t >> 64;
+    }
+    out
+}
+
+impl<F: PrimeField> Field51<F> {
+    /// `None` unless the modulus fits the lazy-reduction bounds (q < 2^382)
+    /// and the encoding is the 48-byte one of the BLS12 base fields.
+    pub fn new() -> Option<Self> {
+        if F::NUM_BYTES != 48 || F::NUM_BITS > 381 {
+            return None;
+        }
+        let mut q64 = bytes_to_words(&(-F::ONE).to_bytes_le());
+        q64[0] += 1; // q - 1 is even: no carry
+        let q = words_to_limbs(&q64);
+        let mut inv = 1u64;
+        for _ in 0..7 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(q64[0].wrapping_mul(inv)));
+        }
+        let qinv = inv.wrapping_neg() & MASK;
+        let mut r = F::ONE;
+        for _ in 0..51 * LIMBS {
+            r = r.double();
+        }
+        let r_inv = r.inverse()?;
+        Some(Self { q, q64, qinv, r, r_inv })
+    }
+
+    /// x as limbs of x * 2^408 mod q (canonical).
+    pub fn to_limbs(&self, x: &F) -> Limbs51 {
+        Limbs51(words_to_limbs(&bytes_to_words(&(*x * self.r).to_bytes_le())))
+    }
+
+    /// The element whose Montgomery form these limbs hold (any value below 2^400).
+    pub fn from_limbs(&self, l: &Limbs51) -> F {
+        let mut w = limbs_to_words(&l.0);
+        while geq(&w, &self.q64) {
+            sub_in_place(&mut w, &self.q64);
+        }
+        let bytes: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).take(48).collect();
+        F::from_bytes_le(&bytes).expect("reduced below q") * self.r_inv
+    }
+
+    /// q - y for canonical y.
+    pub fn neg_limbs(&self, y: &Limbs51) -> Limbs51 {
+        let mut w = self.q64;
+        sub_in_place(&mut w, &limbs_to_words(&y.0));
+        Limbs51(words_to_limbs(&w))
+    }
+
+    /// The vector constants.
+    ///
+    /// # Safety
+    ///
+    /// Only where `S::available()`.
+    #[inline(always)]
+    pub unsafe fn consts<S: Simd>(&self) -> Consts<S> {
+        let limbs_i = |w: &[u64; 7]| words_to_limbs(w).map(|v| S::splat_i(v));
+        let mut columns = [S::splat_i(0); 2 * LIMBS];
+        for (k, col) in columns.iter_mut().enumerate() {
+            let lows = |k: usize| if k < 2 * LIMBS - 1 { (k + 1).min(2 * LIMBS - 1 - k) as u64 } else { 0 };
+            let his = if k == 0 { 0 } else { lows(k - 1) };
+            // two families of products (a b and m q) land in every column
+            let bias = 2u64.wrapping_mul(lows(k).wrapping_mul(LO_BIAS).wrapping_add(his.wrapping_mul(HI_BIAS)));
+            let offset = if k < 2 * LIMBS - 1 { COLUMN_OFFSET } else { 0 };
+            let carried = if k == 0 { 0 } else { COLUMN_OFFSET >> 51 };
+            *col = S::splat_i(offset.wrapping_sub(bias).wrapping_sub(carried));
+        }
+        // squaring computes each cross product once: one bias instead of two
+        let mut columns_sq = columns;
+        for i in 0..LIMBS {
+            for j in i + 1..LIMBS {
+                columns_sq[i + j] = S::add_i(columns_sq[i + j], S::splat_i(LO_BIAS));
+                columns_sq[i + j + 1] = S::add_i(columns_sq[i + j + 1], S::splat_i(HI_BIAS));
+            }
+        }
+        let q_hi = (self.q64[5] as f64) + (self.q64[6] as f64) * 2f64.powi(64);
+        Consts {
+            qf: self.q.map(|v| S::splat_f(v as f64)),
+            q: self.q.map(|v| S::splat_i(v)),
+            q_lo32: self.q.map(|v| S::splat_i(v & 0xffff_ffff)),
+            q_hi: self.q.map(|v| S::splat_i(v >> 32)),
+            q4: limbs_i(&mul_small(&self.q64, 4)),
+            q8: limbs_i(&mul_small(&self.q64, 8)),
+            qinv: S::splat_f(self.qinv as f64),
+            columns,
+            columns_sq,
+            mask: S::splat_i(MASK),
+            exp52: S::splat_i(EXP52),
+            sign13: S::splat_i(1 << 12),
+            c_hi: S::splat_f(C_HI),
+            c_lo: S::splat_f(C_LO),
+            two52: S::splat_f(TWO52),
+            two51: S::splat_f(2f64.powi(51)),
+            one: S::splat_f(1.0),
+            // value / 2^306 ~ limb7 2^51 + limb6; q / 2^306 = q_hi 2^(320-306)
+            q_top_inv: S::splat_f(1.0 / (q_hi * 2f64.powi(14))),
+        }
+    }
+}
+
+/// Vector constants, built once per engine.
+pub struct Consts<S: Simd> {
+    qf: [S::F; LIMBS],
+    q: [S::I; LIMBS],
+    q_lo32: [S::I; LIMBS],
+    q_hi: [S::I; LIMBS],
+    pub q4: [S::I; LIMBS],
+    pub q8: [S::I; LIMBS],
+    qinv: S::F,
+    columns: [S::I; 2 * LIMBS],
+    columns_sq: [S::I; 2 * LIMBS],
+    mask: S::I,
+    exp52: S::I,
+    sign13: S::I,
+    c_hi: S::F,
+    c_lo: S::F,
+    two52: S::F,
+    two51: S::F,
+    one: S::F,
+    q_top_inv: S::F,
+}
+
+impl<S: Simd> Clone for Consts<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S: Simd> Copy for Consts<S> {}
+
+impl<S: Simd> Consts<S> {
+    /// An integer below 2^52 as a double.
+    #[inline(always)]
+    unsafe fn to_f(&self, x: S::I) -> S::F {
+        S::sub_f(S::i_as_f(S::or_i(x, self.exp52)), self.two52)
+    }
+
+    /// Add the split product a * b to columns k (low part) and k + 1 (high part).
+    #[inline(always)]
+    unsafe fn mac(&self, t: &mut [S::I; 2 * LIMBS], k: usize, a: S::F, b: S::F) {
+        let hi = S::fma(a, b, self.c_hi);
+        let lo = S::fma(a, b, S::sub_f(self.c_lo, hi));
+        t[k + 1] = S::add_i(t[k + 1], S::f_as_i(hi));
+        t[k] = S::add_i(t[k], S::f_as_i(lo));
+    }
+
+    /// floor(x / 2^51) for x a signed 64-bit value (two's complement), |x| < 2^63.
+    #[inline(always)]
+    unsafe fn carry_signed(&self, x: S::I) -> S::I {
+        S::sub_i(S::xor_i(S::shr51(x), self.sign13), self.sign13)
+    }
+
+    /// Carry-propagate limbs that may be negative or above 2^51.
+    #[inline(always)]
+    unsafe fn normalize(&self, mut t: [S::I; LIMBS]) -> Fe4<S> {
+        for j in 0..LIMBS - 1 {
+            let c = self.carry_signed(t[j]);
+            t[j] = S::and_i(t[j], self.mask);
+            t[j + 1] = S::add_i(t[j + 1], c);
+        }
+        Fe4(t)
+    }
+
+    /// a * b / 2^408 mod q for inputs below 64q; the result is below q (1 + 2^-15),
+    /// its limbs normalized.
+    #[inline(always)]
+    pub unsafe fn mul(&self, a: &Fe4<S>, b: &Fe4<S>) -> Fe4<S> {
+        let af = a.0.map(|x| self.to_f(x));
+        let bf = b.0.map(|x| self.to_f(x));
+        let mut t = self.columns;
+        for i in 0..LIMBS {
+            for j in 0..LIMBS {
+                self.mac(&mut t, i + j, af[i], bf[j]);
+            }
+            self.reduce_row(&mut t, i);
+        }
+        self.finish(t)
+    }
+
+    /// a^2, with each cross product computed once (doubled operand).
+    #[inline(always)]
+    pub unsafe fn square(&self, a: &Fe4<S>) -> Fe4<S> {
+        let af = a.0.map(|x| self.to_f(x));
+        // 2 a_j < 2^52 keeps a_i (2 a_j) < 2^103: still one unit 2^51
+        let a2 = a.0.map(|x| self.to_f(S::add_i(x, x)));
+        let mut t = self.columns_sq;
+        for i in 0..LIMBS {
+            self.mac(&mut t, 2 * i, af[i], af[i]);
+            for j in i + 1..LIMBS {
+                self.mac(&mut t, i + j, af[i], a2[j]);
+            }
+            self.reduce_row(&mut t, i);
+        }
+        self.finish(t)
+    }
+
+    /// Montgomery step for column i (complete but for m q_0): add m q with
+    /// m = t_i (-q^-1) mod 2^51, then carry column i (now 0 mod 2^51) upward.
+    #[inline(always)]
+    unsafe fn reduce_row(&self, t: &mut [S::I; 2 * LIMBS], i: usize) {
+        let x = self.to_f(S::and_i(t[i], self.mask));
+        let hi = S::fma(x, self.qinv, self.c_hi);
+        let lo = S::fma(x, self.qinv, S::sub_f(self.c_lo, hi));
+        // lo's bits are x qinv mod 2^51 plus multiples of 2^51
+        let m = self.to_f(S::and_i(S::f_as_i(lo), self.mask));
+        for j in 0..LIMBS {
+            self.mac(t, i + j, m, self.qf[j]);
+        }
+        t[i + 1] = S::add_i(t[i + 1], S::shr51(t[i]));
+    }
+
+    /// Columns 8..16 as normalized limbs.
+    #[inline(always)]
+    unsafe fn finish(&self, mut t: [S::I; 2 * LIMBS]) -> Fe4<S> {
+        let mut r = [S::splat_i(0); LIMBS];
+        for j in 0..LIMBS - 1 {
+            r[j] = S::and_i(t[LIMBS + j], self.mask);
+            t[LIMBS + j + 1] = S::add_i(t[LIMBS + j + 1], S::shr51(t[LIMBS + j]));
+        }
+        r[LIMBS - 1] = t[2 * LIMBS - 1];
+        Fe4(r)
+    }
+
+    /// a + k - b, with k a multiple of q above b (keeps the result positive).
+    #[inline(always)]
+    pub unsafe fn sub(&self, a: &Fe4<S>, b: &Fe4<S>, k: &[S::I; LIMBS]) -> Fe4<S> {
+        let mut t = a.0;
+        for j in 0..LIMBS {
+            t[j] = S::sub_i(S::add_i(t[j], k[j]), b.0[j]);
+        }
+        self.normalize(t)
+    }
+
+    /// a + k - b - c.
+    #[inline(always)]
+    pub unsafe fn sub2(&self, a: &Fe4<S>, b: &Fe4<S>, c: &Fe4<S>, k: &[S::I; LIMBS]) -> Fe4<S> {
+        let mut t = a.0;
+        for j in 0..LIMBS {
+            t[j] = S::sub_i(S::sub_i(S::add_i(t[j], k[j]), b.0[j]), c.0[j]);
+        }
+        self.normalize(t)
+    }
+
+    /// Lanes whose `negate` bit is set become q - a (a canonical: the result is in (0, q]).
+    #[inline(always)]
+    pub unsafe fn neg_where(&self, a: &Fe4<S>, negate: [bool; 4]) -> Fe4<S> {
+        let m = S::set_i(negate.map(|b| if b { u64::MAX } else { 0 }));
+        let mut t = a.0;
+        for j in 0..LIMBS {
+            let neg = S::sub_i(self.q[j], a.0[j]);
+            t[j] = S::xor_i(a.0[j], S::and_i(S::xor_i(neg, a.0[j]), m));
+        }
+        self.normalize(t)
+    }
+
+    /// A value below 16q brought below 3q (below 2q unless the estimate falls
+    /// just under an integer): subtract k q, k one less than a floating-point
+    /// estimate of the quotient (never too large).
+    #[inline(always)]
+    pub unsafe fn reduce(&self, a: &Fe4<S>) -> Fe4<S> {
+        let top = S::fma(self.to_f(a.0[LIMBS - 1]), self.two51, self.to_f(a.0[LIMBS - 2]));
+        let est = S::floor_f(S::mul_f(top, self.q_top_inv));
+        let k = S::max_f(S::sub_f(est, self.one), S::splat_f(0.0));
+        // k < 16 as an integer: the bits of k + 2^52 above 2^52
+        let k = S::sub_i(S::f_as_i(S::fma(k, self.one, self.two52)), self.exp52);
+        let mut t = a.0;
+        for j in 0..LIMBS {
+            let kq = S::add_i(S::mul_u32(k, self.q_lo32[j]), S::shl32(S::mul_u32(k, self.q_hi[j])));
+            t[j] = S::sub_i(t[j], kq);
+        }
+        self.normalize(t)
+    }
+}
+
+/// Lane k of a 4-lane value, as scalar limbs.
+///
+/// # Safety
+///
+/// Only where `S::available()`.
+#[inline(always)]
+pub unsafe fn lane<S: Simd>(v: &Fe4<S>, k: usize) -> Limbs51 {
+    Limbs51(v.0.map(|x| S::get_i(x)[k]))
+}
+
+/// Four scalar values as one 4-lane value.
+///
+/// # Safety
+///
+/// Only where `S::available()`.
+#[inline(always)]
+pub unsafe fn from_lanes<S: Simd>(x: &[Limbs51; 4]) -> Fe4<S> {
+    Fe4(core::array::from_fn(|j| S::set_i([x[0].0[j], x[1].0[j], x[2].0[j], x[3].0[j]])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::simd::Portable;
+    use super::*;
+    use rand::SeedableRng;
+    use zkmsm_field::{Bls12_377Fq, Bls12_381Fq};
+
+    fn below(w: &[u64; 7], bound: &[u64; 7]) -> bool {
+        !geq(w, bound)
+    }
+
+    fn check<F: PrimeField, S: Simd>() {
+        if !S::available() {
+            eprintln!("{} not available here: skipped", S::NAME);
+            return;
+        }
+        let f = Field51::<F>::new().unwrap();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut special = vec![F::ZERO, F::ONE, -F::ONE, -F::ONE.double(), F::from_u64(2), F::from_u64(3)];
+        special.extend((0..2000).map(|_| F::random(&mut rng)));
+        let two_q = mul_small(&f.q64, 2);
+        let three_q = mul_small(&f.q64, 3);
+        for chunk in special.chunks(4).filter(|c| c.len() == 4) {
+            let a: [F; 4] = chunk.try_into().unwrap();
+            let b: [F; 4] = core::array::from_fn(|k| a[(k + 1) % 4] + F::from_u64(k as u64));
+            // SAFETY: `available()` checked above.
+            unsafe {
+                S::run(|| {
+                    let k = f.consts::<S>();
+                    let va = from_lanes::<S>(&a.map(|x| f.to_limbs(&x)));
+                    let vb = from_lanes::<S>(&b.map(|x| f.to_limbs(&x)));
+                    let prod = k.mul(&va, &vb);
+                    let sq = k.square(&va);
+                    let sq2 = k.square(&prod);
+                    let diff = k.sub(&va, &vb, &k.q4);
+                    let d2 = k.sub2(&va, &vb, &vb, &k.q8);
+                    let neg = k.neg_where(&va, [false, true, false, true]);
+                    // a value near 14q, reduced; and products of lazy inputs
+                    let big = k.sub2(&k.sub2(&va, &vb, &vb, &k.q8), &vb, &vb, &k.q8);
+                    let red = k.reduce(&big);
+                    let lazy = k.mul(&big, &d2);
+                    for i in 0..4 {
+                        let back = |v: &Fe4<S>| f.from_limbs(&lane(v, i));
+                        assert_eq!(back(&prod), a[i] * b[i]);
+                        assert_eq!(back(&sq), a[i].square());
+                        assert_eq!(back(&sq2), (a[i] * b[i]).square());
+                        assert_eq!(back(&diff), a[i] - b[i]);
+                        assert_eq!(back(&d2), a[i] - b[i].double());
+                        assert_eq!(back(&neg), if i % 2 == 1 { -a[i] } else { a[i] });
+                        assert_eq!(back(&red), a[i] - b[i].double().double());
+                        assert_eq!(back(&lazy), (a[i] - b[i].double().double()) * (a[i] - b[i].double()));
+                        for (v, bound) in [(&prod, &two_q), (&sq, &two_q), (&sq2, &two_q), (&lazy, &two_q), (&red, &three_q)] {
+                            let l = lane(v, i);
+                            assert!(l.0[..LIMBS - 1].iter().all(|&x| x <= MASK), "limbs normalized");
+                            assert!(below(&limbs_to_words(&l.0), bound), "below the bound");
+                        }
+                    }
+                })
+            }
+        }
+        for x in special.iter().take(50) {
+            assert_eq!(f.from_limbs(&f.to_limbs(x)), *x);
+            assert_eq!(f.from_limbs(&f.neg_limbs(&f.to_limbs(x))), -*x);
+        }
+    }
+
+    #[test]
+    fn portable_matches_scalar() {
+        check::<Bls12_377Fq, Portable>();
+        check::<Bls12_381Fq, Portable>();
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_matches_scalar() {
+        check::<Bls12_377Fq, super::super::simd::Avx2>();
+        check::<Bls12_381Fq, super::super::simd::Avx2>();
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    #[test]
+    fn neon_matches_scalar() {
+        check::<Bls12_377Fq, super::super::simd::Neon>();
+        check::<Bls12_381Fq, super::super::simd::Neon>();
+    }
+
+    /// The largest limbs the splitting meets: products of 2^51 - 1 (and the
+    /// doubled operand of squaring) split exactly.
+    #[test]
+    fn split_is_exact_at_the_bounds() {
+        for (a, b) in [(MASK, MASK), (MASK, 2 * MASK), (1, 1), (0, MASK), (MASK, 1 << 51), (12345, 2 * MASK - 7)] {
+            let (af, bf) = (a as f64, b as f64);
+            let hi = af.mul_add(bf, C_HI);
+            let lo = af.mul_add(bf, C_LO - hi);
+            let h = hi.to_bits() - HI_BIAS;
+            let l = lo.to_bits().wrapping_sub(LO_BIAS) as i64;
+            assert_eq!((h as i128) * (1 << 51) + l as i128, (a as i128) * (b as i128), "{a} * {b}");
+            assert!(l.unsigned_abs() <= 1 << 50);
+        }
+    }
+}
