@@ -28,6 +28,42 @@
 use super::simd::Simd;
 use zkmsm_field::PrimeField;
 
+/// `for $i in 0..8 { $body }` written out eight times, so that limb indices
+/// are constants and the accumulators can live in registers (closures and
+/// loops the compiler keeps would be compiled without the vector features).
+macro_rules! unroll8 {
+    ($i:ident, $body:block) => {{
+        unroll8!(@one $i, 0, $body);
+        unroll8!(@one $i, 1, $body);
+        unroll8!(@one $i, 2, $body);
+        unroll8!(@one $i, 3, $body);
+        unroll8!(@one $i, 4, $body);
+        unroll8!(@one $i, 5, $body);
+        unroll8!(@one $i, 6, $body);
+        unroll8!(@one $i, 7, $body);
+    }};
+    (@one $i:ident, $v:expr, $body:block) => {{
+        #[allow(unused_variables)]
+        let $i: usize = $v;
+        $body
+    }};
+}
+
+/// `for $i in 0..16 { $body }`, written out.
+macro_rules! unroll16 {
+    ($i:ident, $body:block) => {{
+        unroll8!($i, $body);
+        unroll8!(@one $i, 8, $body);
+        unroll8!(@one $i, 9, $body);
+        unroll8!(@one $i, 10, $body);
+        unroll8!(@one $i, 11, $body);
+        unroll8!(@one $i, 12, $body);
+        unroll8!(@one $i, 13, $body);
+        unroll8!(@one $i, 14, $body);
+        unroll8!(@one $i, 15, $body);
+    }};
+}
+
 pub const LIMBS: usize = 8;
 const MASK: u64 = (1 << 51) - 1;
 /// bits(2^103), carried by every high part.
@@ -284,13 +320,13 @@ impl<S: Simd> Consts<S> {
         S::sub_f(S::i_as_f(S::or_i(x, self.exp52)), self.two52)
     }
 
-    /// Add the split product a * b to columns k (low part) and k + 1 (high part).
+    /// Add the split product a * b to a column (low part) and the next one (high part).
     #[inline(always)]
-    unsafe fn mac(&self, t: &mut [S::I; 2 * LIMBS], k: usize, a: S::F, b: S::F) {
+    unsafe fn mac(&self, cur: &mut S::I, next: &mut S::I, a: S::F, b: S::F) {
         let hi = S::fma(a, b, self.c_hi);
         let lo = S::fma(a, b, S::sub_f(self.c_lo, hi));
-        t[k + 1] = S::add_i(t[k + 1], S::f_as_i(hi));
-        t[k] = S::add_i(t[k], S::f_as_i(lo));
+        *next = S::add_i(*next, S::f_as_i(hi));
+        *cur = S::add_i(*cur, S::f_as_i(lo));
     }
 
     /// floor(x / 2^51) for x a signed 64-bit value (two's complement), |x| < 2^63.
@@ -302,71 +338,94 @@ impl<S: Simd> Consts<S> {
     /// Carry-propagate limbs that may be negative or above 2^51.
     #[inline(always)]
     unsafe fn normalize(&self, mut t: [S::I; LIMBS]) -> Fe4<S> {
-        for j in 0..LIMBS - 1 {
-            let c = self.carry_signed(t[j]);
-            t[j] = S::and_i(t[j], self.mask);
-            t[j + 1] = S::add_i(t[j + 1], c);
-        }
+        unroll8!(j, {
+            if j < LIMBS - 1 {
+                let c = self.carry_signed(t[j]);
+                t[j] = S::and_i(t[j], self.mask);
+                t[j + 1] = S::add_i(t[j + 1], c);
+            }
+        });
         Fe4(t)
+    }
+
+    #[inline(always)]
+    unsafe fn to_f8(&self, a: &[S::I; LIMBS]) -> [S::F; LIMBS] {
+        let mut out = [S::splat_f(0.0); LIMBS];
+        unroll8!(j, {
+            out[j] = self.to_f(a[j]);
+        });
+        out
     }
 
     /// a * b / 2^408 mod q for inputs below 64q; the result is below q (1 + 2^-15),
     /// its limbs normalized.
     #[inline(always)]
     pub unsafe fn mul(&self, a: &Fe4<S>, b: &Fe4<S>) -> Fe4<S> {
-        let af = a.0.map(|x| self.to_f(x));
-        let bf = b.0.map(|x| self.to_f(x));
-        let mut t = self.columns;
-        for i in 0..LIMBS {
-            for j in 0..LIMBS {
-                self.mac(&mut t, i + j, af[i], bf[j]);
-            }
-            self.reduce_row(&mut t, i);
-        }
-        self.finish(t)
+        let af = self.to_f8(&a.0);
+        let bf = self.to_f8(&b.0);
+        self.montgomery(&af, &bf, false)
     }
 
     /// a^2, with each cross product computed once (doubled operand).
     #[inline(always)]
     pub unsafe fn square(&self, a: &Fe4<S>) -> Fe4<S> {
-        let af = a.0.map(|x| self.to_f(x));
+        let af = self.to_f8(&a.0);
         // 2 a_j < 2^52 keeps a_i (2 a_j) < 2^103: still one unit 2^51
-        let a2 = a.0.map(|x| self.to_f(S::add_i(x, x)));
-        let mut t = self.columns_sq;
-        for i in 0..LIMBS {
-            self.mac(&mut t, 2 * i, af[i], af[i]);
-            for j in i + 1..LIMBS {
-                self.mac(&mut t, i + j, af[i], a2[j]);
-            }
-            self.reduce_row(&mut t, i);
-        }
-        self.finish(t)
+        let mut a2 = [S::splat_f(0.0); LIMBS];
+        unroll8!(j, {
+            a2[j] = self.to_f(S::add_i(a.0[j], a.0[j]));
+        });
+        self.montgomery(&af, &a2, true)
     }
 
-    /// Montgomery step for column i (complete but for m q_0): add m q with
-    /// m = t_i (-q^-1) mod 2^51, then carry column i (now 0 mod 2^51) upward.
+    /// Montgomery multiplication column by column (product scanning), so that
+    /// only two column accumulators are live: column k gets the low parts of
+    /// the products a_i b_j and m_i q_j with i + j = k and the high parts of
+    /// those with i + j = k - 1; below column 8, the quotient digit m_k is
+    /// then chosen to clear its low 51 bits and the column carries upward.
+    /// `square`: b is 2a, and only the products with i <= j are made (the
+    /// diagonal from a).
     #[inline(always)]
-    unsafe fn reduce_row(&self, t: &mut [S::I; 2 * LIMBS], i: usize) {
-        let x = self.to_f(S::and_i(t[i], self.mask));
-        let hi = S::fma(x, self.qinv, self.c_hi);
-        let lo = S::fma(x, self.qinv, S::sub_f(self.c_lo, hi));
-        // lo's bits are x qinv mod 2^51 plus multiples of 2^51
-        let m = self.to_f(S::and_i(S::f_as_i(lo), self.mask));
-        for j in 0..LIMBS {
-            self.mac(t, i + j, m, self.qf[j]);
-        }
-        t[i + 1] = S::add_i(t[i + 1], S::shr51(t[i]));
-    }
-
-    /// Columns 8..16 as normalized limbs.
-    #[inline(always)]
-    unsafe fn finish(&self, mut t: [S::I; 2 * LIMBS]) -> Fe4<S> {
+    #[allow(unused_assignments)] // the last column's successors
+    unsafe fn montgomery(&self, af: &[S::F; LIMBS], bf: &[S::F; LIMBS], square: bool) -> Fe4<S> {
+        let cols = if square { &self.columns_sq } else { &self.columns };
+        let mut m = [S::splat_f(0.0); LIMBS];
         let mut r = [S::splat_i(0); LIMBS];
-        for j in 0..LIMBS - 1 {
-            r[j] = S::and_i(t[LIMBS + j], self.mask);
-            t[LIMBS + j + 1] = S::add_i(t[LIMBS + j + 1], S::shr51(t[LIMBS + j]));
-        }
-        r[LIMBS - 1] = t[2 * LIMBS - 1];
+        let mut cur = cols[0];
+        let mut next = cols[1];
+        unroll16!(k, {
+            unroll8!(i, {
+                if i <= k && k - i < LIMBS {
+                    let j = k - i;
+                    if !square {
+                        self.mac(&mut cur, &mut next, af[i], bf[j]);
+                    } else if i == j {
+                        self.mac(&mut cur, &mut next, af[i], af[i]);
+                    } else if i < j {
+                        self.mac(&mut cur, &mut next, af[i], bf[j]);
+                    }
+                    if i < k && i < LIMBS {
+                        self.mac(&mut cur, &mut next, m[i], self.qf[j]);
+                    }
+                }
+            });
+            if k < LIMBS {
+                // m_k = cur (-q^-1) mod 2^51: lo's bits are that plus multiples of 2^51
+                let x = self.to_f(S::and_i(cur, self.mask));
+                let hi = S::fma(x, self.qinv, self.c_hi);
+                let lo = S::fma(x, self.qinv, S::sub_f(self.c_lo, hi));
+                m[k] = self.to_f(S::and_i(S::f_as_i(lo), self.mask));
+                self.mac(&mut cur, &mut next, m[k], self.qf[0]);
+            } else if k < 2 * LIMBS - 1 {
+                r[k - LIMBS] = S::and_i(cur, self.mask);
+            } else {
+                r[LIMBS - 1] = cur;
+            }
+            if k < 2 * LIMBS - 1 {
+                cur = S::add_i(next, S::shr51(cur));
+                next = if k + 2 < 2 * LIMBS { cols[k + 2] } else { S::splat_i(0) };
+            }
+        });
         Fe4(r)
     }
 
@@ -374,9 +433,9 @@ impl<S: Simd> Consts<S> {
     #[inline(always)]
     pub unsafe fn sub(&self, a: &Fe4<S>, b: &Fe4<S>, k: &[S::I; LIMBS]) -> Fe4<S> {
         let mut t = a.0;
-        for j in 0..LIMBS {
+        unroll8!(j, {
             t[j] = S::sub_i(S::add_i(t[j], k[j]), b.0[j]);
-        }
+        });
         self.normalize(t)
     }
 
@@ -384,9 +443,9 @@ impl<S: Simd> Consts<S> {
     #[inline(always)]
     pub unsafe fn sub2(&self, a: &Fe4<S>, b: &Fe4<S>, c: &Fe4<S>, k: &[S::I; LIMBS]) -> Fe4<S> {
         let mut t = a.0;
-        for j in 0..LIMBS {
+        unroll8!(j, {
             t[j] = S::sub_i(S::sub_i(S::add_i(t[j], k[j]), b.0[j]), c.0[j]);
-        }
+        });
         self.normalize(t)
     }
 
@@ -395,10 +454,10 @@ impl<S: Simd> Consts<S> {
     pub unsafe fn neg_where(&self, a: &Fe4<S>, negate: [bool; 4]) -> Fe4<S> {
         let m = S::set_i(negate.map(|b| if b { u64::MAX } else { 0 }));
         let mut t = a.0;
-        for j in 0..LIMBS {
+        unroll8!(j, {
             let neg = S::sub_i(self.q[j], a.0[j]);
             t[j] = S::xor_i(a.0[j], S::and_i(S::xor_i(neg, a.0[j]), m));
-        }
+        });
         self.normalize(t)
     }
 
@@ -413,10 +472,10 @@ impl<S: Simd> Consts<S> {
         // k < 16 as an integer: the bits of k + 2^52 above 2^52
         let k = S::sub_i(S::f_as_i(S::fma(k, self.one, self.two52)), self.exp52);
         let mut t = a.0;
-        for j in 0..LIMBS {
+        unroll8!(j, {
             let kq = S::add_i(S::mul_u32(k, self.q_lo32[j]), S::shl32(S::mul_u32(k, self.q_hi[j])));
             t[j] = S::sub_i(t[j], kq);
-        }
+        });
         self.normalize(t)
     }
 }
@@ -428,7 +487,11 @@ impl<S: Simd> Consts<S> {
 /// Only where `S::available()`.
 #[inline(always)]
 pub unsafe fn lane<S: Simd>(v: &Fe4<S>, k: usize) -> Limbs51 {
-    Limbs51(v.0.map(|x| S::get_i(x)[k]))
+    let mut out = [0u64; LIMBS];
+    unroll8!(j, {
+        out[j] = S::get_i(v.0[j])[k];
+    });
+    Limbs51(out)
 }
 
 /// Four scalar values as one 4-lane value.
@@ -438,18 +501,58 @@ pub unsafe fn lane<S: Simd>(v: &Fe4<S>, k: usize) -> Limbs51 {
 /// Only where `S::available()`.
 #[inline(always)]
 pub unsafe fn from_lanes<S: Simd>(x: &[Limbs51; 4]) -> Fe4<S> {
-    Fe4(core::array::from_fn(|j| S::set_i([x[0].0[j], x[1].0[j], x[2].0[j], x[3].0[j]])))
+    let mut out = [S::splat_i(0); LIMBS];
+    unroll8!(j, {
+        out[j] = S::set_i([x[0].0[j], x[1].0[j], x[2].0[j], x[3].0[j]]);
+    });
+    Fe4(out)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::simd::Portable;
+    use super::super::simd::{Kernel, Portable};
     use super::*;
     use rand::SeedableRng;
     use zkmsm_field::{Bls12_377Fq, Bls12_381Fq};
 
     fn below(w: &[u64; 7], bound: &[u64; 7]) -> bool {
         !geq(w, bound)
+    }
+
+    type Four = [Limbs51; 4];
+
+    /// Every operation on one set of lanes.
+    struct Ops<'a, F: PrimeField, S> {
+        f: &'a Field51<F>,
+        a: [F; 4],
+        b: [F; 4],
+        _simd: core::marker::PhantomData<S>,
+    }
+
+    impl<F: PrimeField, S: Simd> Kernel for Ops<'_, F, S> {
+        type Output = (Four, Four, Four, Four, Four, Four, Four, Four);
+        #[inline(always)]
+        fn run(self) -> Self::Output {
+            let f = self.f;
+            // SAFETY: only run through `S::run`, after `S::available()`.
+            unsafe {
+                let k = f.consts::<S>();
+                let va = from_lanes::<S>(&self.a.map(|x| f.to_limbs(&x)));
+                let vb = from_lanes::<S>(&self.b.map(|x| f.to_limbs(&x)));
+                let prod = k.mul(&va, &vb);
+                let sq = k.square(&va);
+                let sq2 = k.square(&prod);
+                let diff = k.sub(&va, &vb, &k.q4);
+                let d2 = k.sub2(&va, &vb, &vb, &k.q8);
+                let neg = k.neg_where(&va, [false, true, false, true]);
+                // a value near 14q, reduced; and a product of lazy inputs
+                let big = k.sub2(&k.sub2(&va, &vb, &vb, &k.q8), &vb, &vb, &k.q8);
+                let red = k.reduce(&big);
+                let lazy = k.mul(&big, &d2);
+                let out = |v: &Fe4<S>| -> Four { core::array::from_fn(|i| lane(v, i)) };
+                (out(&prod), out(&sq), out(&sq2), out(&diff), out(&d2), out(&neg), out(&red), out(&lazy))
+            }
+        }
     }
 
     fn check<F: PrimeField, S: Simd>() {
@@ -467,38 +570,22 @@ mod tests {
             let a: [F; 4] = chunk.try_into().unwrap();
             let b: [F; 4] = core::array::from_fn(|k| a[(k + 1) % 4] + F::from_u64(k as u64));
             // SAFETY: `available()` checked above.
-            unsafe {
-                S::run(|| {
-                    let k = f.consts::<S>();
-                    let va = from_lanes::<S>(&a.map(|x| f.to_limbs(&x)));
-                    let vb = from_lanes::<S>(&b.map(|x| f.to_limbs(&x)));
-                    let prod = k.mul(&va, &vb);
-                    let sq = k.square(&va);
-                    let sq2 = k.square(&prod);
-                    let diff = k.sub(&va, &vb, &k.q4);
-                    let d2 = k.sub2(&va, &vb, &vb, &k.q8);
-                    let neg = k.neg_where(&va, [false, true, false, true]);
-                    // a value near 14q, reduced; and products of lazy inputs
-                    let big = k.sub2(&k.sub2(&va, &vb, &vb, &k.q8), &vb, &vb, &k.q8);
-                    let red = k.reduce(&big);
-                    let lazy = k.mul(&big, &d2);
-                    for i in 0..4 {
-                        let back = |v: &Fe4<S>| f.from_limbs(&lane(v, i));
-                        assert_eq!(back(&prod), a[i] * b[i]);
-                        assert_eq!(back(&sq), a[i].square());
-                        assert_eq!(back(&sq2), (a[i] * b[i]).square());
-                        assert_eq!(back(&diff), a[i] - b[i]);
-                        assert_eq!(back(&d2), a[i] - b[i].double());
-                        assert_eq!(back(&neg), if i % 2 == 1 { -a[i] } else { a[i] });
-                        assert_eq!(back(&red), a[i] - b[i].double().double());
-                        assert_eq!(back(&lazy), (a[i] - b[i].double().double()) * (a[i] - b[i].double()));
-                        for (v, bound) in [(&prod, &two_q), (&sq, &two_q), (&sq2, &two_q), (&lazy, &two_q), (&red, &three_q)] {
-                            let l = lane(v, i);
-                            assert!(l.0[..LIMBS - 1].iter().all(|&x| x <= MASK), "limbs normalized");
-                            assert!(below(&limbs_to_words(&l.0), bound), "below the bound");
-                        }
-                    }
-                })
+            let (prod, sq, sq2, diff, d2, neg, red, lazy) = unsafe { S::run(Ops::<F, S> { f: &f, a, b, _simd: core::marker::PhantomData }) };
+            for i in 0..4 {
+                let back = |v: &[Limbs51; 4]| f.from_limbs(&v[i]);
+                assert_eq!(back(&prod), a[i] * b[i]);
+                assert_eq!(back(&sq), a[i].square());
+                assert_eq!(back(&sq2), (a[i] * b[i]).square());
+                assert_eq!(back(&diff), a[i] - b[i]);
+                assert_eq!(back(&d2), a[i] - b[i].double());
+                assert_eq!(back(&neg), if i % 2 == 1 { -a[i] } else { a[i] });
+                assert_eq!(back(&red), a[i] - b[i].double().double());
+                assert_eq!(back(&lazy), (a[i] - b[i].double().double()) * (a[i] - b[i].double()));
+                for (v, bound) in [(&prod, &two_q), (&sq, &two_q), (&sq2, &two_q), (&lazy, &two_q), (&red, &three_q)] {
+                    let l = v[i];
+                    assert!(l.0[..LIMBS - 1].iter().all(|&x| x <= MASK), "limbs normalized");
+                    assert!(below(&limbs_to_words(&l.0), bound), "below the bound");
+                }
             }
         }
         for x in special.iter().take(50) {

@@ -15,6 +15,17 @@
 //! touch memory: see their own sections.
 #![allow(clippy::missing_safety_doc)]
 
+/// A computation to run with a [`Simd`]'s target features: implement
+/// [`Kernel::run`] with `#[inline(always)]`, and write everything it calls as
+/// `#[inline(always)]` functions without closures, so that the whole body is
+/// compiled inside the entry point that enables the features ([`Simd::run`]).
+/// (A closure is a function of its own, compiled without them unless the
+/// compiler happens to inline it.)
+pub trait Kernel {
+    type Output;
+    fn run(self) -> Self::Output;
+}
+
 /// Four lanes of f64 (`F`) and of u64 (`I`) with the operations the field
 /// arithmetic uses.
 pub trait Simd: Copy + Send + Sync + 'static {
@@ -26,13 +37,13 @@ pub trait Simd: Copy + Send + Sync + 'static {
     /// Whether this CPU has what the operations need.
     fn available() -> bool;
 
-    /// Run `f` with the target features enabled: the entry point of every
-    /// computation (generic code inlined into `f` gets the features too).
+    /// Run `k` with the target features enabled: the entry point of every
+    /// computation.
     ///
     /// # Safety
     ///
     /// Only where [`Self::available`] is true.
-    unsafe fn run<R>(f: impl FnOnce() -> R) -> R;
+    unsafe fn run<K: Kernel>(k: K) -> K::Output;
 
     unsafe fn splat_f(x: f64) -> Self::F;
     unsafe fn splat_i(x: u64) -> Self::I;
@@ -92,8 +103,8 @@ impl Simd for Portable {
         true
     }
     #[inline(always)]
-    unsafe fn run<R>(f: impl FnOnce() -> R) -> R {
-        f()
+    unsafe fn run<K: Kernel>(k: K) -> K::Output {
+        k.run()
     }
     #[inline(always)]
     unsafe fn splat_f(x: f64) -> [f64; 4] {
@@ -194,7 +205,7 @@ pub use x86::Avx2;
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::Simd;
+    use super::{Kernel, Simd};
     use core::arch::x86_64::*;
 
     /// AVX2 and FMA: four lanes in one 256-bit register.
@@ -202,8 +213,8 @@ mod x86 {
     pub struct Avx2;
 
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
-        f()
+    unsafe fn with_avx2<K: Kernel>(k: K) -> K::Output {
+        k.run()
     }
 
     /// 4x4 transpose of 64-bit elements.
@@ -230,8 +241,8 @@ mod x86 {
             std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
         }
         #[inline(always)]
-        unsafe fn run<R>(f: impl FnOnce() -> R) -> R {
-            with_avx2(f)
+        unsafe fn run<K: Kernel>(k: K) -> K::Output {
+            with_avx2(k)
         }
         #[inline(always)]
         unsafe fn splat_f(x: f64) -> __m256d {
@@ -342,7 +353,7 @@ pub use arm::Neon;
 
 #[cfg(target_arch = "aarch64")]
 mod arm {
-    use super::Simd;
+    use super::{Kernel, Simd};
     use core::arch::aarch64::*;
 
     /// NEON (always present on aarch64): four lanes in two 128-bit registers.

@@ -1,0 +1,122 @@
+//! Field multiplication throughput, ns per element, one thread (thread CPU
+//! time, so that other processes on a shared machine matter less): the scalar
+//! Montgomery code against the four-lane FMA arithmetic (and, where present,
+//! the eight-lane IFMA arithmetic).
+//!
+//!     cargo bench -p zkmsm --bench field_lanes
+
+use std::hint::black_box;
+use zkmsm::backend::lanes::field51::{from_lanes, Consts, Fe4, Field51};
+use zkmsm::backend::lanes::simd::{Kernel, Simd};
+use zkmsm_field::{Bls12_377Fq, Bls12_381Fq, PrimeField};
+
+fn thread_time() -> f64 {
+    let mut ts = libc_timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes one timespec.
+    unsafe { clock_gettime(3, &mut ts) }; // CLOCK_THREAD_CPUTIME_ID
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+#[repr(C)]
+struct libc_timespec {
+    tv_sec: i64,
+    tv_nsec: i64,
+}
+extern "C" {
+    fn clock_gettime(clock: i32, ts: *mut libc_timespec) -> i32;
+}
+
+#[inline(always)]
+/// Minimum over rounds of the time per operation of `f` (which does `ops` operations).
+fn best(rounds: usize, ops: usize, mut f: impl FnMut()) -> f64 {
+    let mut best = f64::MAX;
+    for _ in 0..rounds {
+        let t = thread_time();
+        f();
+        best = best.min((thread_time() - t) / ops as f64);
+    }
+    best * 1e9
+}
+
+const ITERS: usize = 2000;
+
+fn scalar<F: PrimeField>(name: &str) {
+    // 8 independent chains: throughput, as the batch-affine passes need it
+    let mut x: [F; 8] = core::array::from_fn(|i| F::from_u64(i as u64 + 3));
+    let y = F::from_u64(12345).inverse().unwrap();
+    let t = best(200, 8 * ITERS, || {
+        for _ in 0..ITERS {
+            for v in x.iter_mut() {
+                *v *= y;
+            }
+        }
+        black_box(&x);
+    });
+    let tc = best(200, ITERS, || {
+        let mut v = x[0];
+        for _ in 0..ITERS {
+            v *= y;
+        }
+        black_box(v);
+    });
+    println!("{name:>12} scalar mul: {t:6.1} ns/element (8 chains), {tc:6.1} ns (one chain)");
+}
+
+/// ITERS rounds of CHAINS independent 4-lane products (or squares).
+struct MulLoop<'a, S: Simd, const CHAINS: usize> {
+    k: &'a Consts<S>,
+    y: Fe4<S>,
+    square: bool,
+}
+
+impl<S: Simd, const CHAINS: usize> Kernel for MulLoop<'_, S, CHAINS> {
+    type Output = [Fe4<S>; CHAINS];
+    #[inline(always)]
+    fn run(self) -> [Fe4<S>; CHAINS] {
+        let mut a = [self.y; CHAINS];
+        for _ in 0..ITERS {
+            for v in a.iter_mut() {
+                // SAFETY: run through S::run only.
+                *v = unsafe { if self.square { self.k.square(v) } else { self.k.mul(v, &self.y) } };
+            }
+        }
+        a
+    }
+}
+
+fn lanes<F: PrimeField, S: Simd>(name: &str) {
+    if !S::available() {
+        return;
+    }
+    let f = Field51::<F>::new().unwrap();
+    let vals: [_; 4] = core::array::from_fn(|i| f.to_limbs(&F::from_u64(i as u64 + 7).inverse().unwrap()));
+    // SAFETY: available() checked.
+    unsafe {
+        let k = f.consts::<S>();
+        let y: Fe4<S> = from_lanes(&vals);
+        let t1 = best(100, 4 * ITERS, || {
+            black_box(S::run(MulLoop::<S, 1> { k: &k, y, square: false }));
+        });
+        let t2 = best(100, 8 * ITERS, || {
+            black_box(S::run(MulLoop::<S, 2> { k: &k, y, square: false }));
+        });
+        let ts = best(100, 8 * ITERS, || {
+            black_box(S::run(MulLoop::<S, 2> { k: &k, y, square: true }));
+        });
+        println!(
+            "{name:>12} {:>8} mul: {t2:6.1} ns/element (2 chains of 4 lanes), {t1:6.1} (1 chain); square {ts:6.1}",
+            S::NAME
+        );
+    }
+}
+
+fn main() {
+    scalar::<Bls12_377Fq>("bls12-377 Fq");
+    scalar::<Bls12_381Fq>("bls12-381 Fq");
+    lanes::<Bls12_377Fq, zkmsm::backend::lanes::simd::Portable>("bls12-377 Fq");
+    #[cfg(target_arch = "x86_64")]
+    {
+        lanes::<Bls12_377Fq, zkmsm::backend::lanes::simd::Avx2>("bls12-377 Fq");
+        lanes::<Bls12_381Fq, zkmsm::backend::lanes::simd::Avx2>("bls12-381 Fq");
+    }
+}
