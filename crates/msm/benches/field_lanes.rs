@@ -74,10 +74,18 @@ impl<S: Simd, const CHAINS: usize> Kernel for MulLoop<'_, S, CHAINS> {
     #[inline(always)]
     fn run(self) -> [Fe4<S>; CHAINS] {
         let mut a = [self.y; CHAINS];
+        let k = self.k;
         for _ in 0..ITERS {
-            for v in a.iter_mut() {
-                // SAFETY: run through S::run only.
-                *v = unsafe { if self.square { self.k.square(v) } else { self.k.mul(v, &self.y) } };
+            // SAFETY: run through S::run only.
+            unsafe {
+                if CHAINS == 2 {
+                    (a[0], a[1]) =
+                        if self.square { k.square2(&a[0], &a[1]) } else { k.mul2(&a[0], &self.y, &a[1], &self.y) };
+                } else {
+                    for v in a.iter_mut() {
+                        *v = if self.square { k.square(v) } else { k.mul(v, &self.y) };
+                    }
+                }
             }
         }
         a
@@ -104,13 +112,15 @@ fn lanes<F: PrimeField, S: Simd>(name: &str) {
             black_box(S::run(MulLoop::<S, 2> { k: &k, y, square: true }));
         });
         println!(
-            "{name:>12} {:>8} mul: {t2:6.1} ns/element (2 chains of 4 lanes), {t1:6.1} (1 chain); square {ts:6.1}",
+            "{name:>12} {:>8} mul: {t2:6.1} ns/element (mul2: 2 chains of 4 lanes), {t1:6.1} (1 chain); square {ts:6.1}",
             S::NAME
         );
     }
 }
 
 fn main() {
+    #[cfg(target_arch = "x86_64")]
+    black_box(probes::zkmsm_probe_mul1 as usize + probes::zkmsm_probe_mul2 as usize + probes::zkmsm_probe_sq1 as usize);
     scalar::<Bls12_377Fq>("bls12-377 Fq");
     scalar::<Bls12_381Fq>("bls12-381 Fq");
     lanes::<Bls12_377Fq, zkmsm::backend::lanes::simd::Portable>("bls12-377 Fq");
@@ -118,5 +128,32 @@ fn main() {
     {
         lanes::<Bls12_377Fq, zkmsm::backend::lanes::simd::Avx2>("bls12-377 Fq");
         lanes::<Bls12_381Fq, zkmsm::backend::lanes::simd::Avx2>("bls12-381 Fq");
+    }
+}
+
+/// Straight-line single operations, for static analysis of the generated code
+/// (`llvm-mca -mcpu=znver3` on their disassembly; see docs/BENCHMARKS.md).
+#[cfg(target_arch = "x86_64")]
+pub mod probes {
+    use zkmsm::backend::lanes::field51::{Consts, Fe4};
+    use zkmsm::backend::lanes::simd::Avx2;
+
+    #[no_mangle]
+    #[target_feature(enable = "avx2,fma")]
+    pub unsafe fn zkmsm_probe_mul1(k: &Consts<Avx2>, a: &Fe4<Avx2>, b: &Fe4<Avx2>, out: &mut Fe4<Avx2>) {
+        *out = k.mul(a, b);
+    }
+
+    #[no_mangle]
+    #[target_feature(enable = "avx2,fma")]
+    pub unsafe fn zkmsm_probe_mul2(k: &Consts<Avx2>, a: &[Fe4<Avx2>; 4], out: &mut [Fe4<Avx2>; 2]) {
+        let (x, y) = k.mul2(&a[0], &a[1], &a[2], &a[3]);
+        *out = [x, y];
+    }
+
+    #[no_mangle]
+    #[target_feature(enable = "avx2,fma")]
+    pub unsafe fn zkmsm_probe_sq1(k: &Consts<Avx2>, a: &Fe4<Avx2>, out: &mut Fe4<Avx2>) {
+        *out = k.square(a);
     }
 }

@@ -4,9 +4,9 @@
 //! window's signed digits. Everything around it (digits, aggregation) is shared.
 
 mod batch_affine;
-pub mod lanes;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
+pub mod lanes;
 mod twisted_edwards;
 mod xyzz;
 

@@ -323,10 +323,7 @@ impl<S: Simd> Consts<S> {
     /// Add the split product a * b to a column (low part) and the next one (high part).
     #[inline(always)]
     unsafe fn mac(&self, cur: &mut S::I, next: &mut S::I, a: S::F, b: S::F) {
-        let hi = S::fma(a, b, self.c_hi);
-        let lo = S::fma(a, b, S::sub_f(self.c_lo, hi));
-        *next = S::add_i(*next, S::f_as_i(hi));
-        *cur = S::add_i(*cur, S::f_as_i(lo));
+        S::mac(cur, next, a, b, self.c_hi, self.c_lo);
     }
 
     /// floor(x / 2^51) for x a signed 64-bit value (two's complement), |x| < 2^63.
@@ -348,85 +345,113 @@ impl<S: Simd> Consts<S> {
         Fe4(t)
     }
 
-    #[inline(always)]
-    unsafe fn to_f8(&self, a: &[S::I; LIMBS]) -> [S::F; LIMBS] {
-        let mut out = [S::splat_f(0.0); LIMBS];
-        unroll8!(j, {
-            out[j] = self.to_f(a[j]);
-        });
-        out
-    }
-
     /// a * b / 2^408 mod q for inputs below 64q; the result is below q (1 + 2^-15),
     /// its limbs normalized.
     #[inline(always)]
     pub unsafe fn mul(&self, a: &Fe4<S>, b: &Fe4<S>) -> Fe4<S> {
-        let af = self.to_f8(&a.0);
-        let bf = self.to_f8(&b.0);
-        self.montgomery(&af, &bf, false)
+        let [r] = self.montgomery::<1>([&a.0], [&b.0], false);
+        r
+    }
+
+    /// Two independent products, their instructions interleaved: one
+    /// product's column chain leaves the pipes idle part of the time.
+    #[inline(always)]
+    pub unsafe fn mul2(&self, a: &Fe4<S>, b: &Fe4<S>, c: &Fe4<S>, d: &Fe4<S>) -> (Fe4<S>, Fe4<S>) {
+        let [r, s] = self.montgomery::<2>([&a.0, &c.0], [&b.0, &d.0], false);
+        (r, s)
     }
 
     /// a^2, with each cross product computed once (doubled operand).
     #[inline(always)]
     pub unsafe fn square(&self, a: &Fe4<S>) -> Fe4<S> {
-        let af = self.to_f8(&a.0);
-        // 2 a_j < 2^52 keeps a_i (2 a_j) < 2^103: still one unit 2^51
-        let mut a2 = [S::splat_f(0.0); LIMBS];
-        unroll8!(j, {
-            a2[j] = self.to_f(S::add_i(a.0[j], a.0[j]));
-        });
-        self.montgomery(&af, &a2, true)
+        let [r] = self.montgomery::<1>([&a.0], [&a.0], true);
+        r
     }
 
-    /// Montgomery multiplication column by column (product scanning), so that
-    /// only two column accumulators are live: column k gets the low parts of
-    /// the products a_i b_j and m_i q_j with i + j = k and the high parts of
-    /// those with i + j = k - 1; below column 8, the quotient digit m_k is
-    /// then chosen to clear its low 51 bits and the column carries upward.
-    /// `square`: b is 2a, and only the products with i <= j are made (the
-    /// diagonal from a).
+    /// Two independent squares, interleaved.
+    #[inline(always)]
+    pub unsafe fn square2(&self, a: &Fe4<S>, b: &Fe4<S>) -> (Fe4<S>, Fe4<S>) {
+        let [r, s] = self.montgomery::<2>([&a.0, &b.0], [&a.0, &b.0], true);
+        (r, s)
+    }
+
+    /// N Montgomery multiplications a[n] * b[n] column by column (product
+    /// scanning), so that only two column accumulators per product are live:
+    /// column k gets the low parts of the products a_i b_j and m_i q_j with
+    /// i + j = k and the high parts of those with i + j = k - 1; below column
+    /// 8, the quotient digit m_k is then chosen to clear its low 51 bits and
+    /// the column carries upward. `square`: a = b, and only the products with
+    /// i <= j are made, the others folded in by doubling (2 a_j < 2^52 keeps
+    /// a_i (2 a_j) < 2^103: still one unit 2^51).
     #[inline(always)]
     #[allow(unused_assignments)] // the last column's successors
-    unsafe fn montgomery(&self, af: &[S::F; LIMBS], bf: &[S::F; LIMBS], square: bool) -> Fe4<S> {
+    unsafe fn montgomery<const N: usize>(
+        &self,
+        a: [&[S::I; LIMBS]; N],
+        b: [&[S::I; LIMBS]; N],
+        square: bool,
+    ) -> [Fe4<S>; N] {
+        let zero_f = S::splat_f(0.0);
+        let mut af = [[zero_f; LIMBS]; N];
+        let mut bf = [[zero_f; LIMBS]; N];
+        for n in 0..N {
+            unroll8!(j, {
+                af[n][j] = self.to_f(a[n][j]);
+                bf[n][j] = if square { self.to_f(S::add_i(b[n][j], b[n][j])) } else { self.to_f(b[n][j]) };
+            });
+        }
         let cols = if square { &self.columns_sq } else { &self.columns };
-        let mut m = [S::splat_f(0.0); LIMBS];
-        let mut r = [S::splat_i(0); LIMBS];
-        let mut cur = cols[0];
-        let mut next = cols[1];
+        let mut m = [[zero_f; LIMBS]; N];
+        let mut r = [[S::splat_i(0); LIMBS]; N];
+        let mut cur = [cols[0]; N];
+        let mut next = [cols[1]; N];
         unroll16!(k, {
+            // the products that do not wait for a quotient digit first, then
+            // those with m_i, the most recent last: the column completes soon
+            // after m_(k-1) is known
             unroll8!(i, {
                 if i <= k && k - i < LIMBS {
                     let j = k - i;
-                    if !square {
-                        self.mac(&mut cur, &mut next, af[i], bf[j]);
-                    } else if i == j {
-                        self.mac(&mut cur, &mut next, af[i], af[i]);
-                    } else if i < j {
-                        self.mac(&mut cur, &mut next, af[i], bf[j]);
-                    }
-                    if i < k && i < LIMBS {
-                        self.mac(&mut cur, &mut next, m[i], self.qf[j]);
+                    for n in 0..N {
+                        if !square || i < j {
+                            self.mac(&mut cur[n], &mut next[n], af[n][i], bf[n][j]);
+                        } else if i == j {
+                            self.mac(&mut cur[n], &mut next[n], af[n][i], af[n][i]);
+                        }
                     }
                 }
             });
-            if k < LIMBS {
-                // m_k = cur (-q^-1) mod 2^51: lo's bits are that plus multiples of 2^51
-                let x = self.to_f(S::and_i(cur, self.mask));
-                let hi = S::fma(x, self.qinv, self.c_hi);
-                let lo = S::fma(x, self.qinv, S::sub_f(self.c_lo, hi));
-                m[k] = self.to_f(S::and_i(S::f_as_i(lo), self.mask));
-                self.mac(&mut cur, &mut next, m[k], self.qf[0]);
-            } else if k < 2 * LIMBS - 1 {
-                r[k - LIMBS] = S::and_i(cur, self.mask);
-            } else {
-                r[LIMBS - 1] = cur;
-            }
-            if k < 2 * LIMBS - 1 {
-                cur = S::add_i(next, S::shr51(cur));
-                next = if k + 2 < 2 * LIMBS { cols[k + 2] } else { S::splat_i(0) };
+            unroll8!(i, {
+                if i < k && k - i < LIMBS {
+                    for n in 0..N {
+                        self.mac(&mut cur[n], &mut next[n], m[n][i], self.qf[k - i]);
+                    }
+                }
+            });
+            for n in 0..N {
+                if k < LIMBS {
+                    // m_k = cur (-q^-1) mod 2^51: lo's bits are that plus multiples of 2^51
+                    let x = self.to_f(S::and_i(cur[n], self.mask));
+                    let hi = S::fma(x, self.qinv, self.c_hi);
+                    let lo = S::fma(x, self.qinv, S::sub_f(self.c_lo, hi));
+                    m[n][k] = self.to_f(S::and_i(S::f_as_i(lo), self.mask));
+                    self.mac(&mut cur[n], &mut next[n], m[n][k], self.qf[0]);
+                } else if k < 2 * LIMBS - 1 {
+                    r[n][k - LIMBS] = S::and_i(cur[n], self.mask);
+                } else {
+                    r[n][LIMBS - 1] = cur[n];
+                }
+                if k < 2 * LIMBS - 1 {
+                    cur[n] = S::add_i(next[n], S::shr51(cur[n]));
+                    next[n] = if k + 2 < 2 * LIMBS { cols[k + 2] } else { S::splat_i(0) };
+                }
             }
         });
-        Fe4(r)
+        let mut out = [Fe4([S::splat_i(0); LIMBS]); N];
+        for n in 0..N {
+            out[n] = Fe4(r[n]);
+        }
+        out
     }
 
     /// a + k - b, with k a multiple of q above b (keeps the result positive).
@@ -541,6 +566,13 @@ mod tests {
                 let vb = from_lanes::<S>(&self.b.map(|x| f.to_limbs(&x)));
                 let prod = k.mul(&va, &vb);
                 let sq = k.square(&va);
+                let (prod2, sq3) = k.mul2(&va, &vb, &vb, &vb);
+                let (sq4, sq5) = k.square2(&vb, &va);
+                for i in 0..4 {
+                    assert_eq!(lane(&prod2, i), lane(&prod, i));
+                    assert_eq!(lane(&sq5, i), lane(&sq, i));
+                    assert_eq!(lane(&sq3, i), lane(&sq4, i));
+                }
                 let sq2 = k.square(&prod);
                 let diff = k.sub(&va, &vb, &k.q4);
                 let d2 = k.sub2(&va, &vb, &vb, &k.q8);
@@ -570,7 +602,8 @@ mod tests {
             let a: [F; 4] = chunk.try_into().unwrap();
             let b: [F; 4] = core::array::from_fn(|k| a[(k + 1) % 4] + F::from_u64(k as u64));
             // SAFETY: `available()` checked above.
-            let (prod, sq, sq2, diff, d2, neg, red, lazy) = unsafe { S::run(Ops::<F, S> { f: &f, a, b, _simd: core::marker::PhantomData }) };
+            let (prod, sq, sq2, diff, d2, neg, red, lazy) =
+                unsafe { S::run(Ops::<F, S> { f: &f, a, b, _simd: core::marker::PhantomData }) };
             for i in 0..4 {
                 let back = |v: &[Limbs51; 4]| f.from_limbs(&v[i]);
                 assert_eq!(back(&prod), a[i] * b[i]);

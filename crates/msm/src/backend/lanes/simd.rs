@@ -71,6 +71,19 @@ pub trait Simd: Copy + Send + Sync + 'static {
     unsafe fn f_as_i(a: Self::F) -> Self::I;
     unsafe fn i_as_f(a: Self::I) -> Self::F;
 
+    /// The split limb product of [`super::field51`]: `hi = fma(a, b, c_hi)`,
+    /// `lo = fma(a, b, c_lo - hi)`, `next += bits(hi)`, `cur += bits(lo)`.
+    /// Implementations may write it as one block so that the compiler keeps
+    /// the accumulations in program order (reassociated, they keep many
+    /// partial products alive and spill).
+    #[inline(always)]
+    unsafe fn mac(cur: &mut Self::I, next: &mut Self::I, a: Self::F, b: Self::F, c_hi: Self::F, c_lo: Self::F) {
+        let hi = Self::fma(a, b, c_hi);
+        let lo = Self::fma(a, b, Self::sub_f(c_lo, hi));
+        *next = Self::add_i(*next, Self::f_as_i(hi));
+        *cur = Self::add_i(*cur, Self::f_as_i(lo));
+    }
+
     /// Eight consecutive u64 at each of four addresses, transposed: limb j of
     /// lane k is `*ptrs[k].add(j)`.
     ///
@@ -217,6 +230,31 @@ mod x86 {
         k.run()
     }
 
+    /// One split limb product as one block (see [`Simd::mac`]): a function
+    /// of its own because `asm!` with vector registers needs the features
+    /// where it is written; [`with_avx2`] callers inline it.
+    #[target_feature(enable = "avx2,fma")]
+    #[inline]
+    unsafe fn mac_asm(cur: &mut __m256i, next: &mut __m256i, a: __m256d, b: __m256d, c_hi: __m256d, c_lo: __m256d) {
+        core::arch::asm!(
+            "vmovapd {hi}, {c_hi}",
+            "vfmadd231pd {hi}, {a}, {b}",
+            "vsubpd {lo}, {c_lo}, {hi}",
+            "vfmadd231pd {lo}, {a}, {b}",
+            "vpaddq {next}, {next}, {hi}",
+            "vpaddq {cur}, {cur}, {lo}",
+            a = in(ymm_reg) a,
+            b = in(ymm_reg) b,
+            c_hi = in(ymm_reg) c_hi,
+            c_lo = in(ymm_reg) c_lo,
+            hi = out(ymm_reg) _,
+            lo = out(ymm_reg) _,
+            cur = inout(ymm_reg) *cur,
+            next = inout(ymm_reg) *next,
+            options(pure, nomem, nostack),
+        );
+    }
+
     /// 4x4 transpose of 64-bit elements.
     #[inline(always)]
     unsafe fn transpose(r: [__m256i; 4]) -> [__m256i; 4] {
@@ -327,6 +365,10 @@ mod x86 {
         #[inline(always)]
         unsafe fn i_as_f(a: __m256i) -> __m256d {
             _mm256_castsi256_pd(a)
+        }
+        #[inline(always)]
+        unsafe fn mac(cur: &mut __m256i, next: &mut __m256i, a: __m256d, b: __m256d, c_hi: __m256d, c_lo: __m256d) {
+            mac_asm(cur, next, a, b, c_hi, c_lo)
         }
         #[inline(always)]
         unsafe fn gather8(ptrs: [*const u64; 4]) -> [__m256i; 8] {
