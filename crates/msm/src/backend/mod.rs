@@ -7,6 +7,7 @@ mod batch_affine;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
 pub mod lanes;
+mod side_buckets;
 mod twisted_edwards;
 mod xyzz;
 

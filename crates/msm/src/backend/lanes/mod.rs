@@ -1,4 +1,195 @@
-//! Lane-parallel batch-affine arithmetic for CPUs without AVX-512 IFMA.
+//! Lane-parallel batch-affine accumulation: the chord additions of a batch
+//! are dealt to the lanes of a vector field arithmetic ([`LaneField`]), the
+//! prefix products of Montgomery's trick run as independent chains, one
+//! scalar inversion serves all lanes. [`engine`] is the algorithm, written
+//! once; the arithmetic is chosen at run time:
+//!
+//! - [`Fma51`]: four lanes of 51-bit limbs in double-precision FMA
+//!   ([`field51`]), on AVX2 + FMA (x86-64 CPUs without AVX-512 IFMA: AMD Zen
+//!   1-3, Intel before Ice Lake) or NEON (every aarch64 CPU);
+//! - the eight-lane AVX-512 IFMA arithmetic (`super::ifma`), where present.
 
+pub mod engine;
 pub mod field51;
 pub mod simd;
+
+use simd::{Kernel, Simd};
+use zkmsm_field::PrimeField;
+
+/// One element in memory: eight 64-bit limbs (64 bytes), little-endian, in
+/// the arithmetic's own radix and Montgomery form. Bit 63 of the top limb is
+/// free in every radix here; the engine uses it as the point-at-infinity flag.
+pub type Limbs = [u64; 8];
+
+/// What the lane engine needs from a vector field arithmetic: elements of
+/// `LANES` lanes, products two at a time (so that two independent chains
+/// keep the pipes busy), lazily reduced differences.
+///
+/// # Safety
+///
+/// The `unsafe fn`s may only run inside [`LaneField::run`], on a CPU where
+/// [`LaneField::available`] is true.
+pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
+    const LANES: usize;
+    /// `LANES` elements.
+    type Fe: Copy;
+    /// Vector constants, made once per engine.
+    type Consts: Copy;
+    const NAME: &'static str;
+
+    fn available() -> bool;
+    /// `None` for a field the arithmetic cannot hold.
+    fn new() -> Option<Self>;
+    /// x in the arithmetic's form (canonical).
+    fn to_limbs(&self, x: &F) -> Limbs;
+    /// The element these limbs hold (any value the arithmetic produces).
+    fn from_limbs(&self, l: &Limbs) -> F;
+    /// q - y for canonical y.
+    fn neg_limbs(&self, y: &Limbs) -> Limbs;
+
+    /// Run `k` with the arithmetic's target features.
+    ///
+    /// # Safety
+    ///
+    /// Only where [`LaneField::available`].
+    unsafe fn run<K: Kernel>(k: K) -> K::Output;
+    unsafe fn consts(&self) -> Self::Consts;
+
+    /// Lane k from the 64 bytes at `ptrs[k]`.
+    ///
+    /// # Safety
+    ///
+    /// Each pointer valid for reading 64 bytes, 8-byte aligned; `ptrs.len() == LANES`.
+    unsafe fn load(ptrs: &[*const u64]) -> Self::Fe;
+    /// Lane k to the 64 bytes at `ptrs[k]`.
+    ///
+    /// # Safety
+    ///
+    /// Each pointer valid for writing 64 bytes, 8-byte aligned, the ranges
+    /// pairwise disjoint and not behind any live reference; `ptrs.len() == LANES`.
+    unsafe fn store(ptrs: &[*mut u64], v: &Self::Fe);
+    /// Canonical one in every lane.
+    unsafe fn one(&self, k: &Self::Consts) -> Self::Fe;
+    /// Lane i as limbs.
+    unsafe fn lane(v: &Self::Fe, i: usize) -> Limbs;
+    /// Limbs as lanes (`x.len() == LANES`).
+    unsafe fn from_lanes(x: &[Limbs]) -> Self::Fe;
+
+    /// a * b and c * d, Montgomery, inputs below 64q, results below 2q.
+    unsafe fn mul2(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe, c: &Self::Fe, d: &Self::Fe) -> (Self::Fe, Self::Fe);
+    unsafe fn square2(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> (Self::Fe, Self::Fe);
+    /// a + 4q - b (b below 4q).
+    unsafe fn sub4(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> Self::Fe;
+    /// a + 8q - b - c (b + c below 8q).
+    unsafe fn sub8(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe, c: &Self::Fe) -> Self::Fe;
+    /// A value below 16q brought below 3q.
+    unsafe fn reduce(k: &Self::Consts, a: &Self::Fe) -> Self::Fe;
+    /// Lanes with bit l of `mask` set become q - a (a canonical).
+    unsafe fn neg_where(k: &Self::Consts, a: &Self::Fe, mask: u32) -> Self::Fe;
+}
+
+/// [`field51`] on a [`Simd`]: four lanes.
+pub struct Fma51<F: PrimeField, S: Simd> {
+    field: field51::Field51<F>,
+    _simd: core::marker::PhantomData<S>,
+}
+
+/// The FMA arithmetic this CPU runs natively, if any.
+#[cfg(target_arch = "x86_64")]
+pub type NativeSimd = simd::Avx2;
+#[cfg(target_arch = "aarch64")]
+pub type NativeSimd = simd::Neon;
+
+/// Whether the four-lane FMA engine runs here: AVX2 + FMA (x86-64) or NEON
+/// (aarch64), and not turned off with `ZKMSM_NO_FMA=1` (to compare with the
+/// scalar path).
+pub fn fma_enabled() -> bool {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *ON.get_or_init(|| NativeSimd::available() && std::env::var_os("ZKMSM_NO_FMA").is_none_or(|v| v != "1"))
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    false
+}
+
+impl<F: PrimeField, S: Simd> LaneField<F> for Fma51<F, S> {
+    const LANES: usize = 4;
+    type Fe = field51::Fe4<S>;
+    type Consts = field51::Consts<S>;
+    const NAME: &'static str = S::NAME;
+
+    fn available() -> bool {
+        S::available()
+    }
+    fn new() -> Option<Self> {
+        Some(Self { field: field51::Field51::new()?, _simd: core::marker::PhantomData })
+    }
+    fn to_limbs(&self, x: &F) -> Limbs {
+        self.field.to_limbs(x).0
+    }
+    fn from_limbs(&self, l: &Limbs) -> F {
+        self.field.from_limbs(&field51::Limbs51(*l))
+    }
+    fn neg_limbs(&self, y: &Limbs) -> Limbs {
+        self.field.neg_limbs(&field51::Limbs51(*y)).0
+    }
+    #[inline(always)]
+    unsafe fn run<K: Kernel>(k: K) -> K::Output {
+        S::run(k)
+    }
+    #[inline(always)]
+    unsafe fn consts(&self) -> Self::Consts {
+        self.field.consts::<S>()
+    }
+    #[inline(always)]
+    unsafe fn load(ptrs: &[*const u64]) -> Self::Fe {
+        field51::Fe4(S::gather8([ptrs[0], ptrs[1], ptrs[2], ptrs[3]]))
+    }
+    #[inline(always)]
+    unsafe fn store(ptrs: &[*mut u64], v: &Self::Fe) {
+        S::scatter8([ptrs[0], ptrs[1], ptrs[2], ptrs[3]], &v.0)
+    }
+    #[inline(always)]
+    unsafe fn one(&self, _k: &Self::Consts) -> Self::Fe {
+        let one = self.field.to_limbs(&F::ONE);
+        field51::from_lanes(&[one; 4])
+    }
+    #[inline(always)]
+    unsafe fn lane(v: &Self::Fe, i: usize) -> Limbs {
+        field51::lane(v, i).0
+    }
+    #[inline(always)]
+    unsafe fn from_lanes(x: &[Limbs]) -> Self::Fe {
+        field51::from_lanes(&[
+            field51::Limbs51(x[0]),
+            field51::Limbs51(x[1]),
+            field51::Limbs51(x[2]),
+            field51::Limbs51(x[3]),
+        ])
+    }
+    #[inline(always)]
+    unsafe fn mul2(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe, c: &Self::Fe, d: &Self::Fe) -> (Self::Fe, Self::Fe) {
+        k.mul2(a, b, c, d)
+    }
+    #[inline(always)]
+    unsafe fn square2(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> (Self::Fe, Self::Fe) {
+        k.square2(a, b)
+    }
+    #[inline(always)]
+    unsafe fn sub4(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> Self::Fe {
+        k.sub(a, b, &k.q4)
+    }
+    #[inline(always)]
+    unsafe fn sub8(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe, c: &Self::Fe) -> Self::Fe {
+        k.sub2(a, b, c, &k.q8)
+    }
+    #[inline(always)]
+    unsafe fn reduce(k: &Self::Consts, a: &Self::Fe) -> Self::Fe {
+        k.reduce(a)
+    }
+    #[inline(always)]
+    unsafe fn neg_where(k: &Self::Consts, a: &Self::Fe, mask: u32) -> Self::Fe {
+        k.neg_where(a, [mask & 1 != 0, mask & 2 != 0, mask & 4 != 0, mask & 8 != 0])
+    }
+}

@@ -1,0 +1,589 @@
+//! The lane engine: one window's batch-affine bucket accumulation, and its
+//! bucket aggregation, on any [`LaneField`].
+//!
+//! A batch's chord additions fill lane slots; pass A gathers each step's
+//! point and bucket, forms the denominators and runs the prefix products of
+//! Montgomery's trick as two chains (even and odd steps), so that every
+//! product has an independent partner ([`LaneField::mul2`]); the 2 x LANES
+//! chain products are inverted with one scalar inversion; pass B walks the
+//! steps back in pairs, recovering each inverse and finishing the additions.
+//!
+//! Special cases: an empty bucket is a flag, settled before the batch. Equal
+//! x (P + P or P - P into a bucket) cannot be told from lazily reduced limbs,
+//! but makes that lane's product zero; such a batch is redone by exact scalar
+//! code. Random inputs never hit it.
+//!
+//! Aliasing: an engine reads the points of a batch from a slice it is given
+//! per call ([`Engine::execute_from`]), so aggregation can feed one engine
+//! from another's buckets under the borrow rules; the lanes' addresses are
+//! made inside the call from those borrows and die with it.
+
+use super::simd::Kernel;
+use super::{LaneField, Limbs};
+use crate::backend::side_buckets::SideBuckets;
+use crate::backend::{prefetch, PREFETCH_AHEAD};
+use crate::scheduler::{BatchSink, Op, ScheduleStats, Scheduler};
+use crate::Plan;
+use rayon::prelude::*;
+use zkmsm_curve::{Affine, MsmCurve, Xyzz};
+use zkmsm_field::PrimeField;
+
+/// A point in limbs: x, y (the arithmetic's Montgomery form, canonical).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct LanePoint {
+    pub x: Limbs,
+    pub y: Limbs,
+}
+
+/// Marks the point at infinity in the free top bit of x.
+const INFINITY_FLAG: u64 = 1 << 63;
+
+impl LanePoint {
+    pub fn is_infinity(&self) -> bool {
+        self.x[7] & INFINITY_FLAG != 0
+    }
+}
+
+/// Points converted once for an arithmetic, with what every window's engine
+/// needs of them.
+pub struct LanePoints<C: MsmCurve, L: LaneField<C::Base>> {
+    pub points: Vec<LanePoint>,
+    field: L,
+    /// Padding lanes add `pad_point` (2G) into private buckets holding G.
+    pad_start: LanePoint,
+    pad_point: LanePoint,
+    _curve: core::marker::PhantomData<C>,
+}
+
+fn convert<C: MsmCurve, L: LaneField<C::Base>>(field: &L, p: &Affine<C>) -> LanePoint {
+    if p.infinity {
+        let mut z = LanePoint::default();
+        z.x[7] = INFINITY_FLAG;
+        z
+    } else {
+        LanePoint { x: field.to_limbs(&p.x), y: field.to_limbs(&p.y) }
+    }
+}
+
+fn field<C: MsmCurve, L: LaneField<C::Base>>() -> L {
+    assert!(L::available(), "the {} lane arithmetic does not run on this CPU", L::NAME);
+    L::new().expect("a BLS12 base field (48 bytes, q < 2^382)")
+}
+
+impl<C: MsmCurve, L: LaneField<C::Base>> LanePoints<C, L> {
+    fn with_points(field: L, points: Vec<LanePoint>) -> Self {
+        let g = C::generator();
+        let pad_start = convert(&field, &g);
+        let pad_point = convert(&field, &g.to_xyzz().double().to_affine());
+        Self { points, field, pad_start, pad_point, _curve: core::marker::PhantomData }
+    }
+
+    /// Convert points once (callers check `L::available()` first).
+    pub fn prepare(points: &[Affine<C>]) -> Self {
+        let field = field::<C, L>();
+        let converted = points.par_iter().map(|p| convert(&field, p)).collect();
+        Self::with_points(field, converted)
+    }
+
+    /// As [`Self::prepare`], freeing the affine points as they are converted
+    /// (from the end, shrinking the source), so init never holds both sets.
+    pub fn prepare_owned(mut points: Vec<Affine<C>>) -> Self {
+        const CHUNK: usize = 1 << 16;
+        let field = field::<C, L>();
+        let n = points.len();
+        let mut out: Vec<LanePoint> = Vec::with_capacity(n);
+        let spare = out.spare_capacity_mut();
+        while !points.is_empty() {
+            let lo = points.len().saturating_sub(CHUNK);
+            spare[lo..points.len()].par_iter_mut().zip(&points[lo..]).for_each(|(o, p)| {
+                o.write(convert(&field, p));
+            });
+            points.truncate(lo);
+            points.shrink_to_fit();
+        }
+        // SAFETY: the loop wrote every slot 0..n exactly once.
+        unsafe { out.set_len(n) };
+        Self::with_points(field, out)
+    }
+
+    pub fn len(&self) -> usize {
+        self.points.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty()
+    }
+}
+
+/// What pass A keeps per step for pass B.
+struct Step<F: Copy> {
+    px: F,
+    py: F,
+    bx: F,
+    by: F,
+    den: F,
+    prefix: F,
+}
+
+/// Where a lane's point comes from: the batch's source slice or the padding point.
+const PAD_POINT: u32 = u32::MAX;
+
+/// One window's buckets in limbs, and the scratch of the batches that fill them.
+struct Engine<'f, C: MsmCurve, L: LaneField<C::Base>> {
+    field: &'f L,
+    pad_start: LanePoint,
+    pad_point: LanePoint,
+    consts: L::Consts,
+    /// The window's buckets, then 2 x LANES private padding buckets.
+    buckets: Vec<LanePoint>,
+    nb: usize,
+    occupied: Vec<bool>,
+    side: SideBuckets<C>,
+    /// Lane slots of the batch: bucket index, point index, negation.
+    slot_bucket: Vec<u32>,
+    slot_point: Vec<u32>,
+    slot_negate: Vec<bool>,
+    steps: Vec<Step<L::Fe>>,
+    /// The batch's operations that reached the lanes, for the exact fallback.
+    lane_ops: Vec<Op>,
+}
+
+impl<'f, C: MsmCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
+    /// An engine of `buckets` buckets for batches of up to `batch` operations.
+    fn new(field: &'f L, (pad_start, pad_point): (LanePoint, LanePoint), buckets: usize, batch: usize) -> Self {
+        let pad = 2 * L::LANES;
+        Self {
+            field,
+            pad_start,
+            pad_point,
+            // SAFETY: the field comes from prepared points, which checked
+            // `L::available()`.
+            consts: unsafe { field.consts() },
+            buckets: vec![LanePoint::default(); buckets + pad],
+            nb: buckets,
+            occupied: vec![false; buckets],
+            side: SideBuckets::new(buckets),
+            slot_bucket: Vec::with_capacity(batch + pad),
+            slot_point: Vec::with_capacity(batch + pad),
+            slot_negate: Vec::with_capacity(batch + pad),
+            steps: Vec::with_capacity(batch / L::LANES + 2),
+            lane_ops: Vec::with_capacity(batch),
+        }
+    }
+
+    fn affine(&self, p: &LanePoint) -> Affine<C> {
+        Affine::new_unchecked(self.field.from_limbs(&p.x), self.field.from_limbs(&p.y))
+    }
+
+    fn signed(&self, p: &LanePoint, negate: bool) -> LanePoint {
+        if negate {
+            LanePoint { x: p.x, y: self.field.neg_limbs(&p.y) }
+        } else {
+            *p
+        }
+    }
+
+    /// Run one conflict-free batch of operations whose points are `src[op.point]`.
+    fn execute_from(&mut self, src: &[LanePoint], batch: &[Op]) {
+        self.slot_bucket.clear();
+        self.slot_point.clear();
+        self.slot_negate.clear();
+        self.lane_ops.clear();
+        for (i, op) in batch.iter().enumerate() {
+            if let Some(ahead) = batch.get(i + PREFETCH_AHEAD) {
+                prefetch(&self.buckets[ahead.bucket as usize]);
+            }
+            let k = op.bucket as usize;
+            let p = &src[op.point as usize];
+            if !self.occupied[k] {
+                self.buckets[k] = self.signed(p, op.negate);
+                self.occupied[k] = true;
+                continue;
+            }
+            self.slot_bucket.push(op.bucket);
+            self.slot_point.push(op.point);
+            self.slot_negate.push(op.negate);
+            self.lane_ops.push(*op);
+        }
+        if self.lane_ops.is_empty() {
+            return;
+        }
+        // Pad to whole pairs of steps with additions into private buckets.
+        let mut l = 0;
+        while !self.slot_bucket.len().is_multiple_of(2 * L::LANES) {
+            self.buckets[self.nb + l] = self.pad_start;
+            self.slot_bucket.push((self.nb + l) as u32);
+            self.slot_point.push(PAD_POINT);
+            self.slot_negate.push(false);
+            l += 1;
+        }
+        // SAFETY: the engine exists only where `L::available()` (see `new`).
+        let exact = unsafe { L::run(Batch { engine: self, src }) };
+        if exact {
+            self.exact(src);
+        }
+    }
+
+    /// The lanes' operations done exactly in scalar arithmetic, one at a time
+    /// (rare: only batches where some bucket meets its own point or its negation).
+    fn exact(&mut self, src: &[LanePoint]) {
+        let ops = std::mem::take(&mut self.lane_ops);
+        for op in &ops {
+            let k = op.bucket as usize;
+            let p = self.affine(&self.signed(&src[op.point as usize], op.negate));
+            let b = if self.occupied[k] { self.affine(&self.buckets[k]) } else { Affine::identity() };
+            let sum = if b.infinity {
+                p
+            } else if b.x != p.x {
+                b.add_reference(&p)
+            } else if b.y == p.y {
+                Xyzz::from_affine(&b).double().to_affine()
+            } else {
+                Affine::identity()
+            };
+            self.occupied[k] = !sum.infinity;
+            if !sum.infinity {
+                self.buckets[k] = convert(self.field, &sum);
+            }
+        }
+        self.lane_ops = ops;
+    }
+
+    /// Add the side buckets (overflowed operations) into the affine ones, so
+    /// that aggregation sees one bucket set.
+    fn fold_side(&mut self) {
+        let Some(side) = self.side.take() else { return };
+        let (idx, pts): (Vec<u32>, Vec<Xyzz<C>>) =
+            side.iter().enumerate().filter(|(_, s)| !s.is_identity()).map(|(k, s)| (k as u32, *s)).unzip();
+        let limbs: Vec<LanePoint> = Xyzz::batch_to_affine(&pts).iter().map(|p| convert(self.field, p)).collect();
+        let ops: Vec<Op> =
+            idx.iter().enumerate().map(|(j, &k)| Op { point: j as u32, bucket: k, negate: false }).collect();
+        for chunk in ops.chunks(1024) {
+            self.execute_from(&limbs, chunk);
+        }
+    }
+
+    fn xyzz(&self, k: usize) -> Xyzz<C> {
+        if self.occupied[k] {
+            Xyzz::from_affine(&self.affine(&self.buckets[k]))
+        } else {
+            Xyzz::identity()
+        }
+    }
+}
+
+/// A batch's passes, run with the arithmetic's target features; `true` when
+/// some lane met equal x and the batch must be redone exactly.
+struct Batch<'e, 'f, 's, C: MsmCurve, L: LaneField<C::Base>> {
+    engine: &'e mut Engine<'f, C, L>,
+    src: &'s [LanePoint],
+}
+
+impl<C: MsmCurve, L: LaneField<C::Base>> Kernel for Batch<'_, '_, '_, C, L> {
+    type Output = bool;
+
+    #[inline(always)]
+    fn run(self) -> bool {
+        // SAFETY: only run through `L::run` (see `execute_from`).
+        unsafe { self.passes() }
+    }
+}
+
+impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
+    #[inline(always)]
+    unsafe fn passes(self) -> bool {
+        let e = self.engine;
+        let k = e.consts;
+        let lanes = L::LANES;
+        let steps = e.slot_bucket.len() / lanes;
+        let buckets = e.buckets.as_mut_ptr();
+        let pad_point: *const LanePoint = &e.pad_point;
+        let src = self.src.as_ptr();
+        // Pass A: gather, denominators, prefix products in two chains.
+        e.steps.clear();
+        let one = e.field.one(&k);
+        let mut acc = [one, one];
+        let mut s = 0;
+        while s < steps {
+            let mut den = [one, one];
+            for h in 0..2 {
+                let base = (s + h) * lanes;
+                let mut bp = [core::ptr::null::<u64>(); 16];
+                let mut by = [core::ptr::null::<u64>(); 16];
+                let mut pp = [core::ptr::null::<u64>(); 16];
+                let mut py = [core::ptr::null::<u64>(); 16];
+                let mut neg = 0u32;
+                for l in 0..lanes {
+                    let b = buckets.add(e.slot_bucket[base + l] as usize) as *const u64;
+                    bp[l] = b;
+                    by[l] = b.add(8);
+                    let i = e.slot_point[base + l];
+                    let p = if i == PAD_POINT { pad_point } else { src.add(i as usize) } as *const u64;
+                    pp[l] = p;
+                    py[l] = p.add(8);
+                    neg |= (e.slot_negate[base + l] as u32) << l;
+                }
+                let px = L::load(&pp[..lanes]);
+                let py = L::neg_where(&k, &L::load(&py[..lanes]), neg);
+                let bx = L::load(&bp[..lanes]);
+                let by = L::load(&by[..lanes]);
+                den[h] = L::sub4(&k, &px, &bx);
+                e.steps.push(Step { px, py, bx, by, den: den[h], prefix: acc[h] });
+            }
+            let (a0, a1) = L::mul2(&k, &acc[0], &den[0], &acc[1], &den[1]);
+            acc = [a0, a1];
+            s += 2;
+        }
+        // One scalar inversion for the 2 x LANES chain products.
+        let mut prods = [C::Base::ONE; 32];
+        for l in 0..lanes {
+            prods[l] = e.field.from_limbs(&L::lane(&acc[0], l));
+            prods[lanes + l] = e.field.from_limbs(&L::lane(&acc[1], l));
+        }
+        let prods = &mut prods[..2 * lanes];
+        if prods.iter().any(|p| p.is_zero()) {
+            return true;
+        }
+        let mut prefix = [C::Base::ONE; 32];
+        let mut all = C::Base::ONE;
+        for (p, x) in prefix.iter_mut().zip(prods.iter()) {
+            *p = all;
+            all *= *x;
+        }
+        let mut inv_all = all.inverse().expect("non-zero product");
+        let mut invs = [[0u64; 8]; 32];
+        for i in (0..2 * lanes).rev() {
+            invs[i] = e.field.to_limbs(&(inv_all * prefix[i]));
+            inv_all *= prods[i];
+        }
+        let mut inv = [L::from_lanes(&invs[..lanes]), L::from_lanes(&invs[lanes..2 * lanes])];
+        // Pass B: from the last pair of steps back, each step's inverse and additions.
+        let mut s = steps;
+        while s > 0 {
+            s -= 2;
+            let (a, b) = (&e.steps[s], &e.steps[s + 1]);
+            let (i0, i1) = L::mul2(&k, &inv[0], &a.prefix, &inv[1], &b.prefix);
+            let (n0, n1) = L::mul2(&k, &inv[0], &a.den, &inv[1], &b.den);
+            inv = [n0, n1];
+            let dy0 = L::sub4(&k, &a.py, &a.by);
+            let dy1 = L::sub4(&k, &b.py, &b.by);
+            let (l0, l1) = L::mul2(&k, &dy0, &i0, &dy1, &i1);
+            let (q0, q1) = L::square2(&k, &l0, &l1);
+            let x0 = L::reduce(&k, &L::sub8(&k, &q0, &a.bx, &a.px));
+            let x1 = L::reduce(&k, &L::sub8(&k, &q1, &b.bx, &b.px));
+            let t0 = L::sub4(&k, &a.bx, &x0);
+            let t1 = L::sub4(&k, &b.bx, &x1);
+            let (u0, u1) = L::mul2(&k, &l0, &t0, &l1, &t1);
+            let y0 = L::reduce(&k, &L::sub4(&k, &u0, &a.by));
+            let y1 = L::reduce(&k, &L::sub4(&k, &u1, &b.by));
+            for (h, (x, y)) in [(x0, y0), (x1, y1)].iter().enumerate() {
+                let base = (s + h) * lanes;
+                let mut bx = [core::ptr::null_mut::<u64>(); 16];
+                let mut by = [core::ptr::null_mut::<u64>(); 16];
+                for l in 0..lanes {
+                    let b = buckets.add(e.slot_bucket[base + l] as usize) as *mut u64;
+                    bx[l] = b;
+                    by[l] = b.add(8);
+                }
+                L::store(&bx[..lanes], x);
+                L::store(&by[..lanes], y);
+            }
+        }
+        false
+    }
+}
+
+impl<C: MsmCurve, L: LaneField<C::Base>> BatchSink for (&mut Engine<'_, C, L>, &[LanePoint]) {
+    fn execute(&mut self, batch: &[Op]) {
+        self.0.execute_from(self.1, batch);
+    }
+
+    fn overflow(&mut self, op: Op) {
+        let p = self.0.affine(&self.0.signed(&self.1[op.point as usize], op.negate));
+        self.0.side.add(op.bucket, &p);
+    }
+}
+
+/// One window's filled buckets, still in limbs.
+pub struct LaneWindow<'f, C: MsmCurve, L: LaneField<C::Base>>(Engine<'f, C, L>);
+
+/// One window's buckets, scheduled by `scheduler` in batches of `batch`, with
+/// what the scheduler did.
+pub fn accumulate<'f, C: MsmCurve, L: LaneField<C::Base>>(
+    prepared: &'f LanePoints<C, L>,
+    digits: &[i32],
+    plan: &Plan,
+    scheduler: &dyn Scheduler,
+    batch: usize,
+) -> (LaneWindow<'f, C, L>, ScheduleStats) {
+    let batch = batch.max(1);
+    let pads = (prepared.pad_start, prepared.pad_point);
+    let mut engine = Engine::new(&prepared.field, pads, plan.buckets, batch);
+    let points = &prepared.points;
+    let mut ops = digits
+        .iter()
+        .enumerate()
+        .filter(|&(i, &d)| d != 0 && !points[i].is_infinity())
+        .map(|(i, &d)| Op::from_digit(i, d));
+    let st = scheduler.schedule(&mut ops, plan.buckets, batch, &mut (&mut engine, &points[..]));
+    (LaneWindow(engine), st)
+}
+
+impl<C: MsmCurve, L: LaneField<C::Base>> LaneWindow<'_, C, L> {
+    /// The buckets as XYZZ points (for the shared aggregation).
+    pub fn into_buckets(self) -> Vec<Xyzz<C>> {
+        let mut engine = self.0;
+        let side = engine.side.take();
+        let affine = (0..engine.nb).map(|k| engine.xyzz(k));
+        match side {
+            None => affine.collect(),
+            Some(side) => affine.zip(side).map(|(a, s)| s.add(&a)).collect(),
+        }
+    }
+
+    /// The window's sum sum_k (k+1) B_k, aggregated in lanes.
+    pub fn sum(self) -> Xyzz<C> {
+        let mut engine = self.0;
+        engine.fold_side();
+        aggregate(&engine)
+    }
+}
+
+/// PriorMSM's partitioned aggregation with the groups as lanes: G groups of
+/// consecutive buckets each keep a running sum R_g and a total T_g; one step
+/// adds the next bucket (from the top) into every R_g as one batch, then
+/// every R_g into its T_g as another. The window sum is
+/// sum_g T_g + size * sum_g g R_g, the last by a short running sum over groups.
+fn aggregate<C: MsmCurve, L: LaneField<C::Base>>(win: &Engine<'_, C, L>) -> Xyzz<C> {
+    let nb = win.nb;
+    let groups = (nb / 16).clamp(1, 256);
+    let size = nb.div_ceil(groups);
+    let pads = (win.pad_start, win.pad_point);
+    let mut running = Engine::<C, L>::new(win.field, pads, groups, groups);
+    let mut total = Engine::<C, L>::new(win.field, pads, groups, groups);
+    let mut ops = Vec::with_capacity(groups);
+    for s in (0..size).rev() {
+        ops.clear();
+        for g in 0..groups {
+            let k = g * size + s;
+            if k < nb && win.occupied[k] {
+                ops.push(Op { point: k as u32, bucket: g as u32, negate: false });
+            }
+        }
+        running.execute_from(&win.buckets, &ops);
+        ops.clear();
+        ops.extend((0..groups).filter(|&g| running.occupied[g]).map(|g| Op {
+            point: g as u32,
+            bucket: g as u32,
+            negate: false,
+        }));
+        total.execute_from(&running.buckets, &ops);
+    }
+    let mut sum = Xyzz::identity();
+    let (mut run, mut acc) = (Xyzz::identity(), Xyzz::identity());
+    for g in (0..groups).rev() {
+        sum = sum.add(&total.xyzz(g));
+        if g > 0 {
+            run = run.add(&running.xyzz(g));
+            acc = acc.add(&run);
+        }
+    }
+    sum.add(&acc.mul_bigint(&[size as u64]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::simd::{Portable, Simd};
+    use super::super::Fma51;
+    use super::*;
+    use crate::bucket_aggregation::running_sum;
+    use crate::scheduler::{DelayedScheduler, GreedyScheduler};
+    use zkmsm_curve::{Bls12_377, Bls12_381};
+
+    /// Lane aggregation equals the shared XYZZ running sum, and the buckets
+    /// equal the scalar engine's, on random digits and on inputs that force
+    /// equal x in the lanes (repeated points, P and -P, one bucket for
+    /// everything), points at infinity, and overflow into side buckets.
+    fn window_sum_equals_shared_aggregation<C: MsmCurve, L: LaneField<C::Base>>() {
+        if !L::available() {
+            eprintln!("{} not available here: skipped", L::NAME);
+            return;
+        }
+        let n = 1500;
+        let base = crate::gen::random_points::<C>(n, 5).points;
+        let mut state = 99u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for c in [3u32, 6, 11] {
+            let plan = Plan::with_window(c, 255);
+            let nb = plan.buckets as u64;
+            let mut with_infinity = base.clone();
+            with_infinity[3] = Affine::identity();
+            with_infinity[n - 1] = Affine::identity();
+            let random = |next: &mut dyn FnMut() -> u64| -> Vec<i32> {
+                (0..n).map(|_| (next() % (2 * nb + 1)) as i32 - nb as i32).collect()
+            };
+            let cases: Vec<(Vec<Affine<C>>, Vec<i32>)> = vec![
+                (base.clone(), random(&mut next)),
+                (vec![base[0]; n], random(&mut next)),
+                (base.clone(), vec![1; n]),
+                (
+                    (0..n).map(|i| if i % 2 == 0 { base[i / 2] } else { base[i / 2].neg() }).collect(),
+                    (0..n).map(|i| 1 + (i / 2 % nb as usize) as i32).collect(),
+                ),
+                (with_infinity, random(&mut next)),
+            ];
+            for (pts, digits) in &cases {
+                let prepared = LanePoints::<C, L>::prepare(pts);
+                let mut want_buckets = vec![Xyzz::<C>::identity(); plan.buckets];
+                for (p, &d) in pts.iter().zip(digits) {
+                    if d != 0 {
+                        let b = &mut want_buckets[d.unsigned_abs() as usize - 1];
+                        *b = b.add_affine(&if d < 0 { p.neg() } else { *p });
+                    }
+                }
+                let want = running_sum::<C, _>(&want_buckets);
+                for (sched, batch) in
+                    [(&GreedyScheduler::default() as &dyn Scheduler, 64), (&DelayedScheduler::default(), 8)]
+                {
+                    let (window, _) = accumulate(&prepared, digits, &plan, sched, batch);
+                    let buckets = window.into_buckets();
+                    assert!(buckets.iter().zip(&want_buckets).all(|(a, b)| a == b), "buckets, c {c} batch {batch}");
+                    let (window, _) = accumulate(&prepared, digits, &plan, sched, batch);
+                    assert_eq!(window.sum(), want, "c {c} batch {batch}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn portable_lanes_equal_reference() {
+        window_sum_equals_shared_aggregation::<Bls12_381, Fma51<<Bls12_381 as zkmsm_curve::SwCurve>::Base, Portable>>();
+    }
+
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    #[test]
+    fn native_fma_lanes_equal_reference() {
+        type S = super::super::NativeSimd;
+        window_sum_equals_shared_aggregation::<Bls12_381, Fma51<<Bls12_381 as zkmsm_curve::SwCurve>::Base, S>>();
+        window_sum_equals_shared_aggregation::<Bls12_377, Fma51<<Bls12_377 as zkmsm_curve::SwCurve>::Base, S>>();
+        let _ = S::NAME;
+    }
+
+    #[test]
+    fn owned_conversion_equals_borrowed() {
+        type L = Fma51<<Bls12_381 as zkmsm_curve::SwCurve>::Base, Portable>;
+        let mut pts = crate::gen::random_points::<Bls12_381>(70_000, 3).points;
+        pts[7] = Affine::identity();
+        let a = LanePoints::<Bls12_381, L>::prepare(&pts).points;
+        let b = LanePoints::<Bls12_381, L>::prepare_owned(pts).points;
+        assert_eq!(a.len(), b.len());
+        assert!(a == b);
+        assert!(b[7].is_infinity() && !b[8].is_infinity());
+    }
+}
