@@ -5,26 +5,13 @@
 //!
 //!     cargo bench -p zkmsm --bench field_lanes
 
+#[path = "common.rs"]
+mod common;
+use common::thread_time;
 use std::hint::black_box;
 use zkmsm::backend::lanes::field51::{from_lanes, Consts, Fe4, Field51};
 use zkmsm::backend::lanes::simd::{Kernel, Simd};
 use zkmsm_field::{Bls12_377Fq, Bls12_381Fq, PrimeField};
-
-fn thread_time() -> f64 {
-    let mut ts = libc_timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: clock_gettime writes one timespec.
-    unsafe { clock_gettime(3, &mut ts) }; // CLOCK_THREAD_CPUTIME_ID
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
-
-#[repr(C)]
-struct libc_timespec {
-    tv_sec: i64,
-    tv_nsec: i64,
-}
-extern "C" {
-    fn clock_gettime(clock: i32, ts: *mut libc_timespec) -> i32;
-}
 
 #[inline(always)]
 /// Minimum over rounds of the time per operation of `f` (which does `ops` operations).

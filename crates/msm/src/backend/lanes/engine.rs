@@ -264,6 +264,7 @@ impl<'f, C: MsmCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
         }
     }
 
+    /// Bucket k as XYZZ.
     fn xyzz(&self, k: usize) -> Xyzz<C> {
         if self.occupied[k] {
             Xyzz::from_affine(&self.affine(&self.buckets[k]))
@@ -435,11 +436,16 @@ impl<C: MsmCurve, L: LaneField<C::Base>> LaneWindow<'_, C, L> {
     pub fn into_buckets(self) -> Vec<Xyzz<C>> {
         let mut engine = self.0;
         let side = engine.side.take();
-        let affine = (0..engine.nb).map(|k| engine.xyzz(k));
-        match side {
-            None => affine.collect(),
-            Some(side) => affine.zip(side).map(|(a, s)| s.add(&a)).collect(),
-        }
+        (0..engine.nb)
+            .map(|k| {
+                let s = side.as_ref().map_or(Xyzz::identity(), |side| side[k]);
+                if engine.occupied[k] {
+                    s.add_affine(&engine.affine(&engine.buckets[k]))
+                } else {
+                    s
+                }
+            })
+            .collect()
     }
 
     /// The window's sum sum_k (k+1) B_k, aggregated in lanes.
@@ -586,4 +592,24 @@ mod tests {
         assert!(a == b);
         assert!(b[7].is_infinity() && !b[8].is_infinity());
     }
+}
+
+/// For benchmarks: `rounds` batches of `batch` additions of the first
+/// `batch` points into as many distinct, occupied buckets (no scheduling, no
+/// empty buckets, no conflicts): the bare cost of a batch.
+#[doc(hidden)]
+pub fn bare_batches<C: MsmCurve, L: LaneField<C::Base>>(
+    prepared: &LanePoints<C, L>,
+    batch: usize,
+    rounds: usize,
+) -> Xyzz<C> {
+    let pads = (prepared.pad_start, prepared.pad_point);
+    let mut engine = Engine::new(&prepared.field, pads, batch, batch);
+    let ops: Vec<Op> = (0..batch).map(|i| Op { point: i as u32, bucket: i as u32, negate: i % 3 == 0 }).collect();
+    let seed: Vec<Op> = (0..batch).map(|i| Op { point: (i + 1) as u32, bucket: i as u32, negate: false }).collect();
+    engine.execute_from(&prepared.points, &seed);
+    for _ in 0..rounds {
+        engine.execute_from(&prepared.points, &ops);
+    }
+    engine.xyzz(batch / 2)
 }

@@ -322,7 +322,7 @@ impl<S: Simd> Consts<S> {
 
     /// Add the split product a * b to a column (low part) and the next one (high part).
     #[inline(always)]
-    unsafe fn mac(&self, cur: &mut S::I, next: &mut S::I, a: S::F, b: S::F) {
+    unsafe fn mac(&self, cur: &mut S::I, next: &mut S::I, a: S::F, b: &S::F) {
         S::mac(cur, next, a, b, self.c_hi, self.c_lo);
     }
 
@@ -414,9 +414,9 @@ impl<S: Simd> Consts<S> {
                     let j = k - i;
                     for n in 0..N {
                         if !square || i < j {
-                            self.mac(&mut cur[n], &mut next[n], af[n][i], bf[n][j]);
+                            self.mac(&mut cur[n], &mut next[n], af[n][i], &bf[n][j]);
                         } else if i == j {
-                            self.mac(&mut cur[n], &mut next[n], af[n][i], af[n][i]);
+                            self.mac(&mut cur[n], &mut next[n], af[n][i], &af[n][i]);
                         }
                     }
                 }
@@ -424,7 +424,7 @@ impl<S: Simd> Consts<S> {
             unroll8!(i, {
                 if i < k && k - i < LIMBS {
                     for n in 0..N {
-                        self.mac(&mut cur[n], &mut next[n], m[n][i], self.qf[k - i]);
+                        self.mac(&mut cur[n], &mut next[n], m[n][i], &self.qf[k - i]);
                     }
                 }
             });
@@ -435,7 +435,7 @@ impl<S: Simd> Consts<S> {
                     let hi = S::fma(x, self.qinv, self.c_hi);
                     let lo = S::fma(x, self.qinv, S::sub_f(self.c_lo, hi));
                     m[n][k] = self.to_f(S::and_i(S::f_as_i(lo), self.mask));
-                    self.mac(&mut cur[n], &mut next[n], m[n][k], self.qf[0]);
+                    self.mac(&mut cur[n], &mut next[n], m[n][k], &self.qf[0]);
                 } else if k < 2 * LIMBS - 1 {
                     r[n][k - LIMBS] = S::and_i(cur[n], self.mask);
                 } else {

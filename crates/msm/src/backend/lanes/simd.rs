@@ -76,8 +76,13 @@ pub trait Simd: Copy + Send + Sync + 'static {
     /// Implementations may write it as one block so that the compiler keeps
     /// the accumulations in program order (reassociated, they keep many
     /// partial products alive and spill).
+    ///
+    /// # Safety
+    ///
+    /// Besides [`Self::available`]: `b` points to a readable `Self::F`.
     #[inline(always)]
-    unsafe fn mac(cur: &mut Self::I, next: &mut Self::I, a: Self::F, b: Self::F, c_hi: Self::F, c_lo: Self::F) {
+    unsafe fn mac(cur: &mut Self::I, next: &mut Self::I, a: Self::F, b: *const Self::F, c_hi: Self::F, c_lo: Self::F) {
+        let b = *b;
         let hi = Self::fma(a, b, c_hi);
         let lo = Self::fma(a, b, Self::sub_f(c_lo, hi));
         *next = Self::add_i(*next, Self::f_as_i(hi));
@@ -235,23 +240,31 @@ mod x86 {
     /// where it is written; [`with_avx2`] callers inline it.
     #[target_feature(enable = "avx2,fma")]
     #[inline]
-    unsafe fn mac_asm(cur: &mut __m256i, next: &mut __m256i, a: __m256d, b: __m256d, c_hi: __m256d, c_lo: __m256d) {
+    unsafe fn mac_asm(
+        cur: &mut __m256i,
+        next: &mut __m256i,
+        a: __m256d,
+        b: *const __m256d,
+        c_hi: __m256d,
+        c_lo: __m256d,
+    ) {
+        // b as a memory operand of both FMAs: no instruction of its own
         core::arch::asm!(
             "vmovapd {hi}, {c_hi}",
-            "vfmadd231pd {hi}, {a}, {b}",
+            "vfmadd231pd {hi}, {a}, ymmword ptr [{b}]",
             "vsubpd {lo}, {c_lo}, {hi}",
-            "vfmadd231pd {lo}, {a}, {b}",
+            "vfmadd231pd {lo}, {a}, ymmword ptr [{b}]",
             "vpaddq {next}, {next}, {hi}",
             "vpaddq {cur}, {cur}, {lo}",
             a = in(ymm_reg) a,
-            b = in(ymm_reg) b,
+            b = in(reg) b,
             c_hi = in(ymm_reg) c_hi,
             c_lo = in(ymm_reg) c_lo,
             hi = out(ymm_reg) _,
             lo = out(ymm_reg) _,
             cur = inout(ymm_reg) *cur,
             next = inout(ymm_reg) *next,
-            options(pure, nomem, nostack),
+            options(pure, readonly, nostack),
         );
     }
 
@@ -367,7 +380,14 @@ mod x86 {
             _mm256_castsi256_pd(a)
         }
         #[inline(always)]
-        unsafe fn mac(cur: &mut __m256i, next: &mut __m256i, a: __m256d, b: __m256d, c_hi: __m256d, c_lo: __m256d) {
+        unsafe fn mac(
+            cur: &mut __m256i,
+            next: &mut __m256i,
+            a: __m256d,
+            b: *const __m256d,
+            c_hi: __m256d,
+            c_lo: __m256d,
+        ) {
             mac_asm(cur, next, a, b, c_hi, c_lo)
         }
         #[inline(always)]
