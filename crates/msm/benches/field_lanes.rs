@@ -107,7 +107,11 @@ fn lanes<F: PrimeField, S: Simd>(name: &str) {
 
 fn main() {
     #[cfg(target_arch = "x86_64")]
-    black_box(probes::zkmsm_probe_mul1 as usize + probes::zkmsm_probe_mul2 as usize + probes::zkmsm_probe_sq1 as usize);
+    black_box([
+        probes::zkmsm_probe_mul1 as *const (),
+        probes::zkmsm_probe_mul2 as *const (),
+        probes::zkmsm_probe_sq1 as *const (),
+    ]);
     scalar::<Bls12_377Fq>("bls12-377 Fq");
     scalar::<Bls12_381Fq>("bls12-381 Fq");
     lanes::<Bls12_377Fq, zkmsm::backend::lanes::simd::Portable>("bls12-377 Fq");
@@ -120,7 +124,12 @@ fn main() {
 
 /// Straight-line single operations, for static analysis of the generated code
 /// (`llvm-mca -mcpu=znver3` on their disassembly; see docs/BENCHMARKS.md).
+///
+/// # Safety
+///
+/// Only on CPUs with AVX2 and FMA.
 #[cfg(target_arch = "x86_64")]
+#[allow(clippy::missing_safety_doc)]
 pub mod probes {
     use zkmsm::backend::lanes::field51::{Consts, Fe4};
     use zkmsm::backend::lanes::simd::Avx2;

@@ -21,7 +21,9 @@ pub struct BatchAffineBackend<S: Scheduler = GreedyScheduler> {
     ifma: bool,
 }
 
-/// Points as the chosen arithmetic wants them.
+/// Points as the chosen arithmetic wants them. (One per context: the size of
+/// the lane variants' field constants does not matter.)
+#[allow(clippy::large_enum_variant)]
 pub enum BatchAffinePoints<C: MsmCurve> {
     Scalar(Vec<Affine<C>>),
     #[cfg(target_arch = "x86_64")]

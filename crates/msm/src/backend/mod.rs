@@ -33,6 +33,8 @@ pub(crate) fn prefetch<T>(p: *const T) {
         _mm_prefetch(p as *const i8, _MM_HINT_T0);
         _mm_prefetch((p as *const i8).wrapping_add(64), _MM_HINT_T0);
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// How many operations ahead the accumulation loops prefetch a bucket.

@@ -62,7 +62,7 @@ fn convert<C: MsmCurve, L: LaneField<C::Base>>(field: &L, p: &Affine<C>) -> Lane
         z.x[7] = INFINITY_FLAG;
         z
     } else {
-        LanePoint { x: field.to_limbs(&p.x), y: field.to_limbs(&p.y) }
+        LanePoint { x: field.limbs_of(&p.x), y: field.limbs_of(&p.y) }
     }
 }
 
@@ -173,7 +173,7 @@ impl<'f, C: MsmCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
     }
 
     fn affine(&self, p: &LanePoint) -> Affine<C> {
-        Affine::new_unchecked(self.field.from_limbs(&p.x), self.field.from_limbs(&p.y))
+        Affine::new_unchecked(self.field.value_of(&p.x), self.field.value_of(&p.y))
     }
 
     fn signed(&self, p: &LanePoint, negate: bool) -> LanePoint {
@@ -339,8 +339,8 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
         // One scalar inversion for the 2 x LANES chain products.
         let mut prods = [C::Base::ONE; 32];
         for l in 0..lanes {
-            prods[l] = e.field.from_limbs(&L::lane(&acc[0], l));
-            prods[lanes + l] = e.field.from_limbs(&L::lane(&acc[1], l));
+            prods[l] = e.field.value_of(&L::lane(&acc[0], l));
+            prods[lanes + l] = e.field.value_of(&L::lane(&acc[1], l));
         }
         let prods = &mut prods[..2 * lanes];
         if prods.iter().any(|p| p.is_zero()) {
@@ -355,7 +355,7 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
         let mut inv_all = all.inverse().expect("non-zero product");
         let mut invs = [[0u64; 8]; 32];
         for i in (0..2 * lanes).rev() {
-            invs[i] = e.field.to_limbs(&(inv_all * prefix[i]));
+            invs[i] = e.field.limbs_of(&(inv_all * prefix[i]));
             inv_all *= prods[i];
         }
         let mut inv = [L::from_lanes(&invs[..lanes]), L::from_lanes(&invs[lanes..2 * lanes])];
@@ -498,6 +498,26 @@ fn aggregate<C: MsmCurve, L: LaneField<C::Base>>(win: &Engine<'_, C, L>) -> Xyzz
     sum.add(&acc.mul_bigint(&[size as u64]))
 }
 
+/// For benchmarks: `rounds` batches of `batch` additions of the first
+/// `batch` points into as many distinct, occupied buckets (no scheduling, no
+/// empty buckets, no conflicts): the bare cost of a batch.
+#[doc(hidden)]
+pub fn bare_batches<C: MsmCurve, L: LaneField<C::Base>>(
+    prepared: &LanePoints<C, L>,
+    batch: usize,
+    rounds: usize,
+) -> Xyzz<C> {
+    let pads = (prepared.pad_start, prepared.pad_point);
+    let mut engine = Engine::new(&prepared.field, pads, batch, batch);
+    let ops: Vec<Op> = (0..batch).map(|i| Op { point: i as u32, bucket: i as u32, negate: i % 3 == 0 }).collect();
+    let seed: Vec<Op> = (0..batch).map(|i| Op { point: (i + 1) as u32, bucket: i as u32, negate: false }).collect();
+    engine.execute_from(&prepared.points, &seed);
+    for _ in 0..rounds {
+        engine.execute_from(&prepared.points, &ops);
+    }
+    engine.xyzz(batch / 2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::simd::{Portable, Simd};
@@ -592,24 +612,4 @@ mod tests {
         assert!(a == b);
         assert!(b[7].is_infinity() && !b[8].is_infinity());
     }
-}
-
-/// For benchmarks: `rounds` batches of `batch` additions of the first
-/// `batch` points into as many distinct, occupied buckets (no scheduling, no
-/// empty buckets, no conflicts): the bare cost of a batch.
-#[doc(hidden)]
-pub fn bare_batches<C: MsmCurve, L: LaneField<C::Base>>(
-    prepared: &LanePoints<C, L>,
-    batch: usize,
-    rounds: usize,
-) -> Xyzz<C> {
-    let pads = (prepared.pad_start, prepared.pad_point);
-    let mut engine = Engine::new(&prepared.field, pads, batch, batch);
-    let ops: Vec<Op> = (0..batch).map(|i| Op { point: i as u32, bucket: i as u32, negate: i % 3 == 0 }).collect();
-    let seed: Vec<Op> = (0..batch).map(|i| Op { point: (i + 1) as u32, bucket: i as u32, negate: false }).collect();
-    engine.execute_from(&prepared.points, &seed);
-    for _ in 0..rounds {
-        engine.execute_from(&prepared.points, &ops);
-    }
-    engine.xyzz(batch / 2)
 }

@@ -23,7 +23,13 @@
 //! is below q (1 + 2^-15) (q < 2^382 leaves 26 spare bits); differences add a
 //! multiple of q to stay positive; [`Consts::reduce`] brings a value below 16q
 //! under 2q with a floating-point quotient estimate.
+//!
+//! # Safety
+//!
+//! The `unsafe fn`s of [`Consts`] and the lane helpers may only run where
+//! `S::available()`, inside `S::run`; that one condition is why they are unsafe.
 #![allow(clippy::needless_range_loop)]
+#![allow(clippy::missing_safety_doc)]
 
 use super::simd::Simd;
 use zkmsm_field::PrimeField;
@@ -316,7 +322,7 @@ impl<S: Simd> Copy for Consts<S> {}
 impl<S: Simd> Consts<S> {
     /// An integer below 2^52 as a double.
     #[inline(always)]
-    unsafe fn to_f(&self, x: S::I) -> S::F {
+    unsafe fn float_of(&self, x: S::I) -> S::F {
         S::sub_f(S::i_as_f(S::or_i(x, self.exp52)), self.two52)
     }
 
@@ -396,8 +402,8 @@ impl<S: Simd> Consts<S> {
         let mut bf = [[zero_f; LIMBS]; N];
         for n in 0..N {
             unroll8!(j, {
-                af[n][j] = self.to_f(a[n][j]);
-                bf[n][j] = if square { self.to_f(S::add_i(b[n][j], b[n][j])) } else { self.to_f(b[n][j]) };
+                af[n][j] = self.float_of(a[n][j]);
+                bf[n][j] = if square { self.float_of(S::add_i(b[n][j], b[n][j])) } else { self.float_of(b[n][j]) };
             });
         }
         let cols = if square { &self.columns_sq } else { &self.columns };
@@ -431,10 +437,10 @@ impl<S: Simd> Consts<S> {
             for n in 0..N {
                 if k < LIMBS {
                     // m_k = cur (-q^-1) mod 2^51: lo's bits are that plus multiples of 2^51
-                    let x = self.to_f(S::and_i(cur[n], self.mask));
+                    let x = self.float_of(S::and_i(cur[n], self.mask));
                     let hi = S::fma(x, self.qinv, self.c_hi);
                     let lo = S::fma(x, self.qinv, S::sub_f(self.c_lo, hi));
-                    m[n][k] = self.to_f(S::and_i(S::f_as_i(lo), self.mask));
+                    m[n][k] = self.float_of(S::and_i(S::f_as_i(lo), self.mask));
                     self.mac(&mut cur[n], &mut next[n], m[n][k], &self.qf[0]);
                 } else if k < 2 * LIMBS - 1 {
                     r[n][k - LIMBS] = S::and_i(cur[n], self.mask);
@@ -491,7 +497,7 @@ impl<S: Simd> Consts<S> {
     /// estimate of the quotient (never too large).
     #[inline(always)]
     pub unsafe fn reduce(&self, a: &Fe4<S>) -> Fe4<S> {
-        let top = S::fma(self.to_f(a.0[LIMBS - 1]), self.two51, self.to_f(a.0[LIMBS - 2]));
+        let top = S::fma(self.float_of(a.0[LIMBS - 1]), self.two51, self.float_of(a.0[LIMBS - 2]));
         let est = S::floor_f(S::mul_f(top, self.q_top_inv));
         let k = S::max_f(S::sub_f(est, self.one), S::splat_f(0.0));
         // k < 16 as an integer: the bits of k + 2^52 above 2^52

@@ -9,6 +9,9 @@
 //!   1-3, Intel before Ice Lake) or NEON (every aarch64 CPU);
 //! - the eight-lane AVX-512 IFMA arithmetic (`super::ifma`), where present.
 
+// The trait's `# Safety` section covers every `unsafe fn` in it.
+#![allow(clippy::missing_safety_doc)]
+
 pub mod engine;
 pub mod field51;
 pub mod simd;
@@ -41,9 +44,9 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
     /// `None` for a field the arithmetic cannot hold.
     fn new() -> Option<Self>;
     /// x in the arithmetic's form (canonical).
-    fn to_limbs(&self, x: &F) -> Limbs;
+    fn limbs_of(&self, x: &F) -> Limbs;
     /// The element these limbs hold (any value the arithmetic produces).
-    fn from_limbs(&self, l: &Limbs) -> F;
+    fn value_of(&self, l: &Limbs) -> F;
     /// q - y for canonical y.
     fn neg_limbs(&self, y: &Limbs) -> Limbs;
 
@@ -125,10 +128,10 @@ impl<F: PrimeField, S: Simd> LaneField<F> for Fma51<F, S> {
     fn new() -> Option<Self> {
         Some(Self { field: field51::Field51::new()?, _simd: core::marker::PhantomData })
     }
-    fn to_limbs(&self, x: &F) -> Limbs {
+    fn limbs_of(&self, x: &F) -> Limbs {
         self.field.to_limbs(x).0
     }
-    fn from_limbs(&self, l: &Limbs) -> F {
+    fn value_of(&self, l: &Limbs) -> F {
         self.field.from_limbs(&field51::Limbs51(*l))
     }
     fn neg_limbs(&self, y: &Limbs) -> Limbs {

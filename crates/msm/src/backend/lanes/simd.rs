@@ -443,8 +443,8 @@ mod arm {
             true
         }
         #[inline(always)]
-        unsafe fn run<R>(f: impl FnOnce() -> R) -> R {
-            f()
+        unsafe fn run<K: Kernel>(k: K) -> K::Output {
+            k.run()
         }
         #[inline(always)]
         unsafe fn splat_f(x: f64) -> F2 {
