@@ -6,6 +6,7 @@
 //! batch without an inversion or with the doubling slope; operations the
 //! scheduler could not place go to a projective overflow bucket.
 
+use super::side_buckets::SideBuckets;
 use super::{prefetch, Backend, WindowBuckets, PREFETCH_AHEAD};
 use crate::scheduler::{BatchSink, GreedyScheduler, Op, ScheduleStats, Scheduler};
 use crate::Plan;
@@ -19,6 +20,8 @@ pub struct BatchAffineBackend<S: Scheduler = GreedyScheduler> {
     pub batch_size: Option<usize>,
     /// Run the arithmetic eight lanes wide (AVX-512 IFMA, `super::ifma`).
     ifma: bool,
+    /// Else four lanes wide in double-precision FMA (`super::lanes`).
+    fma: bool,
 }
 
 /// Points as the chosen arithmetic wants them. (One per context: the size of
@@ -28,7 +31,17 @@ pub enum BatchAffinePoints<C: MsmCurve> {
     Scalar(Vec<Affine<C>>),
     #[cfg(target_arch = "x86_64")]
     Ifma(super::ifma::IfmaPoints<C>),
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    Fma(FmaPoints<C>),
 }
+
+/// The four-lane FMA arithmetic this CPU runs.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+type FmaField<C> = super::lanes::Fma51<<C as zkmsm_curve::SwCurve>::Base, super::lanes::NativeSimd>;
+
+/// Points for the four-lane FMA engine of this CPU.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub type FmaPoints<C> = super::lanes::engine::LanePoints<C, FmaField<C>>;
 
 impl<S: Scheduler + Default> Default for BatchAffineBackend<S> {
     fn default() -> Self {
@@ -42,13 +55,28 @@ impl<S: Scheduler> BatchAffineBackend<S> {
         let ifma = super::ifma::enabled();
         #[cfg(not(target_arch = "x86_64"))]
         let ifma = false;
-        Self { scheduler, batch_size: None, ifma }
+        let fma = !ifma && super::lanes::fma_enabled();
+        Self { scheduler, batch_size: None, ifma, fma }
     }
 
-    /// The portable arithmetic even where AVX-512 IFMA is present.
+    /// The scalar arithmetic even where a lane engine runs.
     pub fn scalar_only(mut self) -> Self {
         self.ifma = false;
+        self.fma = false;
         self
+    }
+
+    /// The four-lane FMA arithmetic even where AVX-512 IFMA is present (when
+    /// the CPU has it at all).
+    pub fn fma_only(mut self) -> Self {
+        self.ifma = false;
+        self.fma = super::lanes::fma_enabled();
+        self
+    }
+
+    /// Whether this backend runs the four-lane FMA arithmetic.
+    pub fn uses_fma(&self) -> bool {
+        self.fma
     }
 
     /// Whether this backend runs the 8-lane IFMA arithmetic.
@@ -66,6 +94,9 @@ impl<S: Scheduler> BatchAffineBackend<S> {
         if self.ifma {
             return self.batch_size.unwrap_or_else(|| super::ifma::batch_size_for(buckets)).max(1);
         }
+        if self.fma {
+            return self.batch_size.unwrap_or((buckets / 16).clamp(256, 1024)).max(1);
+        }
         self.batch_size.unwrap_or((buckets / 16).clamp(64, 1024)).max(1)
     }
 }
@@ -80,16 +111,20 @@ enum Filled<'a, C: MsmCurve> {
     Scalar(Vec<Xyzz<C>>, PhantomData<&'a ()>),
     #[cfg(target_arch = "x86_64")]
     Ifma(Box<super::ifma::IfmaWindow<'a, C>>),
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    Fma(Box<super::lanes::engine::LaneWindow<'a, C, FmaField<C>>>),
 }
 
 impl<C: MsmCurve> WindowBuckets<C, Xyzz<C>> for BatchAffineWindow<'_, C> {
-    /// In lanes where the IFMA engine filled the buckets (faster than the
+    /// In lanes where a lane engine filled the buckets (faster than the
     /// shared XYZZ path), else the shared path.
     fn sum(self) -> Xyzz<C> {
         match self.buckets {
             Filled::Scalar(b, _) => crate::bucket_aggregation::partitioned_sum::<C, Xyzz<C>>(&b, 1),
             #[cfg(target_arch = "x86_64")]
             Filled::Ifma(w) => w.sum(),
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            Filled::Fma(w) => w.sum(),
         }
     }
 
@@ -98,6 +133,8 @@ impl<C: MsmCurve> WindowBuckets<C, Xyzz<C>> for BatchAffineWindow<'_, C> {
             Filled::Scalar(b, _) => b,
             #[cfg(target_arch = "x86_64")]
             Filled::Ifma(w) => w.into_buckets(),
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            Filled::Fma(w) => w.into_buckets(),
         }
     }
 
@@ -109,9 +146,8 @@ impl<C: MsmCurve> WindowBuckets<C, Xyzz<C>> for BatchAffineWindow<'_, C> {
 struct AffineBuckets<'a, C: MsmCurve> {
     points: &'a [Affine<C>],
     buckets: Vec<Affine<C>>,
-    /// Projective side buckets for what cannot go through a batch (P + P,
-    /// operations the scheduler overflowed); allocated on first use.
-    side: Option<Vec<Xyzz<C>>>,
+    /// For what cannot go through a batch (P + P, operations the scheduler overflowed).
+    side: SideBuckets<C>,
     /// The batch's chord additions: bucket index and (signed) point.
     adds: Vec<(u32, Affine<C>)>,
     denominators: Vec<C::Base>,
@@ -129,15 +165,8 @@ impl<C: MsmCurve> AffineBuckets<'_, C> {
         }
     }
 
-    fn side_add(&mut self, bucket: u32, p: &Affine<C>) {
-        let n = self.buckets.len();
-        let side = self.side.get_or_insert_with(|| vec![Xyzz::identity(); n]);
-        let o = &mut side[bucket as usize];
-        *o = o.add_affine(p);
-    }
-
-    fn into_buckets(self) -> Vec<Xyzz<C>> {
-        match self.side {
+    fn into_buckets(mut self) -> Vec<Xyzz<C>> {
+        match self.side.take() {
             None => self.buckets.iter().map(Xyzz::from_affine).collect(),
             Some(side) => self.buckets.iter().zip(side).map(|(a, o)| o.add_affine(a)).collect(),
         }
@@ -200,7 +229,7 @@ impl<C: MsmCurve> BatchSink for AffineBuckets<'_, C> {
                 self.denominators.push(p.x - b.x);
                 self.adds.push((op.bucket, p));
             } else if b.y == p.y {
-                self.side_add(op.bucket, &p);
+                self.side.add(op.bucket, &p);
             } else {
                 *b = Affine::identity();
             }
@@ -218,7 +247,7 @@ impl<C: MsmCurve> BatchSink for AffineBuckets<'_, C> {
 
     fn overflow(&mut self, op: Op) {
         let p = self.point(&op);
-        self.side_add(op.bucket, &p);
+        self.side.add(op.bucket, &p);
     }
 }
 
@@ -231,11 +260,13 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
         S: 'a;
 
     fn name(&self) -> &'static str {
-        match (self.scheduler.name(), self.ifma) {
-            ("greedy", false) => "batch-affine/greedy",
-            ("delayed", false) => "batch-affine/delayed",
-            ("greedy", true) => "batch-affine/greedy (ifma)",
-            ("delayed", true) => "batch-affine/delayed (ifma)",
+        match (self.scheduler.name(), self.ifma, self.fma) {
+            ("greedy", false, false) => "batch-affine/greedy",
+            ("delayed", false, false) => "batch-affine/delayed",
+            ("greedy", true, _) => "batch-affine/greedy (ifma)",
+            ("delayed", true, _) => "batch-affine/delayed (ifma)",
+            ("greedy", false, true) => "batch-affine/greedy (fma)",
+            ("delayed", false, true) => "batch-affine/delayed (fma)",
             _ => "batch-affine",
         }
     }
@@ -245,6 +276,10 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
         if self.ifma {
             return BatchAffinePoints::Ifma(super::ifma::prepare(points));
         }
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        if self.fma {
+            return BatchAffinePoints::Fma(FmaPoints::prepare(points));
+        }
         BatchAffinePoints::Scalar(points.to_vec())
     }
 
@@ -252,6 +287,10 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
         #[cfg(target_arch = "x86_64")]
         if self.ifma {
             return BatchAffinePoints::Ifma(super::ifma::prepare_owned(points));
+        }
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        if self.fma {
+            return BatchAffinePoints::Fma(FmaPoints::prepare_owned(points));
         }
         BatchAffinePoints::Scalar(points)
     }
@@ -270,11 +309,16 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
                 let (window, stats) = super::ifma::accumulate(p, digits, plan, &self.scheduler, batch);
                 return BatchAffineWindow { buckets: Filled::Ifma(Box::new(window)), stats };
             }
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            BatchAffinePoints::Fma(p) => {
+                let (window, stats) = super::lanes::engine::accumulate(p, digits, plan, &self.scheduler, batch);
+                return BatchAffineWindow { buckets: Filled::Fma(Box::new(window)), stats };
+            }
         };
         let mut engine = AffineBuckets {
             points,
             buckets: vec![Affine::identity(); plan.buckets],
-            side: None,
+            side: SideBuckets::new(plan.buckets),
             adds: Vec::with_capacity(batch),
             denominators: Vec::with_capacity(batch),
             scratch: Vec::with_capacity(batch),

@@ -1,0 +1,90 @@
+//! Does `auto` pick well? Every backend and `auto` on the same inputs at
+//! each size, timed in alternation (one run of each in turn, so that a busy
+//! machine disturbs all alike), median of the rounds, all cores; prints each
+//! time and auto / fastest.
+//!
+//!     cargo bench -p zkmsm --bench auto_sweep -- [curve] [max_log_n] [rounds]
+//!
+//! (defaults: both curves, sizes 1..7, 12, 50, 100, 300, 1000 and 2^11..2^18,
+//! 7 rounds; max_log_n up to 22 adds the larger powers of two, whose points
+//! take a while to generate.)
+
+use std::time::Instant;
+use zkmsm::gen::{random_points, random_scalars};
+use zkmsm::*;
+
+fn sizes(max_log_n: u32) -> Vec<usize> {
+    let mut n = vec![1, 2, 3, 4, 5, 6, 7, 12, 50, 100, 300, 1000];
+    n.extend((11..=max_log_n).map(|l| 1usize << l));
+    n
+}
+
+fn sweep<C: EngineCurve>(max_log_n: u32, rounds: usize) -> f64 {
+    let max_n = *sizes(max_log_n).last().unwrap();
+    let points = random_points::<C>(max_n, 1).points;
+    let scalars = random_scalars::<C>(max_n, 2);
+    let choices: Vec<BackendChoice> = BackendChoice::ALL
+        .into_iter()
+        .filter(|&b| b != BackendChoice::TwistedEdwards || C::NAME.contains("377"))
+        .collect();
+    println!("{} (auto = {:?} at 2^16)", C::NAME, C::auto_backend(1 << 16));
+    let mut worst: f64 = 0.0;
+    for n in sizes(max_log_n) {
+        let engines: Vec<(BackendChoice, Box<dyn MsmEngine<C>>)> = choices
+            .iter()
+            .map(|&b| {
+                let builder = MsmBuilder::new().validation(Validation::AlreadyValidated).backend(b);
+                (b, builder.build::<C>(&points[..n]).expect("valid points"))
+            })
+            .collect();
+        let s = &scalars[..n];
+        let mut times = vec![Vec::new(); engines.len()];
+        let mut results = Vec::new();
+        for round in 0..=rounds {
+            for (i, (_, e)) in engines.iter().enumerate() {
+                let t = Instant::now();
+                let out = e.msm_report(s).expect("msm");
+                let dt = t.elapsed().as_secs_f64() * 1e3;
+                if round == 0 {
+                    results.push(out.result); // warm-up, and the cross-check
+                } else {
+                    times[i].push(dt);
+                }
+            }
+        }
+        assert!(results.windows(2).all(|w| w[0] == w[1]), "backends disagree at n = {n}");
+        let med: Vec<f64> = times
+            .iter_mut()
+            .map(|t| {
+                t.sort_by(f64::total_cmp);
+                t[t.len() / 2]
+            })
+            .collect();
+        let auto = med[0];
+        let best = med[1..].iter().copied().fold(f64::MAX, f64::min);
+        let ratio = auto / best;
+        worst = worst.max(ratio);
+        let cells: Vec<String> = engines
+            .iter()
+            .zip(&med)
+            .map(|((b, e), t)| format!("{}={t:.3}", if *b == BackendChoice::Auto { "auto" } else { e.backend_name() }))
+            .collect();
+        println!("n {n:>8}: {}  auto/best {ratio:.2} (auto runs {})", cells.join(" "), engines[0].1.backend_name());
+    }
+    worst
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let curve = args.first().cloned().unwrap_or_else(|| "both".into());
+    let max_log_n: u32 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(18);
+    let rounds: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(7);
+    if curve == "both" || curve == "bls12-377" {
+        let w = sweep::<Bls12_377>(max_log_n, rounds);
+        println!("bls12-377: worst auto/best {w:.2}");
+    }
+    if curve == "both" || curve == "bls12-381" {
+        let w = sweep::<Bls12_381>(max_log_n, rounds);
+        println!("bls12-381: worst auto/best {w:.2}");
+    }
+}
