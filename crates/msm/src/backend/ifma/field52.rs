@@ -10,15 +10,19 @@
 //! estimated quotient. Values are only made canonical when they leave
 //! (`from_limbs52`).
 //!
+//! The vector code is generic over [`Ifma`]: the AVX-512 instructions, or
+//! their plain-Rust emulation, which tests run on every CPU.
+//!
 //! # Safety
 //!
-//! Every `#[target_feature]` function here may only run where [`available`]
-//! is true (AVX-512 F, DQ and IFMA); that one condition is why they are unsafe.
+//! The `unsafe fn`s of [`VConsts`] may only run where `S::available()`, inside
+//! `S::run`; that one condition is why they are unsafe. [`gather`] and
+//! [`scatter`] also touch memory (see their sections).
 #![allow(clippy::missing_safety_doc)]
 // Limb loops index several arrays by the same limb number, as the formulas do.
 #![allow(clippy::needless_range_loop)]
 
-use core::arch::x86_64::*;
+use super::ops::Ifma;
 use zkmsm_field::PrimeField;
 
 pub const LIMBS: usize = 8;
@@ -31,8 +35,14 @@ const MASK: u64 = (1 << 52) - 1;
 pub struct Limbs52(pub [u64; LIMBS]);
 
 /// Eight elements, limb-major (`self.0[j]` = limb j of lanes 0..8).
-#[derive(Clone, Copy)]
-pub struct Fe8(pub [__m512i; LIMBS]);
+pub struct Fe8<S: Ifma>(pub [S::V; LIMBS]);
+
+impl<S: Ifma> Clone for Fe8<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S: Ifma> Copy for Fe8<S> {}
 
 /// Scalar-side constants of a field, derived from its canonical encoding.
 #[derive(Clone, Debug)]
@@ -151,10 +161,14 @@ impl<F: PrimeField> Field52<F> {
         Limbs52(words_to_limbs(&w))
     }
 
-    /// Broadcast vector constants (needs AVX-512F).
-    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
-    pub fn vconsts(&self) -> VConsts {
-        let splat = |m: u64| -> [__m512i; LIMBS] {
+    /// Broadcast vector constants.
+    ///
+    /// # Safety
+    ///
+    /// Only where `S::available()`, inside `S::run`.
+    #[inline(always)]
+    pub unsafe fn vconsts<S: Ifma>(&self) -> VConsts<S> {
+        let splat = |m: u64| -> [S::V; LIMBS] {
             let mut w = self.q64;
             // m * q in words, m small
             let mut carry = 0u128;
@@ -163,180 +177,205 @@ impl<F: PrimeField> Field52<F> {
                 *x = t as u64;
                 carry = t >> 64;
             }
-            words_to_limbs(&w).map(|v| _mm512_set1_epi64(v as i64))
+            let l = words_to_limbs(&w);
+            let mut out = [S::zero(); LIMBS];
+            for j in 0..LIMBS {
+                out[j] = S::splat(l[j]);
+            }
+            out
         };
         VConsts {
             q: splat(1),
             q4: splat(4),
             q8: splat(8),
-            qinv: _mm512_set1_epi64(self.qinv as i64),
-            mask: _mm512_set1_epi64(MASK as i64),
-            q_hi_inv: _mm512_set1_pd(1.0 / self.q_hi),
-            two52: _mm512_set1_pd(2f64.powi(52)),
+            qinv: S::splat(self.qinv),
+            mask: S::splat(MASK),
+            q_hi_inv: S::splat_d(1.0 / self.q_hi),
+            two52: S::splat_d(2f64.powi(52)),
+            scale: S::splat_d(1.0 / 256.0),
+            one: S::splat(1),
         }
     }
 }
 
-/// Vector constants, built once per accumulation.
-#[derive(Clone, Copy)]
-pub struct VConsts {
-    q: [__m512i; LIMBS],
-    pub q4: [__m512i; LIMBS],
-    pub q8: [__m512i; LIMBS],
-    qinv: __m512i,
-    mask: __m512i,
-    q_hi_inv: __m512d,
-    two52: __m512d,
+/// Vector constants, built once per engine.
+pub struct VConsts<S: Ifma> {
+    q: [S::V; LIMBS],
+    pub q4: [S::V; LIMBS],
+    pub q8: [S::V; LIMBS],
+    qinv: S::V,
+    mask: S::V,
+    q_hi_inv: S::D,
+    two52: S::D,
+    scale: S::D,
+    one: S::V,
 }
 
-impl VConsts {
+impl<S: Ifma> Clone for VConsts<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S: Ifma> Copy for VConsts<S> {}
+
+impl<S: Ifma> VConsts<S> {
     /// Carry-propagate limbs that may be negative or above 2^52.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
-    fn normalize(&self, mut t: [__m512i; LIMBS]) -> Fe8 {
+    #[inline(always)]
+    unsafe fn normalize(&self, mut t: [S::V; LIMBS]) -> Fe8<S> {
         for j in 0..LIMBS - 1 {
-            let c = _mm512_srai_epi64::<52>(t[j]);
-            t[j] = _mm512_and_si512(t[j], self.mask);
-            t[j + 1] = _mm512_add_epi64(t[j + 1], c);
+            let c = S::srai52(t[j]);
+            t[j] = S::and(t[j], self.mask);
+            t[j + 1] = S::add(t[j + 1], c);
         }
         Fe8(t)
     }
 
     /// a * b / 2^416 mod q, for inputs below 64q; the result is below q (1 + 2^-23).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
-    pub fn mul(&self, a: &Fe8, b: &Fe8) -> Fe8 {
-        let zero = _mm512_setzero_si512();
+    #[inline(always)]
+    pub unsafe fn mul(&self, a: &Fe8<S>, b: &Fe8<S>) -> Fe8<S> {
+        let zero = S::zero();
         let mut t = [zero; LIMBS + 1];
         for i in 0..LIMBS {
             let bi = b.0[i];
             for j in 0..LIMBS {
-                t[j] = _mm512_madd52lo_epu64(t[j], a.0[j], bi);
-                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.0[j], bi);
+                t[j] = S::madd52lo(t[j], a.0[j], bi);
+                t[j + 1] = S::madd52hi(t[j + 1], a.0[j], bi);
             }
-            let m = _mm512_madd52lo_epu64(zero, t[0], self.qinv);
+            let m = S::madd52lo(zero, t[0], self.qinv);
             for j in 0..LIMBS {
-                t[j] = _mm512_madd52lo_epu64(t[j], self.q[j], m);
-                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], self.q[j], m);
+                t[j] = S::madd52lo(t[j], self.q[j], m);
+                t[j + 1] = S::madd52hi(t[j + 1], self.q[j], m);
             }
             // t[0] is now 0 mod 2^52: shift one limb down, keeping its carry
-            let carry = _mm512_srli_epi64::<52>(t[0]);
+            let carry = S::srli52(t[0]);
             for j in 0..LIMBS {
                 t[j] = t[j + 1];
             }
-            t[0] = _mm512_add_epi64(t[0], carry);
+            t[0] = S::add(t[0], carry);
             t[LIMBS] = zero;
         }
         self.normalize([t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]])
     }
 
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
-    pub fn square(&self, a: &Fe8) -> Fe8 {
+    #[inline(always)]
+    pub unsafe fn square(&self, a: &Fe8<S>) -> Fe8<S> {
         self.mul(a, a)
     }
 
     /// a + k - b, with k a multiple of q above b (keeps the result positive).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
-    pub fn sub(&self, a: &Fe8, b: &Fe8, k: &[__m512i; LIMBS]) -> Fe8 {
+    #[inline(always)]
+    pub unsafe fn sub(&self, a: &Fe8<S>, b: &Fe8<S>, k: &[S::V; LIMBS]) -> Fe8<S> {
         let mut t = a.0;
         for j in 0..LIMBS {
-            t[j] = _mm512_sub_epi64(_mm512_add_epi64(t[j], k[j]), b.0[j]);
+            t[j] = S::sub(S::add(t[j], k[j]), b.0[j]);
         }
         self.normalize(t)
     }
 
     /// a + k - b - c.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
-    pub fn sub2(&self, a: &Fe8, b: &Fe8, c: &Fe8, k: &[__m512i; LIMBS]) -> Fe8 {
+    #[inline(always)]
+    pub unsafe fn sub2(&self, a: &Fe8<S>, b: &Fe8<S>, c: &Fe8<S>, k: &[S::V; LIMBS]) -> Fe8<S> {
         let mut t = a.0;
         for j in 0..LIMBS {
-            t[j] = _mm512_sub_epi64(_mm512_sub_epi64(_mm512_add_epi64(t[j], k[j]), b.0[j]), c.0[j]);
+            t[j] = S::sub(S::sub(S::add(t[j], k[j]), b.0[j]), c.0[j]);
         }
         self.normalize(t)
     }
 
     /// Lanes selected by `m` become q - a (a canonical: the result is in (0, q]).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
-    pub fn neg_where(&self, a: &Fe8, m: __mmask8) -> Fe8 {
+    #[inline(always)]
+    pub unsafe fn neg_where(&self, a: &Fe8<S>, m: u8) -> Fe8<S> {
         let mut t = a.0;
         for j in 0..LIMBS {
-            t[j] = _mm512_mask_sub_epi64(a.0[j], m, self.q[j], a.0[j]);
+            t[j] = S::mask_sub(a.0[j], m, self.q[j], a.0[j]);
         }
         self.normalize(t)
     }
 
-    /// A value below 16q brought below about 2q: subtract k q with k one
-    /// less than a floating-point estimate of the quotient (never too large).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
-    pub fn reduce(&self, a: &Fe8) -> Fe8 {
+    /// A value below 16q brought below about 2q (3q at worst): subtract k q
+    /// with k one less than a floating-point estimate of the quotient (never
+    /// too large).
+    #[inline(always)]
+    pub unsafe fn reduce(&self, a: &Fe8<S>) -> Fe8<S> {
         // top 104 bits of the value, scaled by 2^-312: limb 6 + limb 7 * 2^52,
-        // compared with q / 2^320 (the 8-bit offset folded into q_hi_inv below)
-        let hi = _mm512_fmadd_pd(_mm512_cvtepu64_pd(a.0[7]), self.two52, _mm512_cvtepu64_pd(a.0[6]));
+        // compared with q / 2^320 (the 8-bit offset folded in by `scale`)
+        let hi = S::fmadd_d(S::u_to_d(a.0[7]), self.two52, S::u_to_d(a.0[6]));
         // value / q ~ hi * 2^312 / (q_hi * 2^320) = hi / q_hi / 256
-        let est = _mm512_mul_pd(_mm512_mul_pd(hi, self.q_hi_inv), _mm512_set1_pd(1.0 / 256.0));
-        let k = _mm512_cvttpd_epu64(_mm512_roundscale_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(est));
-        let one = _mm512_set1_epi64(1);
-        let k = _mm512_sub_epi64(_mm512_max_epu64(k, one), one);
+        let est = S::mul_d(S::mul_d(hi, self.q_hi_inv), self.scale);
+        let k = S::d_to_u(S::floor_d(est));
+        let k = S::sub(S::max_u(k, self.one), self.one);
         let mut t = a.0;
         for j in 0..LIMBS {
-            t[j] = _mm512_sub_epi64(t[j], _mm512_mullo_epi64(k, self.q[j]));
+            t[j] = S::sub(t[j], S::mullo(k, self.q[j]));
         }
         self.normalize(t)
     }
 }
 
-/// Eight elements gathered from absolute addresses (lane k from `addr[k]`).
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
-pub unsafe fn gather(addr: __m512i) -> Fe8 {
-    let base = core::ptr::null::<u8>();
-    let mut out = [_mm512_setzero_si512(); LIMBS];
+/// Eight elements gathered from absolute addresses: lane k from the 64
+/// bytes at address lane k of `addr`.
+///
+/// # Safety
+///
+/// Only where `S::available()`, inside `S::run`; and every lane of `addr` must
+/// be the address of 64 readable bytes (an element in limbs), 8-byte aligned.
+#[inline(always)]
+pub unsafe fn gather<S: Ifma>(addr: S::V) -> Fe8<S> {
+    let mut out = [S::zero(); LIMBS];
     for (j, o) in out.iter_mut().enumerate() {
-        let idx = _mm512_add_epi64(addr, _mm512_set1_epi64(8 * j as i64));
-        *o = _mm512_i64gather_epi64::<1>(idx, base as *const i64);
+        *o = S::gather(addr, 8 * j as i64);
     }
     Fe8(out)
 }
 
-/// Eight elements written to absolute addresses (lane k to `addr[k]`).
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
-pub unsafe fn scatter(addr: __m512i, v: &Fe8) {
-    let base = core::ptr::null_mut::<u8>();
+/// Eight elements written to absolute addresses: lane k to the 64 bytes at
+/// address lane k of `addr`.
+///
+/// # Safety
+///
+/// Only where `S::available()`, inside `S::run`; and the lanes of `addr` must
+/// be the addresses of eight pairwise disjoint ranges of 64 writable bytes,
+/// 8-byte aligned, that no live reference points into.
+#[inline(always)]
+pub unsafe fn scatter<S: Ifma>(addr: S::V, v: &Fe8<S>) {
     for (j, l) in v.0.iter().enumerate() {
-        let idx = _mm512_add_epi64(addr, _mm512_set1_epi64(8 * j as i64));
-        _mm512_i64scatter_epi64::<1>(base as *mut i64, idx, *l);
+        S::scatter(addr, 8 * j as i64, *l);
     }
 }
 
 /// Lane k of an 8-lane value, as scalar limbs.
-pub fn lane(v: &Fe8, k: usize) -> Limbs52 {
+///
+/// # Safety
+///
+/// Only where `S::available()`.
+#[inline(always)]
+pub unsafe fn lane<S: Ifma>(v: &Fe8<S>, k: usize) -> Limbs52 {
     let mut out = [0u64; LIMBS];
     for (j, o) in out.iter_mut().enumerate() {
-        // SAFETY: __m512i is 8 u64 lanes.
-        let lanes: [u64; 8] = unsafe { core::mem::transmute(v.0[j]) };
-        *o = lanes[k];
+        *o = S::to_array(v.0[j])[k];
     }
     Limbs52(out)
 }
 
 /// Eight scalar values as one 8-lane value.
-pub fn from_lanes(x: &[Limbs52; 8]) -> Fe8 {
-    let mut out = [[0u64; 8]; LIMBS];
-    for (k, e) in x.iter().enumerate() {
-        for j in 0..LIMBS {
-            out[j][k] = e.0[j];
+///
+/// # Safety
+///
+/// Only where `S::available()`.
+#[inline(always)]
+pub unsafe fn from_lanes<S: Ifma>(x: &[Limbs52]) -> Fe8<S> {
+    let mut out = [S::zero(); LIMBS];
+    for (j, o) in out.iter_mut().enumerate() {
+        let mut l = [0u64; 8];
+        for (k, e) in x.iter().take(8).enumerate() {
+            l[k] = e.0[j];
         }
+        *o = S::from_array(l);
     }
-    // SAFETY: same layout, 8 u64 lanes per vector.
-    Fe8(out.map(|l| unsafe { core::mem::transmute::<[u64; 8], __m512i>(l) }))
+    Fe8(out)
 }
 
+/// Whether this CPU has AVX-512 F, DQ and IFMA.
 pub fn available() -> bool {
     std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512ifma")
@@ -345,13 +384,14 @@ pub fn available() -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::ops::{Avx512, Emulated};
     use super::*;
     use rand::SeedableRng;
     use zkmsm_field::{Bls12_377Fq, Bls12_381Fq};
 
-    fn check<F: PrimeField>() {
-        if !available() {
-            eprintln!("no AVX-512 IFMA here: vector field tests skipped");
+    fn check<F: PrimeField, S: Ifma>() {
+        if !S::available() {
+            eprintln!("{} not available here: skipped", S::NAME);
             return;
         }
         let f = Field52::<F>::new().unwrap();
@@ -361,11 +401,11 @@ mod tests {
         for chunk in special.chunks(8).filter(|c| c.len() == 8) {
             let a: [F; 8] = chunk.try_into().unwrap();
             let b: [F; 8] = core::array::from_fn(|k| a[(k + 3) % 8] + F::from_u64(k as u64));
-            let va = from_lanes(&a.map(|x| f.to_limbs52(&x)));
-            let vb = from_lanes(&b.map(|x| f.to_limbs52(&x)));
             // SAFETY: `available()` checked the features.
             unsafe {
-                let k = f.vconsts();
+                let va: Fe8<S> = from_lanes(&a.map(|x| f.to_limbs52(&x)));
+                let vb: Fe8<S> = from_lanes(&b.map(|x| f.to_limbs52(&x)));
+                let k = f.vconsts::<S>();
                 let prod = k.mul(&va, &vb);
                 let diff = k.sub(&va, &vb, &k.q4);
                 let d2 = k.sub2(&va, &vb, &vb, &k.q8);
@@ -375,7 +415,7 @@ mod tests {
                 let big = k.sub2(&k.sub2(&va, &vb, &vb, &k.q8), &vb, &vb, &k.q4);
                 let red = k.reduce(&big);
                 for i in 0..8 {
-                    let back = |v: &Fe8| f.from_limbs52(&lane(v, i));
+                    let back = |v: &Fe8<S>| f.from_limbs52(&lane(v, i));
                     assert_eq!(back(&prod), a[i] * b[i]);
                     assert_eq!(back(&diff), a[i] - b[i]);
                     assert_eq!(back(&d2), a[i] - b[i] - b[i]);
@@ -406,12 +446,51 @@ mod tests {
     }
 
     #[test]
-    fn vector_arithmetic_matches_scalar_bls12_377() {
-        check::<Bls12_377Fq>();
+    fn vector_arithmetic_matches_scalar() {
+        check::<Bls12_377Fq, Emulated>();
+        check::<Bls12_381Fq, Emulated>();
+        check::<Bls12_377Fq, Avx512>();
+        check::<Bls12_381Fq, Avx512>();
     }
 
+    /// The emulation against the instructions, on random and extreme limbs
+    /// (where the CPU has them).
     #[test]
-    fn vector_arithmetic_matches_scalar_bls12_381() {
-        check::<Bls12_381Fq>();
+    fn emulation_matches_the_instructions() {
+        if !Avx512::available() {
+            return;
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        use rand::Rng;
+        for _ in 0..2000 {
+            let pick = |rng: &mut rand::rngs::StdRng| -> [u64; 8] {
+                core::array::from_fn(|_| match rng.gen_range(0..4) {
+                    0 => u64::MAX,
+                    1 => (1 << 52) - 1,
+                    2 => rng.gen::<u64>() >> rng.gen_range(0..64),
+                    _ => rng.gen(),
+                })
+            };
+            let (a, b, c) = (pick(&mut rng), pick(&mut rng), pick(&mut rng));
+            let m: u8 = rng.gen();
+            // SAFETY: available() checked.
+            unsafe {
+                let (va, vb, vc) = (Avx512::from_array(a), Avx512::from_array(b), Avx512::from_array(c));
+                let same = |x: <Avx512 as Ifma>::V, y: [u64; 8]| Avx512::to_array(x) == y;
+                assert!(same(Avx512::madd52lo(va, vb, vc), Emulated::madd52lo(a, b, c)));
+                assert!(same(Avx512::madd52hi(va, vb, vc), Emulated::madd52hi(a, b, c)));
+                assert!(same(Avx512::srai52(va), Emulated::srai52(a)));
+                assert!(same(Avx512::srli52(va), Emulated::srli52(a)));
+                assert!(same(Avx512::mask_sub(va, m, vb, vc), Emulated::mask_sub(a, m, b, c)));
+                assert!(same(Avx512::mullo(va, vb), Emulated::mullo(a, b)));
+                assert!(same(Avx512::max_u(va, vb), Emulated::max_u(a, b)));
+                let small = a.map(|x| x >> 12);
+                let d = Avx512::u_to_d(Avx512::from_array(small));
+                assert!(same(
+                    Avx512::d_to_u(Avx512::floor_d(d)),
+                    Emulated::d_to_u(Emulated::floor_d(Emulated::u_to_d(small)))
+                ));
+            }
+        }
     }
 }

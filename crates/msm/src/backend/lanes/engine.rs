@@ -601,6 +601,20 @@ mod tests {
         let _ = S::NAME;
     }
 
+    /// The IFMA engine, emulated (every x86-64 CPU) and real (where present).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn ifma_lanes_equal_reference() {
+        use crate::backend::ifma::ops::{Avx512, Emulated};
+        use crate::backend::ifma::Ifma52;
+        type Fq381 = <Bls12_381 as zkmsm_curve::SwCurve>::Base;
+        type Fq377 = <Bls12_377 as zkmsm_curve::SwCurve>::Base;
+        window_sum_equals_shared_aggregation::<Bls12_381, Ifma52<Fq381, Emulated>>();
+        window_sum_equals_shared_aggregation::<Bls12_377, Ifma52<Fq377, Emulated>>();
+        window_sum_equals_shared_aggregation::<Bls12_381, Ifma52<Fq381, Avx512>>();
+        window_sum_equals_shared_aggregation::<Bls12_377, Ifma52<Fq377, Avx512>>();
+    }
+
     #[test]
     fn owned_conversion_equals_borrowed() {
         type L = Fma51<<Bls12_381 as zkmsm_curve::SwCurve>::Base, Portable>;

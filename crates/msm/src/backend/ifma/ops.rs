@@ -1,0 +1,319 @@
+//! The AVX-512 operations the IFMA arithmetic ([`super::field52`]) uses,
+//! behind a trait with two implementations: the instructions themselves
+//! ([`Avx512`]) and a plain-Rust emulation of their exact semantics
+//! ([`Emulated`]), so that the arithmetic and the engine built on it are
+//! tested on every x86-64 CPU, IFMA or not.
+//!
+//! As in [`crate::backend::lanes::simd`], every operation is
+//! `#[inline(always)]` and computations enter through [`Ifma::run`], which
+//! enables the features for the [`Kernel`] inlined into it.
+//!
+//! # Safety
+//!
+//! [`Avx512`]'s operations may only run where [`Ifma::available`] is true,
+//! inside [`Ifma::run`]; [`Ifma::gather`] and [`Ifma::scatter`] also touch
+//! memory (see their own sections).
+#![allow(clippy::missing_safety_doc)]
+
+use crate::backend::lanes::simd::Kernel;
+
+/// Eight 64-bit lanes as integers (`V`) and doubles (`D`).
+pub trait Ifma: Copy + Send + Sync + 'static {
+    type V: Copy;
+    type D: Copy;
+    const NAME: &'static str;
+
+    fn available() -> bool;
+    /// Run `k` with the features enabled.
+    ///
+    /// # Safety
+    ///
+    /// Only where [`Self::available`].
+    unsafe fn run<K: Kernel>(k: K) -> K::Output;
+
+    unsafe fn zero() -> Self::V;
+    unsafe fn splat(x: u64) -> Self::V;
+    unsafe fn splat_d(x: f64) -> Self::D;
+    unsafe fn from_array(x: [u64; 8]) -> Self::V;
+    unsafe fn to_array(v: Self::V) -> [u64; 8];
+    /// a + low 52 bits of (b mod 2^52)(c mod 2^52).
+    unsafe fn madd52lo(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// a + bits 52..104 of (b mod 2^52)(c mod 2^52).
+    unsafe fn madd52hi(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    unsafe fn add(a: Self::V, b: Self::V) -> Self::V;
+    unsafe fn sub(a: Self::V, b: Self::V) -> Self::V;
+    /// Lanes with bit l of `m` set: a - b, others `src`.
+    unsafe fn mask_sub(src: Self::V, m: u8, a: Self::V, b: Self::V) -> Self::V;
+    unsafe fn and(a: Self::V, b: Self::V) -> Self::V;
+    /// Arithmetic shift right by 52.
+    unsafe fn srai52(a: Self::V) -> Self::V;
+    /// Logical shift right by 52.
+    unsafe fn srli52(a: Self::V) -> Self::V;
+    unsafe fn max_u(a: Self::V, b: Self::V) -> Self::V;
+    /// Low 64 bits of a * b.
+    unsafe fn mullo(a: Self::V, b: Self::V) -> Self::V;
+    /// Unsigned integer to double (round to nearest).
+    unsafe fn u_to_d(a: Self::V) -> Self::D;
+    /// Double (non-negative, in range) to integer, truncating.
+    unsafe fn d_to_u(a: Self::D) -> Self::V;
+    unsafe fn fmadd_d(a: Self::D, b: Self::D, c: Self::D) -> Self::D;
+    unsafe fn mul_d(a: Self::D, b: Self::D) -> Self::D;
+    unsafe fn floor_d(a: Self::D) -> Self::D;
+
+    /// Lane l from the u64 at `addr[l] + offset` bytes.
+    ///
+    /// # Safety
+    ///
+    /// Besides [`Self::available`]: every lane's address (the lane of
+    /// `addr`, a plain address, plus `offset`) points to a readable,
+    /// 8-byte-aligned u64.
+    unsafe fn gather(addr: Self::V, offset: i64) -> Self::V;
+
+    /// Lane l to the u64 at `addr[l] + offset` bytes.
+    ///
+    /// # Safety
+    ///
+    /// Besides [`Self::available`]: every lane's address is valid for
+    /// writing a u64, 8-byte aligned, distinct from the other lanes', and not
+    /// behind any live reference.
+    unsafe fn scatter(addr: Self::V, offset: i64, v: Self::V);
+}
+
+/// The plain-Rust emulation: the reference, and what tests run on CPUs
+/// without AVX-512 IFMA.
+#[derive(Clone, Copy, Debug)]
+pub struct Emulated;
+
+const M52: u64 = (1 << 52) - 1;
+
+fn lanes(f: impl Fn(usize) -> u64) -> [u64; 8] {
+    core::array::from_fn(f)
+}
+
+impl Ifma for Emulated {
+    type V = [u64; 8];
+    type D = [f64; 8];
+    const NAME: &'static str = "ifma-emulated";
+
+    fn available() -> bool {
+        true
+    }
+    #[inline(always)]
+    unsafe fn run<K: Kernel>(k: K) -> K::Output {
+        k.run()
+    }
+    #[inline(always)]
+    unsafe fn zero() -> [u64; 8] {
+        [0; 8]
+    }
+    #[inline(always)]
+    unsafe fn splat(x: u64) -> [u64; 8] {
+        [x; 8]
+    }
+    #[inline(always)]
+    unsafe fn splat_d(x: f64) -> [f64; 8] {
+        [x; 8]
+    }
+    #[inline(always)]
+    unsafe fn from_array(x: [u64; 8]) -> [u64; 8] {
+        x
+    }
+    #[inline(always)]
+    unsafe fn to_array(v: [u64; 8]) -> [u64; 8] {
+        v
+    }
+    #[inline(always)]
+    unsafe fn madd52lo(a: [u64; 8], b: [u64; 8], c: [u64; 8]) -> [u64; 8] {
+        lanes(|l| a[l].wrapping_add(((b[l] & M52) as u128 * (c[l] & M52) as u128) as u64 & M52))
+    }
+    #[inline(always)]
+    unsafe fn madd52hi(a: [u64; 8], b: [u64; 8], c: [u64; 8]) -> [u64; 8] {
+        lanes(|l| a[l].wrapping_add((((b[l] & M52) as u128 * (c[l] & M52) as u128) >> 52) as u64))
+    }
+    #[inline(always)]
+    unsafe fn add(a: [u64; 8], b: [u64; 8]) -> [u64; 8] {
+        lanes(|l| a[l].wrapping_add(b[l]))
+    }
+    #[inline(always)]
+    unsafe fn sub(a: [u64; 8], b: [u64; 8]) -> [u64; 8] {
+        lanes(|l| a[l].wrapping_sub(b[l]))
+    }
+    #[inline(always)]
+    unsafe fn mask_sub(src: [u64; 8], m: u8, a: [u64; 8], b: [u64; 8]) -> [u64; 8] {
+        lanes(|l| if m >> l & 1 == 1 { a[l].wrapping_sub(b[l]) } else { src[l] })
+    }
+    #[inline(always)]
+    unsafe fn and(a: [u64; 8], b: [u64; 8]) -> [u64; 8] {
+        lanes(|l| a[l] & b[l])
+    }
+    #[inline(always)]
+    unsafe fn srai52(a: [u64; 8]) -> [u64; 8] {
+        lanes(|l| ((a[l] as i64) >> 52) as u64)
+    }
+    #[inline(always)]
+    unsafe fn srli52(a: [u64; 8]) -> [u64; 8] {
+        lanes(|l| a[l] >> 52)
+    }
+    #[inline(always)]
+    unsafe fn max_u(a: [u64; 8], b: [u64; 8]) -> [u64; 8] {
+        lanes(|l| a[l].max(b[l]))
+    }
+    #[inline(always)]
+    unsafe fn mullo(a: [u64; 8], b: [u64; 8]) -> [u64; 8] {
+        lanes(|l| a[l].wrapping_mul(b[l]))
+    }
+    #[inline(always)]
+    unsafe fn u_to_d(a: [u64; 8]) -> [f64; 8] {
+        a.map(|x| x as f64)
+    }
+    #[inline(always)]
+    unsafe fn d_to_u(a: [f64; 8]) -> [u64; 8] {
+        a.map(|x| x as u64)
+    }
+    #[inline(always)]
+    unsafe fn fmadd_d(a: [f64; 8], b: [f64; 8], c: [f64; 8]) -> [f64; 8] {
+        core::array::from_fn(|l| a[l].mul_add(b[l], c[l]))
+    }
+    #[inline(always)]
+    unsafe fn mul_d(a: [f64; 8], b: [f64; 8]) -> [f64; 8] {
+        core::array::from_fn(|l| a[l] * b[l])
+    }
+    #[inline(always)]
+    unsafe fn floor_d(a: [f64; 8]) -> [f64; 8] {
+        a.map(f64::floor)
+    }
+    #[inline(always)]
+    unsafe fn gather(addr: [u64; 8], offset: i64) -> [u64; 8] {
+        lanes(|l| *((addr[l] as i64 + offset) as usize as *const u64))
+    }
+    #[inline(always)]
+    unsafe fn scatter(addr: [u64; 8], offset: i64, v: [u64; 8]) {
+        for l in 0..8 {
+            *((addr[l] as i64 + offset) as usize as *mut u64) = v[l];
+        }
+    }
+}
+
+pub use x86::Avx512;
+
+mod x86 {
+    use super::{Ifma, Kernel};
+    use core::arch::x86_64::*;
+
+    /// AVX-512 F, DQ and IFMA: the instructions.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Avx512;
+
+    #[target_feature(enable = "avx512f,avx512ifma,avx512dq")]
+    unsafe fn with_avx512<K: Kernel>(k: K) -> K::Output {
+        k.run()
+    }
+
+    impl Ifma for Avx512 {
+        type V = __m512i;
+        type D = __m512d;
+        const NAME: &'static str = "ifma";
+
+        fn available() -> bool {
+            std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512ifma")
+                && std::arch::is_x86_feature_detected!("avx512dq")
+        }
+        #[inline(always)]
+        unsafe fn run<K: Kernel>(k: K) -> K::Output {
+            with_avx512(k)
+        }
+        #[inline(always)]
+        unsafe fn zero() -> __m512i {
+            _mm512_setzero_si512()
+        }
+        #[inline(always)]
+        unsafe fn splat(x: u64) -> __m512i {
+            _mm512_set1_epi64(x as i64)
+        }
+        #[inline(always)]
+        unsafe fn splat_d(x: f64) -> __m512d {
+            _mm512_set1_pd(x)
+        }
+        #[inline(always)]
+        unsafe fn from_array(x: [u64; 8]) -> __m512i {
+            _mm512_loadu_si512(x.as_ptr() as *const _)
+        }
+        #[inline(always)]
+        unsafe fn to_array(v: __m512i) -> [u64; 8] {
+            let mut out = [0u64; 8];
+            _mm512_storeu_si512(out.as_mut_ptr() as *mut _, v);
+            out
+        }
+        #[inline(always)]
+        unsafe fn madd52lo(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+            _mm512_madd52lo_epu64(a, b, c)
+        }
+        #[inline(always)]
+        unsafe fn madd52hi(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+            _mm512_madd52hi_epu64(a, b, c)
+        }
+        #[inline(always)]
+        unsafe fn add(a: __m512i, b: __m512i) -> __m512i {
+            _mm512_add_epi64(a, b)
+        }
+        #[inline(always)]
+        unsafe fn sub(a: __m512i, b: __m512i) -> __m512i {
+            _mm512_sub_epi64(a, b)
+        }
+        #[inline(always)]
+        unsafe fn mask_sub(src: __m512i, m: u8, a: __m512i, b: __m512i) -> __m512i {
+            _mm512_mask_sub_epi64(src, m, a, b)
+        }
+        #[inline(always)]
+        unsafe fn and(a: __m512i, b: __m512i) -> __m512i {
+            _mm512_and_si512(a, b)
+        }
+        #[inline(always)]
+        unsafe fn srai52(a: __m512i) -> __m512i {
+            _mm512_srai_epi64::<52>(a)
+        }
+        #[inline(always)]
+        unsafe fn srli52(a: __m512i) -> __m512i {
+            _mm512_srli_epi64::<52>(a)
+        }
+        #[inline(always)]
+        unsafe fn max_u(a: __m512i, b: __m512i) -> __m512i {
+            _mm512_max_epu64(a, b)
+        }
+        #[inline(always)]
+        unsafe fn mullo(a: __m512i, b: __m512i) -> __m512i {
+            _mm512_mullo_epi64(a, b)
+        }
+        #[inline(always)]
+        unsafe fn u_to_d(a: __m512i) -> __m512d {
+            _mm512_cvtepu64_pd(a)
+        }
+        #[inline(always)]
+        unsafe fn d_to_u(a: __m512d) -> __m512i {
+            _mm512_cvttpd_epu64(a)
+        }
+        #[inline(always)]
+        unsafe fn fmadd_d(a: __m512d, b: __m512d, c: __m512d) -> __m512d {
+            _mm512_fmadd_pd(a, b, c)
+        }
+        #[inline(always)]
+        unsafe fn mul_d(a: __m512d, b: __m512d) -> __m512d {
+            _mm512_mul_pd(a, b)
+        }
+        #[inline(always)]
+        unsafe fn floor_d(a: __m512d) -> __m512d {
+            _mm512_roundscale_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(a)
+        }
+        #[inline(always)]
+        unsafe fn gather(addr: __m512i, offset: i64) -> __m512i {
+            let idx = _mm512_add_epi64(addr, _mm512_set1_epi64(offset));
+            _mm512_i64gather_epi64::<1>(idx, core::ptr::null::<i64>())
+        }
+        #[inline(always)]
+        unsafe fn scatter(addr: __m512i, offset: i64, v: __m512i) {
+            let idx = _mm512_add_epi64(addr, _mm512_set1_epi64(offset));
+            _mm512_i64scatter_epi64::<1>(core::ptr::null_mut::<i64>(), idx, v)
+        }
+    }
+}
