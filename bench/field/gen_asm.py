@@ -7,6 +7,12 @@ freed register takes over the role of the new top word.
 
     python3 bench/field/gen_asm.py 6   # or 4
     python3 bench/field/gen_asm.py sqr 6
+    python3 bench/field/gen_asm.py --check crates/field/src/asm.rs
+
+`--check FILE` regenerates every template asm.rs uses (mul6, sqr6, mul4) and
+compares each with the asm! strings and the result order of that function in
+FILE; it exits with status 1 and names the first difference if they do not
+agree (run by scripts/test.sh).
 
 `sqr N` prints the dedicated Montgomery squaring (`sqr6` in asm.rs): the
 off-diagonal products a_i a_j (i < j) once, into a scratch buffer; then one pass
@@ -17,6 +23,7 @@ Registers: g0..g7, lo, hi, rdx and the two pointers, as many as the mul uses.
 The scratch `ps` holds a copy of a (words 0..N-1) and the 2N-word product
 (words N..3N-1); g7 brings in the pointer to a.
 """
+import re
 import sys
 
 
@@ -202,7 +209,46 @@ def gen_sqr(n):
     return lines, t
 
 
+def asm_block(source, fn):
+    """The asm! template lines of `fn` in source, and the operands (register
+    names of the template) it returns, in order."""
+    start = source.index(f"unsafe fn {fn}(")
+    body = source[start:]
+    block = body[body.index("asm!(") + len("asm!("):]
+    lines, operand_of = [], {}
+    for line in block.splitlines()[1:]:
+        line = line.strip()
+        if line.startswith('"'):
+            lines.append(line.rstrip(",")[1:-1])
+            continue
+        m = re.match(r"(\w+) = (?:in)?out\(reg\) (\w+)", line)
+        if m:
+            operand_of[m.group(2)] = m.group(1)
+        if line.startswith(");"):
+            break
+    ret = body[body.index("}\n    [", 0) + len("}\n    ["):]
+    ret = ret[:ret.index("]")]
+    return lines, [operand_of.get(r.strip(), r.strip()) for r in ret.split(",")]
+
+
+def check(path):
+    source = open(path).read()
+    for fn, (lines, out) in [("mul6", gen(6)), ("sqr6", gen_sqr(6)), ("mul4", gen(4))]:
+        have, have_out = asm_block(source, fn)
+        if have != lines:
+            for i, (a, b) in enumerate(zip(have, lines)):
+                if a != b:
+                    sys.exit(f"{path}: {fn}: template line {i + 1} is {a!r}, the generator makes {b!r}")
+            sys.exit(f"{path}: {fn}: {len(have)} template lines, the generator makes {len(lines)}")
+        if have_out != out:
+            sys.exit(f"{path}: {fn}: returns registers {have_out}, the generator's result is in {out}")
+        print(f"{path}: {fn}: {len(lines)} template lines and the result order agree with the generator")
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--check":
+        check(sys.argv[2])
+        sys.exit(0)
     if sys.argv[1] == "sqr":
         lines, out = gen_sqr(int(sys.argv[2]))
     else:
