@@ -2,6 +2,7 @@
 //! or a prover can pick the backend by name without generic plumbing
 //! ([`MsmBuilder::backend`], [`MsmBuilder::build`]).
 
+use crate::backend::choice::{auto_backend, Arithmetic};
 use crate::backend::{Backend, BatchAffineBackend, TwistedEdwardsBackend, XyzzBackend};
 use crate::context::{MsmContext, MsmOutput};
 use crate::scheduler::{DelayedScheduler, GreedyScheduler};
@@ -95,23 +96,9 @@ where
     Ok(Box::new(builder.build_context(backend, points)?))
 }
 
-/// Batch-affine runs eight additions per instruction where the CPU has
-/// AVX-512 IFMA, which makes it the fastest backend on both curves there
-/// (`zkmsm bench`, docs/BENCHMARKS.md).
-fn ifma() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return crate::backend::ifma::enabled();
-    #[cfg(not(target_arch = "x86_64"))]
-    false
-}
-
 impl EngineCurve for Bls12_377 {
-    fn auto_backend(_n: usize) -> BackendChoice {
-        if ifma() {
-            return BackendChoice::BatchAffineGreedy;
-        }
-        // without IFMA: fastest at every size measured (docs/BENCHMARKS.md, `zkmsm bench`)
-        BackendChoice::TwistedEdwards
+    fn auto_backend(n: usize) -> BackendChoice {
+        auto_backend(Arithmetic::detect(), true, n)
     }
     fn twisted_edwards(
         builder: &MsmBuilder,
@@ -123,16 +110,7 @@ impl EngineCurve for Bls12_377 {
 
 impl EngineCurve for Bls12_381 {
     fn auto_backend(n: usize) -> BackendChoice {
-        if ifma() {
-            return BackendChoice::BatchAffineGreedy;
-        }
-        // XYZZ below 2^13, where the shared inversion is amortized over too few
-        // additions per window (`zkmsm bench --curve bls12-381`, docs/BENCHMARKS.md)
-        if n < 1 << 13 {
-            BackendChoice::Xyzz
-        } else {
-            BackendChoice::BatchAffineGreedy
-        }
+        auto_backend(Arithmetic::detect(), false, n)
     }
     fn twisted_edwards(_: &MsmBuilder, _: Cow<'_, [Affine<Self>]>) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
         Err(MsmError::Unsupported("BLS12-381 has no twisted Edwards form: use batch-affine or xyzz".into()))

@@ -4,6 +4,7 @@
 //! window's signed digits. Everything around it (digits, aggregation) is shared.
 
 mod batch_affine;
+pub mod choice;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
 pub mod lanes;
