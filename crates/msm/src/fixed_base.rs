@@ -6,7 +6,7 @@
 //! Memory: m times the points. The window size is fixed at init.
 
 use crate::digits::extend_window_digits;
-use crate::plan::MAX_C;
+use crate::plan::MAX_PLANNED_C;
 use crate::{Plan, ScalarLimbs};
 use rayon::prelude::*;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
@@ -32,8 +32,9 @@ impl Precompute {
 
     /// The window minimizing the work for n points with `copies` copies:
     /// n W additions, plus 2 per bucket of each of the `sets` bucket sets.
+    /// (Up to [`MAX_PLANNED_C`]: larger bucket sets miss the caches.)
     pub fn for_size(n: usize, copies: u32, scalar_bits: u32) -> Self {
-        (1..=MAX_C)
+        (1..=MAX_PLANNED_C)
             .map(|c| Self::new(Plan::with_window(c, scalar_bits), copies))
             .min_by(|a, b| a.cost(n).total_cmp(&b.cost(n)))
             .unwrap()

@@ -12,8 +12,17 @@ pub struct Plan {
     pub buckets: usize,
 }
 
-/// Largest window the planner will choose (bucket memory grows as 2^(c-1)).
+/// Largest window a caller may ask for (bucket memory grows as 2^(c-1)).
 pub const MAX_C: u32 = 20;
+
+/// Largest window the planner chooses by itself. Past c = 16 a thread's
+/// buckets (2^(c-1) of 128 bytes in the lane engines, 192 in XYZZ) outgrow
+/// L2 and, with two threads at c = 19, the whole L3: every bucket access
+/// becomes a miss, which the additions model below does not see. It would
+/// pick c = 19 from 2^22 points on (14 windows instead of 16, 9% fewer
+/// additions), the jump that made 2^22 cost 6x 2^20 (issue 11). gnark-crypto
+/// stops at 16 too.
+pub const MAX_PLANNED_C: u32 = 16;
 
 impl Plan {
     pub fn with_window(c: u32, scalar_bits: u32) -> Self {
@@ -32,14 +41,15 @@ impl Plan {
         rounds as f64 * (n as f64 + 2.0 * p.buckets as f64 + c as f64)
     }
 
-    /// The window size minimizing [`Plan::cost`] on the current thread pool.
+    /// The window size up to [`MAX_PLANNED_C`] minimizing [`Plan::cost`] on
+    /// the current thread pool.
     pub fn for_size(n: usize, scalar_bits: u32) -> Self {
         Self::for_size_on(n, scalar_bits, rayon::current_num_threads())
     }
 
     /// As [`Plan::for_size`] for a given thread count.
     pub fn for_size_on(n: usize, scalar_bits: u32, threads: usize) -> Self {
-        let best = (1..=MAX_C)
+        let best = (1..=MAX_PLANNED_C)
             .min_by(|&a, &b| Self::cost(n, a, scalar_bits, threads).total_cmp(&Self::cost(n, b, scalar_bits, threads)))
             .unwrap();
         Self::with_window(best, scalar_bits)
@@ -80,5 +90,26 @@ mod tests {
         let chosen: Vec<u32> = (12..=22).map(|l| Plan::for_size_on(1 << l, 253, 2).c).collect();
         assert!(chosen.windows(2).all(|w| w[0] <= w[1]), "{chosen:?}");
         println!("2 threads, 2^12..2^22: c = {chosen:?}");
+    }
+
+    /// Large MSMs keep their buckets cache-sized: the additions model alone
+    /// would take c = 19 at 2^22 and 2^24 on two threads (2 x 32 MiB of lane
+    /// buckets); the planner stops at 16 (4 MiB a thread), as explicit
+    /// windows may not.
+    #[test]
+    fn large_sizes_stop_at_the_cache_sized_window() {
+        let unbounded =
+            |n: usize| (1..=MAX_C).min_by(|&a, &b| Plan::cost(n, a, 253, 2).total_cmp(&Plan::cost(n, b, 253, 2)));
+        assert_eq!(unbounded(1 << 22), Some(19));
+        for log_n in [20, 22, 24, 26] {
+            for threads in [1, 2, 16] {
+                assert_eq!(
+                    Plan::for_size_on(1 << log_n, 253, threads).c,
+                    MAX_PLANNED_C,
+                    "2^{log_n}, {threads} threads"
+                );
+            }
+        }
+        assert_eq!(Plan::with_window(MAX_C, 253).c, MAX_C);
     }
 }
