@@ -45,9 +45,8 @@ echo "== cargo test (release)"
 cargo test --workspace --release
 echo "== C ABI from C (and under valgrind) and Go"
 bash crates/capi/test.sh
-# The Python package's tests (pip install ./python, pytest against the CLI,
-# ckzg and a local Ray cluster) run with `bash python/test.sh`; they join this
-# script once they have passed on main's tree after init's builder landed.
+echo "== Python package (pip install ./python; pytest: CLI, ckzg, local Ray cluster; README snippet)"
+bash python/test.sh
 if [ -f rtl/test.sh ]; then
   echo "== RTL co-simulation (Verilator, Yosys)"
   bash rtl/test.sh
