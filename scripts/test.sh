@@ -18,7 +18,9 @@ fi
 
 # The entry points' tests (crates/capi/test.sh, python/test.sh) need a C
 # compiler, valgrind, Go and Python's venv.
-need_entry_tools() { ! command -v valgrind >/dev/null || ! command -v go >/dev/null || ! command -v gcc >/dev/null || ! python3 -m venv -h >/dev/null 2>&1; }
+# (Debian's python3 has the venv module but not ensurepip, which a venv needs
+# for pip: that is python3-venv.)
+need_entry_tools() { ! command -v valgrind >/dev/null || ! command -v go >/dev/null || ! command -v gcc >/dev/null || ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; }
 if need_entry_tools; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "== installing gcc, valgrind, go, python3-venv (Debian packages)"
