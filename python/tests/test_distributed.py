@@ -15,7 +15,9 @@ import pytest
 
 import zkmsm
 
-ray = pytest.importorskip("ray")
+# Ray is installed by python/test.sh: a missing Ray fails here rather than
+# skipping the tests silently (ZKMSM_SKIP_RAY=1 skips them on purpose).
+ray = pytest.importorskip("ray") if os.environ.get("ZKMSM_SKIP_RAY") else __import__("ray")
 from zkmsm.distributed import ShardedMSM, ShardError  # noqa: E402
 
 WORKERS = 3
@@ -60,25 +62,42 @@ def test_command_has_the_cli_contract(cluster, inputs):
     assert out.stdout.strip().splitlines()[-1] == expected
 
 
+def cpu_ticks(pid):
+    """User + system CPU time of a process, in clock ticks (/proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
 def test_killed_worker_is_restarted_and_the_answer_is_right(cluster, inputs):
     points, scalars, expected, ppath, _ = inputs("bls12-377", "uncompressed", log_n=16)
-    sharded = ShardedMSM("bls12-377", str(ppath), workers=WORKERS, n=len(scalars) // 32)
+    sharded = ShardedMSM("bls12-377", str(ppath), workers=WORKERS, n=len(scalars) // 32, threads_per_worker=1)
     try:
         before = sharded.pids()
-        refs = sharded._submit(scalars)
-        time.sleep(0.05)  # the shards are in their MSMs (hundreds of ms each)
-        os.kill(before[1], signal.SIGKILL)
-        assert sharded._combine(sharded._get(refs)).hex() == expected
-        after = sharded.pids()
-        assert after[1] != before[1] and after[0] == before[0] and after[2] == before[2]
+        victim = before[1]
+        start = cpu_ticks(victim)
+        refs = sharded._submit(scalars, timed=True)
+        # Kill shard 1 once its MSM is running: its process has spent 30 ms
+        # of CPU on it (the shard's MSM takes hundreds of ms of CPU).
+        while cpu_ticks(victim) < start + 3:
+            time.sleep(0.002)
+        os.kill(victim, signal.SIGKILL)
+        out = sharded._get(refs)
+        assert sharded._combine(r for r, _, _ in out).hex() == expected
+        ran_in = [pid for _, _, pid in out]
+        # Shard 1's MSM was cut off and ran again in the restarted process;
+        # the other two ran once, in their first processes.
+        assert ran_in[1] != victim and ran_in[0] == before[0] and ran_in[2] == before[2]
+        assert sharded.pids() == ran_in
         assert sharded.msm(scalars).hex() == expected
     finally:
         sharded.shutdown()
 
 
-def test_missing_and_corrupt_shards_are_named(cluster, inputs, tmp_path):
+def test_missing_and_corrupt_shards_are_named(cluster, inputs, tmp_path, monkeypatch):
     points, scalars, _, _, _ = inputs("bls12-381", "uncompressed", log_n=10)
     n = len(scalars) // 32
+    # The driver itself finds no file.
     with pytest.raises(ShardError, match="no-such-file"):
         ShardedMSM("bls12-381", str(tmp_path / "no-such-file.bin"), workers=WORKERS, n=n)
     bad = bytearray(points)
@@ -89,5 +108,16 @@ def test_missing_and_corrupt_shards_are_named(cluster, inputs, tmp_path):
     with pytest.raises(ShardError, match=r"shard 2 .*byte offset 86400: point 900: "):
         ShardedMSM("bls12-381", str(path), workers=WORKERS, n=n, max_restarts=0)
     # a points file that holds fewer points than there are scalars
-    with pytest.raises(ShardError):
+    with pytest.raises(ShardError, match=r"does not hold 1029 points"):
         ShardedMSM("bls12-381", str(path), workers=WORKERS, n=n + 5, format="uncompressed")
+    # The workers' own view (on a cluster each node reads its own copy of the
+    # file): the driver sees a whole file, the workers a missing one and one
+    # that ends inside shard 2.
+    monkeypatch.setattr("zkmsm.distributed.os.path.getsize", lambda _: n * 96)
+    with pytest.raises(ShardError, match=r"shard \d \(points \d+\.\.\d+ of .*gone\.bin\): No such file"):
+        ShardedMSM("bls12-381", str(tmp_path / "gone.bin"), workers=WORKERS, n=n, max_restarts=0)
+    short = tmp_path / "short.bin"
+    short.write_bytes(points[: 1000 * 96])
+    with pytest.raises(ShardError, match=r"shard 2 \(points 682\.\.1024 of .*short\.bin\): byte offset 96000: "
+                       r"the file ends there, 32832 bytes from byte offset 65472 were expected"):
+        ShardedMSM("bls12-381", str(short), workers=WORKERS, n=n, max_restarts=0)

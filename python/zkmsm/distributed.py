@@ -105,9 +105,11 @@ class _Shard:
         return self.ctx.msm(scalars, encoding="uncompressed")
 
     def timed_msm(self, scalars):
+        """The partial MSM, its seconds, and the pid that ran it (a retried
+        task after a killed worker shows the restarted process's pid)."""
         t = time.perf_counter()
         r = self.ctx.msm(scalars, encoding="uncompressed")
-        return r, time.perf_counter() - t
+        return r, time.perf_counter() - t, os.getpid()
 
     def info(self):
         rss = 0
@@ -221,7 +223,7 @@ class ShardedMSM:
     def timed_msm(self, scalars):
         """The MSM with each shard's own MSM time (seconds)."""
         out = self._get(self._submit(scalars, timed=True))
-        return self._combine(r for r, _ in out), [t for _, t in out]
+        return self._combine(r for r, _, _ in out), [t for _, t, _ in out]
 
     def msm_many(self, batches: Iterable, depth: int = 2) -> Iterator[bytes]:
         """Throughput mode: the MSMs of many scalar vectors over the same
