@@ -35,6 +35,8 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --release -- -D warnings
+echo "== cargo doc (every public item documented, links resolve; release: reuses clippy's dependencies)"
+RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace --features zkmsm/ark
 echo "== generated assembly agrees with its generator (bench/field/gen_asm.py)"
 python3 bench/field/gen_asm.py --check crates/field/src/asm.rs
 echo "== aarch64 build (the FMA lanes on NEON; no AVX code leaks out of x86-64)"

@@ -9,6 +9,7 @@ use zkmsm::gen::FixedBaseTable;
 use zkmsm::{Affine, Bls12_377, Bls12_381, EngineCurve, ScalarLimbs};
 use zkmsm_curve::PointFormat;
 
+/// A curve the checks run on: zkmsm's engine curve with a fixed-base table for points of known discrete log and arkworks as the reference.
 pub trait TestCurve: EngineCurve {
     /// v * 2^(8j) * G: 32 additions per point with a known discrete log.
     fn table() -> &'static FixedBaseTable<Self>;

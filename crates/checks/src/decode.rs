@@ -17,6 +17,7 @@ pub fn decode_bls12_377(data: &[u8]) {
     decode::<Bls12_377, ark_bls12_377::G1Affine>(data)
 }
 
+/// As [`decode_bls12_377`], for BLS12-381.
 pub fn decode_bls12_381(data: &[u8]) {
     decode::<Bls12_381, ark_bls12_381::G1Affine>(data)
 }
@@ -81,6 +82,7 @@ pub fn check_encoding<C: MsmCurve, A: CanonicalDeserialize + CanonicalSerialize>
     }
 }
 
+/// Lowercase hex of `b`, for failure messages.
 pub fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }

@@ -24,16 +24,21 @@ use zkmsm_field::PrimeField;
 pub struct Case<C: TestCurve> {
     /// Discrete logs of the points: P_i = g_i G.
     pub dlogs: Vec<C::Scalar>,
+    /// The points `g_i G`, in the order of `dlogs`.
     pub points: Vec<Affine<C>>,
     /// As many as the points, except in the unequal-length cases.
     pub scalars: Vec<C::Scalar>,
+    /// The window size to force (`None`: the plan's choice).
     pub window: Option<u32>,
+    /// Fixed-base copies to precompute (`None`: none).
     pub precompute: Option<u32>,
     /// Additions per shared inversion for the batch-affine engines.
     pub batch: Option<usize>,
 }
 
 impl<C: TestCurve> Case<C> {
+    /// The case of these discrete logs and scalars, its points computed from the fixed-base table;
+    /// window, precomputation and batch left to the engines.
     pub fn new(dlogs: Vec<C::Scalar>, scalars: Vec<C::Scalar>) -> Self {
         let table = C::table();
         let proj: Vec<Xyzz<C>> = dlogs.iter().map(|g| table.mul(&C::scalar_to_limbs(g))).collect();
@@ -41,6 +46,7 @@ impl<C: TestCurve> Case<C> {
         Case { dlogs, points, scalars, window: None, precompute: None, batch: None }
     }
 
+    /// The scalars as canonical 4-limb integers, as the engines take them.
     pub fn limbs(&self) -> Vec<ScalarLimbs> {
         self.scalars.iter().map(C::scalar_to_limbs).collect()
     }
@@ -54,6 +60,7 @@ impl<C: TestCurve> Case<C> {
         Some(C::table().mul(&C::scalar_to_limbs(&e)).to_affine())
     }
 
+    /// One line naming the case (curve, sizes, options), for failure messages.
     pub fn describe(&self) -> String {
         format!(
             "{} n = {} points, {} scalars, window {:?}, precompute {:?}, batch {:?}",
@@ -158,6 +165,7 @@ impl<C: TestCurve> Case<C> {
 /// The bug classes the peers have had, and plain random inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Class {
+    /// Uniform random discrete logs and scalars.
     Random,
     /// Points at infinity among the inputs (XYZZ additions with an identity).
     Infinity,
@@ -177,6 +185,7 @@ pub enum Class {
 }
 
 impl Class {
+    /// Every class, in the order the soak campaign visits them.
     pub const ALL: [Class; 8] = [
         Class::Random,
         Class::Infinity,
@@ -297,11 +306,19 @@ impl<C: TestCurve> Case<C> {
 /// portable arithmetic and the case's batch size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Engine {
+    /// A backend by its CLI name, built as the CLI builds it (`MsmBuilder`).
     Named(&'static str),
-    BatchAffine { delayed: bool, portable: bool },
+    /// A batch-affine backend built directly, with the case's batch size.
+    BatchAffine {
+        /// Delayed scheduling (else greedy).
+        delayed: bool,
+        /// The portable arithmetic (else the IFMA engine where the CPU has it).
+        portable: bool,
+    },
 }
 
 impl Engine {
+    /// The engine's name in reports (the CLI name, or the direct batch-affine variant).
     pub fn label(&self) -> String {
         match self {
             Engine::Named(n) => n.to_string(),
@@ -314,6 +331,8 @@ impl Engine {
     }
 }
 
+/// Every engine: each `BackendChoice` by name, then the four direct batch-affine variants (greedy
+/// or delayed scheduling, IFMA or portable arithmetic).
 pub fn engines() -> Vec<Engine> {
     let mut v: Vec<Engine> = BackendChoice::ALL.iter().map(|b| Engine::Named(b.name())).collect();
     for delayed in [false, true] {

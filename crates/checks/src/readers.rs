@@ -13,6 +13,7 @@ use zkmsm_field::PrimeField;
 pub struct Bytes<'a>(pub &'a [u8]);
 
 impl Bytes<'_> {
+    /// The next byte (0 once the input is exhausted).
     pub fn byte(&mut self) -> u8 {
         match self.0.split_first() {
             Some((&b, rest)) => {
@@ -22,9 +23,11 @@ impl Bytes<'_> {
             None => 0,
         }
     }
+    /// The next two bytes as a little-endian `u16`.
     pub fn u16(&mut self) -> u16 {
         u16::from_le_bytes([self.byte(), self.byte()])
     }
+    /// The next eight bytes as a little-endian `u64`.
     pub fn u64(&mut self) -> u64 {
         u64::from_le_bytes(core::array::from_fn(|_| self.byte()))
     }

@@ -3,10 +3,15 @@
 use crate::{PointError, SwCurve, Xyzz};
 use zkmsm_field::PrimeField;
 
+/// A point of `C` in affine coordinates (x, y), or the point at infinity when `infinity` is set
+/// (its coordinates then mean nothing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Affine<C: SwCurve> {
+    /// The x coordinate.
     pub x: C::Base,
+    /// The y coordinate.
     pub y: C::Base,
+    /// True for the point at infinity (the identity).
     pub infinity: bool,
 }
 
@@ -17,18 +22,23 @@ impl<C: SwCurve> Default for Affine<C> {
 }
 
 impl<C: SwCurve> Affine<C> {
+    /// The point (x, y), not checked to be on the curve.
     pub const fn new_unchecked(x: C::Base, y: C::Base) -> Self {
         Self { x, y, infinity: false }
     }
 
+    /// The point at infinity.
     pub fn identity() -> Self {
         Self { x: C::Base::ZERO, y: C::Base::ZERO, infinity: true }
     }
 
+    /// True for the point at infinity.
     pub fn is_identity(&self) -> bool {
         self.infinity
     }
 
+    /// True when y^2 = x^3 + b (the point at infinity is on the curve); subgroup membership is a
+    /// separate check.
     pub fn is_on_curve(&self) -> bool {
         self.infinity || self.y.square() == self.x.square() * self.x + C::coeff_b()
     }
@@ -69,10 +79,12 @@ impl<C: SwCurve> Affine<C> {
         Some(Self::new_unchecked(x, if largest { large } else { small }))
     }
 
+    /// The negation (x, -y).
     pub fn neg(&self) -> Self {
         Self { x: self.x, y: -self.y, infinity: self.infinity }
     }
 
+    /// The same point in XYZZ coordinates.
     pub fn to_xyzz(&self) -> Xyzz<C> {
         Xyzz::from_affine(self)
     }

@@ -15,15 +15,21 @@
 use crate::{Affine, MsmCurve, SwCurve};
 use zkmsm_field::PrimeField;
 
+/// The byte layout of a curve's arkworks encoding (see the module's documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Encoding {
+    /// BLS12-377: little-endian, flags in the top bits of the last byte.
     ArkworksLe,
+    /// BLS12-381: Zcash's big-endian format, flags in the top bits of the first byte.
     ZcashBe,
 }
 
+/// Compressed (x and a sign flag) or uncompressed (x and y) encodings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PointFormat {
+    /// x only, with the flags: 48 bytes on both curves.
     Compressed,
+    /// x and y: 96 bytes on both curves.
     Uncompressed,
 }
 
@@ -42,15 +48,34 @@ impl PointFormat {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
     #[error("expected {expected} bytes, got {got}")]
-    WrongLength { expected: usize, got: usize },
+    /// The encoding has the wrong number of bytes.
+    WrongLength {
+        /// Bytes a point takes in this format.
+        expected: usize,
+        /// Bytes given.
+        got: usize,
+    },
     #[error("invalid flag bits {flags:#04x} at byte {byte}")]
-    BadFlags { byte: usize, flags: u8 },
+    /// Flag bits that no valid encoding has.
+    BadFlags {
+        /// The byte holding the flags.
+        byte: usize,
+        /// The flag bits found.
+        flags: u8,
+    },
     #[error("coordinate at byte {byte} is not a canonical field element (>= q)")]
-    NonCanonical { byte: usize },
+    /// A coordinate is not below the modulus q.
+    NonCanonical {
+        /// The coordinate's first byte.
+        byte: usize,
+    },
+    /// Flagged as infinity but with a nonzero coordinate.
     #[error("the point at infinity must be encoded with zero coordinates")]
     NonZeroInfinity,
+    /// Compressed: x^3 + b is not a square, so no point has this x.
     #[error("no curve point has this x coordinate")]
     NoSuchX,
+    /// Uncompressed: (x, y) does not satisfy the curve equation.
     #[error("point is not on the curve")]
     NotOnCurve,
 }
@@ -79,6 +104,8 @@ fn from_be<F: PrimeField>(b: &[u8]) -> Option<F> {
 }
 
 impl<C: MsmCurve> Affine<C> {
+    /// The arkworks-canonical encoding of this point in `format` (what `CanonicalSerialize`
+    /// writes).
     pub fn to_bytes(&self, format: PointFormat) -> Vec<u8> {
         let (x, y) = if self.infinity { (C::Base::ZERO, C::Base::ZERO) } else { (self.x, self.y) };
         let largest = !self.infinity && y.is_lexicographically_largest();

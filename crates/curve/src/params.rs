@@ -12,8 +12,10 @@ fn fq<F: PrimeField>(hex_le_limbs: &[u64]) -> F {
     F::from_bytes_le(&bytes).expect("constant below the modulus")
 }
 
+/// G1 of BLS12-377 (y^2 = x^3 + 1 over its 377-bit Fq).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Bls12_377;
+/// G1 of BLS12-381 (y^2 = x^3 + 4 over its 381-bit Fq).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Bls12_381;
 /// y^2 = x^3 + 7 over F17: the thesis' example; 18 points, so every formula can

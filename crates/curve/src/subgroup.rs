@@ -7,10 +7,10 @@
 //! Why this is exact (not only for subgroup points): phi satisfies
 //! phi^2 + phi + 1 = 0, so alpha = phi + [u^2] is an endomorphism of degree
 //! N(u^2 + omega) = u^4 - u^2 + 1 = r (the norm form a^2 - ab + b^2 of
-//! Z[omega]). Its kernel over the algebraic closure therefore has exactly r
+//! `Z[omega]`). Its kernel over the algebraic closure therefore has exactly r
 //! points; it contains G1 (on G1, phi acts as -u^2 for the right beta), so
 //! it *is* G1, and alpha(P) = O holds for no other point of E(Fq), whatever
-//! the cofactor's structure. Tests cross-check against [r]P on subgroup
+//! the cofactor's structure. Tests cross-check against `[r]P` on subgroup
 //! points, random curve points, points of every small prime order dividing
 //! the cofactor, sums of both, and the points without a twisted Edwards image.
 //!

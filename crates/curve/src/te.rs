@@ -30,9 +30,11 @@ const BETA_IS_LARGEST: bool = false;
 pub struct TeParams {
     /// s = 1/sqrt(3): Montgomery u = s (x + 1), v = s y.
     pub s: Fq,
+    /// 1/s.
     pub s_inv: Fq,
     /// beta = sqrt(-a1): x_te = beta * u / v.
     pub beta: Fq,
+    /// 1/beta.
     pub beta_inv: Fq,
     /// The TE curve's d (a = -1).
     pub d: Fq,
@@ -49,6 +51,7 @@ fn root(v: Fq, largest: bool) -> Fq {
     }
 }
 
+/// The constants of the maps, computed on first use.
 pub fn params() -> &'static TeParams {
     static P: OnceLock<TeParams> = OnceLock::new();
     P.get_or_init(|| {
@@ -70,49 +73,66 @@ pub fn params() -> &'static TeParams {
 /// Why a Weierstrass point has no twisted Edwards image.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum TeMapError {
+    /// y = 0: a point of order 2 (not in G1).
     #[error("point has y = 0 (2-torsion): no twisted Edwards image")]
     TwoTorsion,
+    /// Montgomery u = -1: the map's denominator vanishes (not in G1).
     #[error("point has Montgomery u = -1: no twisted Edwards image")]
     UMinusOne,
 }
 
+/// An affine point (x, y) of the twisted Edwards curve -x^2 + y^2 = 1 + d x^2 y^2 birationally
+/// equivalent to BLS12-377's G1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TeAffine {
+    /// The x coordinate.
     pub x: Fq,
+    /// The y coordinate.
     pub y: Fq,
 }
 
 /// Extended projective (X : Y : Z : T), x = X/Z, y = Y/Z, T = XY/Z.
 #[derive(Clone, Copy, Debug)]
 pub struct TeExtended {
+    /// X.
     pub x: Fq,
+    /// Y.
     pub y: Fq,
+    /// Z.
     pub z: Fq,
+    /// T = XY/Z.
     pub t: Fq,
 }
 
 /// An affine point ready for the 7-multiplication mixed adder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TePrecomputed {
+    /// y - x.
     pub y_minus_x: Fq,
+    /// y + x.
     pub y_plus_x: Fq,
+    /// k x y with k = 2d.
     pub kxy: Fq,
 }
 
 impl TeAffine {
+    /// The identity (0, 1).
     pub fn identity() -> Self {
         Self { x: Fq::ZERO, y: Fq::ONE }
     }
 
+    /// True when -x^2 + y^2 = 1 + d x^2 y^2.
     pub fn is_on_curve(&self) -> bool {
         let (x2, y2) = (self.x.square(), self.y.square());
         y2 - x2 == Fq::ONE + params().d * x2 * y2
     }
 
+    /// The negation (-x, y).
     pub fn neg(&self) -> Self {
         Self { x: -self.x, y: self.y }
     }
 
+    /// The point in the mixed adder's form (y - x, y + x, k x y).
     pub fn precompute(&self) -> TePrecomputed {
         TePrecomputed { y_minus_x: self.y - self.x, y_plus_x: self.y + self.x, kxy: params().k * self.x * self.y }
     }
@@ -173,10 +193,12 @@ impl Default for TeExtended {
 }
 
 impl TeExtended {
+    /// The identity (0 : 1 : 1 : 0).
     pub fn identity() -> Self {
         Self { x: Fq::ZERO, y: Fq::ONE, z: Fq::ONE, t: Fq::ZERO }
     }
 
+    /// The affine point with Z = 1.
     pub fn from_affine(p: &TeAffine) -> Self {
         Self { x: p.x, y: p.y, z: Fq::ONE, t: p.x * p.y }
     }
@@ -222,15 +244,18 @@ impl TeExtended {
         Self { x: e * f, y: g * h, t: e * h, z: f * g }
     }
 
+    /// The negation (-X : Y : Z : -T).
     pub fn neg(&self) -> Self {
         Self { x: -self.x, t: -self.t, ..*self }
     }
 
+    /// The affine point (one inversion).
     pub fn to_affine(&self) -> TeAffine {
         let zi = self.z.inverse().expect("extended point with Z = 0");
         TeAffine { x: self.x * zi, y: self.y * zi }
     }
 
+    /// Every point to affine with one shared inversion (Montgomery's trick).
     pub fn batch_to_affine(points: &[Self]) -> Vec<TeAffine> {
         let mut zs: Vec<Fq> = points.iter().map(|p| p.z).collect();
         batch_inverse(&mut zs);

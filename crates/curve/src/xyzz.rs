@@ -5,11 +5,17 @@
 use crate::{Affine, SwCurve};
 use zkmsm_field::{batch_inverse, PrimeField};
 
+/// A point in extended Jacobian coordinates: x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; ZZ = 0 is the point
+/// at infinity.
 #[derive(Clone, Copy, Debug)]
 pub struct Xyzz<C: SwCurve> {
+    /// X.
     pub x: C::Base,
+    /// Y.
     pub y: C::Base,
+    /// ZZ.
     pub zz: C::Base,
+    /// ZZZ.
     pub zzz: C::Base,
 }
 
@@ -32,16 +38,19 @@ impl<C: SwCurve> PartialEq for Xyzz<C> {
 impl<C: SwCurve> Eq for Xyzz<C> {}
 
 impl<C: SwCurve> Xyzz<C> {
+    /// The point at infinity (ZZ = ZZZ = 0).
     #[inline]
     pub fn identity() -> Self {
         Self { x: C::Base::ONE, y: C::Base::ONE, zz: C::Base::ZERO, zzz: C::Base::ZERO }
     }
 
+    /// True for the point at infinity.
     #[inline]
     pub fn is_identity(&self) -> bool {
         self.zz.is_zero()
     }
 
+    /// The affine point with ZZ = ZZZ = 1 (or the identity).
     #[inline]
     pub fn from_affine(p: &Affine<C>) -> Self {
         if p.infinity {
@@ -51,6 +60,7 @@ impl<C: SwCurve> Xyzz<C> {
         }
     }
 
+    /// The negation (X, -Y, ZZ, ZZZ).
     #[inline]
     pub fn neg(&self) -> Self {
         Self { y: -self.y, ..*self }
@@ -127,6 +137,7 @@ impl<C: SwCurve> Xyzz<C> {
         Self { x: x3, y: y3, zz: v * self.zz, zzz: w * self.zzz }
     }
 
+    /// The affine point (one inversion).
     pub fn to_affine(&self) -> Affine<C> {
         if self.is_identity() {
             return Affine::identity();

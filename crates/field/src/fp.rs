@@ -13,15 +13,19 @@ pub trait FpConfig<const N: usize>: 'static + Send + Sync + Sized {
     const MODULUS: [u64; N];
     /// A quadratic non-residue (checked by tests), used by Tonelli-Shanks.
     const NONRESIDUE: u64;
+    /// The field's name in messages, arkworks' spelling (e.g. `bls12_381::Fr`).
     const NAME: &'static str;
 }
 
+/// An element of the prime field `P` in N 64-bit limbs, kept in Montgomery form (a * R mod q, R =
+/// 2^(64N)).
 pub struct Fp<P: FpConfig<N>, const N: usize> {
     mont: [u64; N],
     _p: PhantomData<P>,
 }
 
 impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
+    /// The prime q, little-endian limbs.
     pub const MODULUS: [u64; N] = P::MODULUS;
     /// -q^{-1} mod 2^64
     pub const INV: u64 = limbs::neg_inv_u64(P::MODULUS[0]);
@@ -29,10 +33,12 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
     pub const R: [u64; N] = limbs::pow2_mod(64 * N, &P::MODULUS);
     /// R^2 mod q (converts into Montgomery form)
     pub const R2: [u64; N] = limbs::pow2_mod(128 * N, &P::MODULUS);
+    /// Bits of q.
     pub const NUM_BITS: u32 = limbs::num_bits(&P::MODULUS);
     /// Bytes of the canonical little-endian encoding.
     pub const NUM_BYTES: usize = 8 * N;
 
+    /// The element whose Montgomery form is `mont` (a * R mod q, taken as is: must be below q).
     pub const fn from_mont_limbs(mont: [u64; N]) -> Self {
         Self { mont, _p: PhantomData }
     }
@@ -172,6 +178,7 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
         t
     }
 
+    /// `self^exp`, `exp` as little-endian limbs (square and multiply, not constant time).
     pub fn pow(&self, exp: &[u64]) -> Self {
         let mut acc = Self::one();
         for i in (0..exp.len() * 64).rev() {
@@ -183,16 +190,19 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
         acc
     }
 
+    /// Zero.
     #[inline(always)]
     pub const fn zero() -> Self {
         Self::from_mont_limbs([0; N])
     }
 
+    /// One.
     #[inline(always)]
     pub const fn one() -> Self {
         Self::from_mont_limbs(Self::R)
     }
 
+    /// `v` as a field element (reduced mod q for a modulus below 2^64).
     pub fn from_u64(v: u64) -> Self {
         let mut l = [0u64; N];
         l[0] = v;

@@ -4,6 +4,9 @@
 //! modulus of N 64-bit limbs; the concrete fields in [`params`] only state their
 //! modulus and a non-residue. R, R^2 and -q^-1 are derived at compile time.
 
+// Every public item is documented (checked by clippy -D warnings and cargo doc in CI).
+#![warn(missing_docs)]
+
 mod asm;
 pub mod batch;
 pub mod fp;
@@ -35,24 +38,33 @@ pub trait PrimeField:
     + SubAssign
     + MulAssign
 {
+    /// Bits of the modulus.
     const NUM_BITS: u32;
     /// Bytes of the canonical little-endian encoding.
     const NUM_BYTES: usize;
+    /// The additive identity.
     const ZERO: Self;
+    /// The multiplicative identity.
     const ONE: Self;
 
+    /// True for zero.
     fn is_zero(&self) -> bool;
+    /// `self * self`.
     fn square(&self) -> Self;
+    /// `self + self`.
     fn double(&self) -> Self;
     /// `None` for zero.
     fn inverse(&self) -> Option<Self>;
     /// `None` if not a square.
     fn sqrt(&self) -> Option<Self>;
+    /// `v` as a field element.
     fn from_u64(v: u64) -> Self;
+    /// The canonical value (not Montgomery form) as NUM_BYTES little-endian bytes.
     fn to_bytes_le(&self) -> Vec<u8>;
     /// `None` unless exactly NUM_BYTES bytes encoding a value below the modulus.
     fn from_bytes_le(bytes: &[u8]) -> Option<Self>;
     /// True when the canonical value exceeds (q-1)/2, i.e. when x > -x.
     fn is_lexicographically_largest(&self) -> bool;
+    /// A uniform random element.
     fn random<R: rand::Rng + ?Sized>(rng: &mut R) -> Self;
 }

@@ -56,6 +56,7 @@ pub const fn from_hex<const N: usize>(s: &str) -> [u64; N] {
     out
 }
 
+/// True when every limb is zero.
 pub const fn is_zero<const N: usize>(a: &[u64; N]) -> bool {
     let mut i = 0;
     while i < N {
@@ -80,6 +81,7 @@ pub const fn geq<const N: usize>(a: &[u64; N], b: &[u64; N]) -> bool {
     true
 }
 
+/// `a + b` and the carry out of the top limb (0 or 1).
 #[inline(always)]
 pub const fn add<const N: usize>(a: &[u64; N], b: &[u64; N]) -> ([u64; N], u64) {
     let mut out = [0u64; N];
@@ -94,6 +96,7 @@ pub const fn add<const N: usize>(a: &[u64; N], b: &[u64; N]) -> ([u64; N], u64) 
     (out, carry)
 }
 
+/// `a - b` and the borrow out of the top limb (0 or 1).
 #[inline(always)]
 pub const fn sub<const N: usize>(a: &[u64; N], b: &[u64; N]) -> ([u64; N], u64) {
     let mut out = [0u64; N];
@@ -120,6 +123,7 @@ pub const fn num_bits<const N: usize>(a: &[u64; N]) -> u32 {
     0
 }
 
+/// Bit `i` of `a` (bit 0 is the least significant); false beyond the top limb.
 #[inline(always)]
 pub const fn bit<const N: usize>(a: &[u64; N], i: usize) -> bool {
     if i >= 64 * N {

@@ -7,6 +7,7 @@ use crate::limbs::from_hex;
 
 macro_rules! field {
     ($cfg:ident, $ty:ident, $n:literal, $name:literal, $hex:literal, $nr:literal) => {
+        #[doc = concat!("The parameters of ", $name, " (modulus, non-residue).")]
         #[derive(Debug)]
         pub struct $cfg;
         impl FpConfig<$n> for $cfg {
@@ -14,6 +15,7 @@ macro_rules! field {
             const NONRESIDUE: u64 = $nr;
             const NAME: &'static str = $name;
         }
+        #[doc = concat!("An element of ", $name, ".")]
         pub type $ty = Fp<$cfg, $n>;
     };
 }

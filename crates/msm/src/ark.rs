@@ -153,7 +153,7 @@ where
         self.engine.backend_name()
     }
 
-    /// sum_i scalars[i] * points[i]; an error if the lengths differ.
+    /// `sum_i scalars[i] * points[i]`; an error if the lengths differ.
     pub fn msm(&self, scalars: &[A::ScalarField]) -> Result<A::Group, MsmError> {
         if scalars.len() != self.len() {
             return Err(MsmError::LengthMismatch { points: self.len(), scalars: scalars.len() });
@@ -163,7 +163,7 @@ where
     }
 }
 
-/// One-shot sum_i scalars[i] * points[i], the drop-in for
+/// One-shot `sum_i scalars[i] * points[i]`, the drop-in for
 /// `VariableBaseMSM::msm` (which it beats from 2^12 points up,
 /// docs/BENCHMARKS.md). Lengths that differ are an error, as there.
 pub fn msm<A: ArkAffine>(points: &[A], scalars: &[A::ScalarField]) -> Result<A::Group, MsmError>

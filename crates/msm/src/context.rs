@@ -99,7 +99,7 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
         }
     }
 
-    /// sum_i scalars[i] * P_i.
+    /// `sum_i scalars[i] * P_i`.
     pub fn msm(&self, scalars: &[C::Scalar]) -> Result<Affine<C>, MsmError> {
         let limbs: Vec<ScalarLimbs> = scalars.par_iter().map(C::scalar_to_limbs).collect();
         Ok(self.msm_bigint_report(&limbs)?.result.to_affine())

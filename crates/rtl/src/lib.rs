@@ -3,7 +3,7 @@
 //!
 //! * [`machine`]: the core as the host sees it (window choice, the narrow
 //!   last window's spreading, the cycle model configured like the core);
-//! * [`format`]: points and buckets as the core reads and writes them;
+//! * [`mod@format`]: points and buckets as the core reads and writes them;
 //! * [`params`]: the RTL's parameter file and the C++ header made from it;
 //! * `sim`, `backend` (feature `verilated`, needs Verilator): the Verilated
 //!   accelerator and the `rtl` backend on it;

@@ -129,7 +129,8 @@ pub trait Backend<C: MsmCurve>: Send + Sync {
         self.prepare(&points)
     }
 
-    /// Fill one window's buckets: bucket k = sum over i with |digits[i]| = k+1
-    /// of sign(digits[i]) * P_i. `digits.len()` equals the number of points.
+    /// Fill one window's buckets: bucket k is the sum, over the i with
+    /// `|digits[i]| = k + 1`, of `sign(digits[i]) * P_i`. `digits.len()`
+    /// equals the number of points.
     fn accumulate<'a>(&'a self, points: &'a Self::Prepared, digits: &[i32], plan: &Plan) -> Self::Window<'a>;
 }

@@ -14,7 +14,7 @@
 //! code. Random inputs never hit it.
 //!
 //! Aliasing: an engine reads the points of a batch from a slice it is given
-//! per call ([`Engine::execute_from`]), so aggregation can feed one engine
+//! per call (`Engine::execute_from`), so aggregation can feed one engine
 //! from another's buckets under the borrow rules; the lanes' addresses are
 //! made inside the call from those borrows and die with it.
 
