@@ -12,6 +12,7 @@ use crate::backend::Bucket;
 use rayon::prelude::*;
 use zkmsm_curve::MsmCurve;
 
+/// `sum_k (k + 1) * buckets[k]` by running sums (two additions per bucket).
 pub fn running_sum<C: MsmCurve, B: Bucket<C>>(buckets: &[B]) -> B {
     running_sum_and_total::<C, B>(buckets).0
 }

@@ -46,6 +46,8 @@ impl MsmBuilder {
         Self::default()
     }
 
+    /// How much of the points to check: [`Validation::Full`] (the default),
+    /// the curve equation only, or nothing for points already validated.
     pub fn validation(mut self, validation: Validation) -> Self {
         self.validation = validation;
         self

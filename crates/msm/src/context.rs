@@ -18,12 +18,18 @@ use zkmsm_field::PrimeField;
 /// backends that schedule, what the scheduler did (summed over the windows).
 #[derive(Debug, Clone)]
 pub struct MsmOutput<C: MsmCurve> {
+    /// `sum_i s_i * P_i`.
     pub result: Xyzz<C>,
+    /// The window size and window count used.
     pub plan: Plan,
+    /// Time spent in each phase.
     pub timings: PhaseTimings,
+    /// For backends that schedule (batch-affine): what the scheduler did, summed over the windows.
     pub schedule: Option<ScheduleStats>,
 }
 
+/// Points validated and prepared once for backend `B` (MSM_INIT), then any number of MSMs over
+/// them. Made by [`MsmContext::new`] or, for every other option, [`MsmBuilder`].
 pub struct MsmContext<C: MsmCurve, B: Backend<C> = XyzzBackend> {
     pub(crate) backend: B,
     pub(crate) prepared: B::Prepared,
@@ -71,14 +77,17 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
         self.precompute.as_ref()
     }
 
+    /// Number of points.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// True when there are no points.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// The backend's name (as `--backend` takes it).
     pub fn backend_name(&self) -> &'static str {
         self.backend.name()
     }
@@ -91,6 +100,8 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
         }
     }
 
+    /// The plan the next MSM uses: the forced window or the cost model's choice for this many
+    /// points.
     pub fn plan(&self) -> Plan {
         let bits = C::Scalar::NUM_BITS;
         match self.window {

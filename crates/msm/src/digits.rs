@@ -71,11 +71,14 @@ pub fn extend_window_digits(out: &mut Vec<i32>, scalars: &[ScalarLimbs], w: u32,
 /// [`window_digits`]); kept for inspection and as the reference in tests.
 #[derive(Debug, Clone)]
 pub struct SignedDigits {
+    /// The plan the digits were cut for.
     pub plan: Plan,
+    /// One vector per window: the signed digit of each scalar, in `-2^(c-1)..=2^(c-1)`.
     pub windows: Vec<Vec<i32>>,
 }
 
 impl SignedDigits {
+    /// Every window's digits of `scalars` under `plan` (windows in parallel).
     pub fn compute(scalars: &[ScalarLimbs], plan: &Plan) -> Self {
         let windows = (0..plan.windows).into_par_iter().map(|w| window_digits(scalars, w, plan)).collect();
         Self { plan: *plan, windows }

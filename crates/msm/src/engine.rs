@@ -15,17 +15,22 @@ use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve};
 pub enum BackendChoice {
     /// The fastest measured for the curve and size (docs/BENCHMARKS.md).
     Auto,
+    /// XYZZ buckets, mixed additions (every curve, every size).
     Xyzz,
+    /// Batch-affine with the greedy scheduler (conflicting additions wait for the next batch).
     BatchAffineGreedy,
+    /// Batch-affine with the delayed scheduler (conflicts parked in a queue, as in CycloneMSM).
     BatchAffineDelayed,
     /// BLS12-377 only.
     TwistedEdwards,
 }
 
 impl BackendChoice {
+    /// Every choice, `Auto` first.
     pub const ALL: [BackendChoice; 5] =
         [Self::Auto, Self::Xyzz, Self::BatchAffineGreedy, Self::BatchAffineDelayed, Self::TwistedEdwards];
 
+    /// The name `--backend` takes.
     pub fn name(self) -> &'static str {
         match self {
             Self::Auto => "auto",
@@ -36,6 +41,7 @@ impl BackendChoice {
         }
     }
 
+    /// The choice named `s` (as [`Self::name`] spells it), if any.
     pub fn from_name(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|b| b.name() == s)
     }
@@ -43,13 +49,20 @@ impl BackendChoice {
 
 /// An MSM context whatever its backend.
 pub trait MsmEngine<C: MsmCurve>: Send + Sync {
+    /// The backend's name (as `--backend` takes it).
     fn backend_name(&self) -> &'static str;
+    /// Number of points.
     fn len(&self) -> usize;
+    /// True when there are no points.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// Force window size c (`None`: the cost model's choice; ignored in fixed-base mode).
     fn set_window(&mut self, c: Option<u32>);
+    /// The plan the next MSM uses.
     fn plan(&self) -> Plan;
+    /// The MSM of canonical scalars (each below r), with its plan, phase timings and scheduler
+    /// statistics.
     fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<C>, MsmError>;
 }
 
@@ -78,6 +91,8 @@ where
 pub trait EngineCurve: MsmCurve {
     /// What `Auto` means for n points.
     fn auto_backend(n: usize) -> BackendChoice;
+    /// A twisted Edwards context for these points, or [`MsmError::Unsupported`] on curves without
+    /// that form.
     fn twisted_edwards(
         builder: &MsmBuilder,
         points: Cow<'_, [Affine<Self>]>,

@@ -18,10 +18,12 @@ pub struct Precompute {
     pub copies: u32,
     /// Windows served by one bucket set: ceil(W / copies).
     pub sets: u32,
+    /// The window plan, fixed at init.
     pub plan: Plan,
 }
 
 impl Precompute {
+    /// `copies` copies for `plan` (clamped to 1..=W: more than one copy per window buys nothing).
     pub fn new(plan: Plan, copies: u32) -> Self {
         let copies = copies.clamp(1, plan.windows);
         let sets = plan.windows.div_ceil(copies);
@@ -40,6 +42,8 @@ impl Precompute {
             .unwrap()
     }
 
+    /// Estimated additions for n points: one per point and window, plus each bucket set's
+    /// aggregation (2 additions a bucket) and its c doublings.
     pub fn cost(&self, n: usize) -> f64 {
         let p = &self.plan;
         (n as f64) * p.windows as f64 + self.sets as f64 * (2.0 * p.buckets as f64 + p.c as f64)

@@ -30,10 +30,13 @@ where
         .collect()
 }
 
+/// n uniform scalar-field elements from `seed`, deterministic whatever the thread count (generated
+/// in fixed chunks).
 pub fn random_field_elements<C: MsmCurve>(n: usize, seed: u64) -> Vec<C::Scalar> {
     chunked(n, seed, |rng, len| (0..len).map(|_| C::Scalar::random(rng)).collect())
 }
 
+/// [`random_field_elements`] as canonical limbs, as the MSM takes them.
 pub fn random_scalars<C: MsmCurve>(n: usize, seed: u64) -> Vec<ScalarLimbs> {
     random_field_elements::<C>(n, seed).iter().map(C::scalar_to_limbs).collect()
 }
@@ -53,6 +56,7 @@ pub struct FixedBaseTable<C: MsmCurve> {
 }
 
 impl<C: MsmCurve> FixedBaseTable<C> {
+    /// The table of `base`: 32 rows of 256 multiples (8192 affine points).
     pub fn new(base: &Affine<C>) -> Self {
         let mut rows = Vec::with_capacity(32);
         let mut b = base.to_xyzz();
@@ -69,6 +73,7 @@ impl<C: MsmCurve> FixedBaseTable<C> {
         Self { rows }
     }
 
+    /// `k * base`.
     pub fn mul(&self, k: &ScalarLimbs) -> Xyzz<C> {
         let mut acc = Xyzz::identity();
         for (j, row) in self.rows.iter().enumerate() {
@@ -81,10 +86,14 @@ impl<C: MsmCurve> FixedBaseTable<C> {
 
 /// Points with their discrete logs to the curve's generator.
 pub struct KnownPoints<C: MsmCurve> {
+    /// `dlogs[i] * G`.
     pub points: Vec<Affine<C>>,
+    /// The discrete logs, uniform from the seed.
     pub dlogs: Vec<C::Scalar>,
 }
 
+/// n subgroup points `g_i * G` with uniform `g_i` from `seed` (kept, so results can be checked in
+/// the scalar field): `zkmsm gen`'s points.
 pub fn random_points<C: MsmCurve>(n: usize, seed: u64) -> KnownPoints<C> {
     let table = FixedBaseTable::new(&C::generator());
     let dlogs = random_field_elements::<C>(n, seed ^ 0x9e37_79b9_7f4a_7c15);

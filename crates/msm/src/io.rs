@@ -23,6 +23,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use zkmsm_curve::{Affine, MsmCurve, PointFormat};
 
+/// Bytes of one scalar in a scalars file: a 32-byte little-endian integer below r.
 pub const SCALAR_BYTES: usize = 32;
 
 /// arkworks writes a `Vec` as its length (a little-endian u64), then the items.
@@ -106,6 +107,7 @@ impl Source {
         Self { name, reader: Box::new(file), len }
     }
 
+    /// The name errors give this input (the path, or [`STDIN_NAME`]).
     pub fn name(&self) -> &Path {
         &self.name
     }
@@ -162,6 +164,7 @@ fn stream_bytes(count: usize, size: usize) -> usize {
 pub struct ReadOptions<'a> {
     /// The points' encoding; detected from the sizes when `None`.
     pub format: Option<PointFormat>,
+    /// How much of the points to check.
     pub validation: Validation,
     /// Refuse more points than this (see [`DEFAULT_MAX_POINTS`]).
     pub max_points: usize,
@@ -177,8 +180,11 @@ impl Default for ReadOptions<'_> {
 
 /// An MSM's inputs as read from files.
 pub struct MsmInputs<C: MsmCurve> {
+    /// The decoded points.
     pub points: Vec<Affine<C>>,
+    /// The scalars as canonical limbs (each checked below r).
     pub scalars: Vec<ScalarLimbs>,
+    /// How the points file was laid out (format, length prefix).
     pub layout: PointsLayout,
     /// The scalars file had the 8-byte length prefix.
     pub scalars_prefixed: bool,
@@ -403,6 +409,7 @@ pub fn read_scalars_from<C: MsmCurve>(
 /// How a points file is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PointsLayout {
+    /// Compressed or uncompressed encodings.
     pub format: PointFormat,
     /// The 8-byte arkworks `Vec` length prefix is present.
     pub prefixed: bool,
@@ -532,6 +539,8 @@ fn write_all(path: &Path, bytes: &[u8]) -> Result<(), MsmError> {
     Sink::create(path)?.write_all_and_flush(bytes)
 }
 
+/// The points file's bytes: arkworks encodings in `format`, after the 8-byte length prefix when
+/// `prefixed`.
 pub fn encode_points<C: MsmCurve>(points: &[Affine<C>], format: PointFormat, prefixed: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(points.len() * format.size::<C>() + LENGTH_PREFIX_BYTES);
     if prefixed {
@@ -549,6 +558,7 @@ pub fn write_points<C: MsmCurve>(path: &Path, points: &[Affine<C>], format: Poin
     write_all(path, &encode_points(points, format, false))
 }
 
+/// The scalars file's bytes: each scalar as 32 little-endian bytes, no prefix.
 pub fn encode_scalars(scalars: &[ScalarLimbs]) -> Vec<u8> {
     scalars.iter().flat_map(|s| s.iter().flat_map(|l| l.to_le_bytes())).collect()
 }

@@ -30,13 +30,20 @@ pub enum PointFault {
     /// The encoding (flags, canonical coordinates, curve equation, square root).
     #[error(transparent)]
     Decode(#[from] DecodeError),
+    /// Decodes, but the curve equation fails.
     #[error("not on the curve")]
     NotOnCurve,
+    /// On the curve but outside the prime-order subgroup.
     #[error("not in the prime-order subgroup")]
     NotInSubgroup,
     /// The bytes end inside a point.
     #[error("truncated: {extra} bytes after the last whole {size}-byte point")]
-    Truncated { extra: usize, size: usize },
+    Truncated {
+        /// Bytes after the last whole point.
+        extra: usize,
+        /// Bytes a point takes.
+        size: usize,
+    },
 }
 
 /// The first bad point of an encoded sequence: its index, the byte offset
@@ -44,8 +51,11 @@ pub enum PointFault {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("byte offset {offset}: point {index}: {fault}")]
 pub struct BadPoint {
+    /// The point's index.
     pub index: usize,
+    /// Byte offset of its encoding, from the first point's.
     pub offset: u64,
+    /// What is wrong with it.
     pub fault: PointFault,
 }
 

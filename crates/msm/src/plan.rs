@@ -25,6 +25,8 @@ pub const MAX_C: u32 = 20;
 pub const MAX_PLANNED_C: u32 = 16;
 
 impl Plan {
+    /// The plan for window size c over `scalar_bits`-bit scalars (with the signed digits' carry
+    /// window). Panics outside `1..=MAX_C`.
     pub fn with_window(c: u32, scalar_bits: u32) -> Self {
         assert!((1..=MAX_C).contains(&c), "window size {c} out of range 1..={MAX_C}");
         let windows = (scalar_bits + 1).div_ceil(c);

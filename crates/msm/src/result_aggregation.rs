@@ -3,6 +3,7 @@
 
 use zkmsm_curve::{MsmCurve, Xyzz};
 
+/// `sum_w 2^(c w) * window_sums[w]` by Horner's rule: c doublings between windows, from the top.
 pub fn combine_windows<C: MsmCurve>(window_sums: &[Xyzz<C>], c: u32) -> Xyzz<C> {
     let mut acc = Xyzz::identity();
     for s in window_sums.iter().rev() {

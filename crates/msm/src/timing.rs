@@ -5,16 +5,22 @@ use std::time::{Duration, Instant};
 /// The phases of one MSM after init, in pipeline order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
+    /// Signed-digit slicing of the scalars.
     Digits,
+    /// Bucket accumulation.
     Accumulation,
+    /// Bucket aggregation (running sums).
     BucketAggregation,
+    /// Result aggregation (doublings across windows).
     ResultAggregation,
 }
 
 impl Phase {
+    /// Every phase, in pipeline order.
     pub const ALL: [Phase; 4] =
         [Phase::Digits, Phase::Accumulation, Phase::BucketAggregation, Phase::ResultAggregation];
 
+    /// The phase's key in `--json`'s `phases_ms`.
     pub fn name(self) -> &'static str {
         match self {
             Phase::Digits => "digits",
@@ -39,17 +45,23 @@ impl Phase {
 /// time. Result aggregation is always its own wall time.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct PhaseTimings {
+    /// Signed-digit slicing.
     pub digits: Duration,
+    /// Bucket accumulation.
     pub accumulation: Duration,
+    /// Bucket aggregation.
     pub bucket_aggregation: Duration,
+    /// Result aggregation.
     pub result_aggregation: Duration,
 }
 
 impl PhaseTimings {
+    /// The four phases' sum.
     pub fn total(&self) -> Duration {
         self.digits + self.accumulation + self.bucket_aggregation + self.result_aggregation
     }
 
+    /// The time of one phase.
     pub fn get(&self, phase: Phase) -> Duration {
         match phase {
             Phase::Digits => self.digits,
@@ -107,6 +119,7 @@ pub struct Stopwatch {
 }
 
 impl Stopwatch {
+    /// A stopwatch started now, every phase at zero.
     pub fn start() -> Self {
         Self { last: Instant::now(), times: PhaseTimings::default() }
     }

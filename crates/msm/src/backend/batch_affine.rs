@@ -14,7 +14,10 @@ use std::marker::PhantomData;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 use zkmsm_field::PrimeField;
 
+/// Bucket accumulation in affine coordinates with one shared inversion per batch of additions (the
+/// ZPrize 2023 batched-affine design); the scheduler `S` keeps each batch free of bucket conflicts.
 pub struct BatchAffineBackend<S: Scheduler = GreedyScheduler> {
+    /// Orders the additions into conflict-free batches.
     pub scheduler: S,
     /// Additions per shared inversion; `None` picks from the bucket count.
     pub batch_size: Option<usize>,
@@ -28,9 +31,12 @@ pub struct BatchAffineBackend<S: Scheduler = GreedyScheduler> {
 /// the lane variants' field constants does not matter.)
 #[allow(clippy::large_enum_variant)]
 pub enum BatchAffinePoints<C: MsmCurve> {
+    /// Plain affine points for the portable 64-bit arithmetic.
     Scalar(Vec<Affine<C>>),
+    /// Points in radix 2^52 for the eight-lane AVX-512 IFMA engine.
     #[cfg(target_arch = "x86_64")]
     Ifma(super::ifma::IfmaPoints<C>),
+    /// Points in radix 2^51 for the four-lane double-precision FMA engine (AVX2 or NEON).
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     Fma(FmaPoints<C>),
 }
@@ -50,6 +56,8 @@ impl<S: Scheduler + Default> Default for BatchAffineBackend<S> {
 }
 
 impl<S: Scheduler> BatchAffineBackend<S> {
+    /// A backend with this scheduler, on the fastest arithmetic this CPU has (IFMA, then FMA lanes,
+    /// then portable); batch size chosen per window.
     pub fn new(scheduler: S) -> Self {
         #[cfg(target_arch = "x86_64")]
         let ifma = super::ifma::enabled();

@@ -52,9 +52,13 @@ pub(crate) fn prefetch_bucket<T>(buckets: &[T], digit: i32) {
 
 /// A bucket value: a group element in whatever form the backend accumulates.
 pub trait Bucket<C: MsmCurve>: Copy + Send + Sync {
+    /// The identity (an empty bucket).
     fn identity() -> Self;
+    /// `self + other`, any two values (equal ones and the identity included).
     fn add(&self, other: &Self) -> Self;
+    /// `2 * self`.
     fn double(&self) -> Self;
+    /// The value in XYZZ coordinates, for the aggregation that follows.
     fn to_xyzz(&self) -> Xyzz<C>;
 }
 
@@ -111,12 +115,14 @@ impl<C: MsmCurve, B: Bucket<C>> WindowBuckets<C, B> for Vec<B> {
 pub trait Backend<C: MsmCurve>: Send + Sync {
     /// Points in the backend's own form, prepared once (MSM_INIT).
     type Prepared: Send + Sync;
+    /// What a bucket holds in this backend.
     type Bucket: Bucket<C>;
     /// A window's filled buckets; may borrow the backend and the points.
     type Window<'a>: WindowBuckets<C, Self::Bucket>
     where
         Self: 'a;
 
+    /// The backend's name in reports and on the command line (`--backend`).
     fn name(&self) -> &'static str;
 
     /// Convert validated subgroup points.

@@ -10,6 +10,9 @@ use crate::Plan;
 use zkmsm_curve::te::{precompute_points, TeExtended, TePrecomputed};
 use zkmsm_curve::{Affine, Bls12_377, Xyzz};
 
+/// BLS12-377 only: points mapped to the twisted Edwards curve and accumulated with the
+/// 7-multiplication mixed adder (CycloneMSM's and the Hardcaml design's choice), buckets in
+/// extended coordinates.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TwistedEdwardsBackend;
 

@@ -5,6 +5,8 @@ use super::{prefetch_bucket, Backend, PREFETCH_AHEAD};
 use crate::Plan;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 
+/// Buckets in XYZZ (extended Jacobian) coordinates with mixed additions of affine points: the
+/// portable baseline, on every curve.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct XyzzBackend;
 

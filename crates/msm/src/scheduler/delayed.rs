@@ -4,6 +4,8 @@
 
 use super::{BatchSink, BusySet, Op, ScheduleStats, Scheduler};
 
+/// CycloneMSM's delayed scheduling: a conflicting operation is parked in a FIFO and retried in a
+/// later pass over the stream; after `max_passes` what is left goes to the projective fallback.
 #[derive(Debug, Clone, Copy)]
 pub struct DelayedScheduler {
     /// FIFO capacity, in multiples of the batch size.

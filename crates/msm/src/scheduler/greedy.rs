@@ -4,6 +4,8 @@
 use super::{BatchSink, BusySet, Op, ScheduleStats, Scheduler};
 use std::collections::VecDeque;
 
+/// Greedy scheduling: a conflicting operation waits in a queue and is re-issued into the first
+/// batch in which its bucket is free.
 #[derive(Debug, Clone, Copy)]
 pub struct GreedyScheduler {
     /// Queue capacity, in multiples of the batch size.

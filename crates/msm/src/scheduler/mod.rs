@@ -25,8 +25,11 @@ pub use greedy::GreedyScheduler;
 /// One bucket operation: add (or subtract) point `point` into `bucket`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Op {
+    /// The point's index.
     pub point: u32,
+    /// The bucket (|digit| - 1).
     pub bucket: u32,
+    /// Subtract the point (a negative digit).
     pub negate: bool,
 }
 
@@ -41,7 +44,9 @@ impl Op {
 /// What a scheduler did with one window.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ScheduleStats {
+    /// Operations scheduled.
     pub ops: u64,
+    /// Batches executed.
     pub batches: u64,
     /// Operations that found their bucket busy when first issued.
     pub conflicts: u64,
@@ -54,6 +59,7 @@ pub struct ScheduleStats {
 }
 
 impl ScheduleStats {
+    /// Adds another window's statistics to these (counts summed, maxima kept).
     pub fn merge(&mut self, o: &Self) {
         self.ops += o.ops;
         self.batches += o.batches;
@@ -75,7 +81,10 @@ pub trait BatchSink {
 /// Turns a stream of operations into conflict-free batches of at most
 /// `batch_size` operations.
 pub trait Scheduler: Send + Sync {
+    /// The scheduler's name in reports.
     fn name(&self) -> &'static str;
+    /// Sends every operation of `ops` to `sink`, in batches of at most `batch_size` with pairwise
+    /// distinct buckets (among `buckets`) or as overflow, and says what it did.
     fn schedule(
         &self,
         ops: &mut dyn Iterator<Item = Op>,

@@ -25,6 +25,8 @@
 use super::ops::Ifma;
 use zkmsm_field::PrimeField;
 
+/// Limbs of an element in radix 2^52 (8 x 52 = 416 bits hold a 384-bit q with room for lazy
+/// reduction).
 pub const LIMBS: usize = 8;
 const MASK: u64 = (1 << 52) - 1;
 
@@ -47,6 +49,7 @@ impl<S: Ifma> Copy for Fe8<S> {}
 /// Scalar-side constants of a field, derived from its canonical encoding.
 #[derive(Clone, Debug)]
 pub struct Field52<F: PrimeField> {
+    /// q in radix-2^52 limbs.
     pub q: [u64; LIMBS],
     /// q in 64-bit words (7 words cover 416 bits).
     q64: [u64; 7],
@@ -201,7 +204,9 @@ impl<F: PrimeField> Field52<F> {
 /// Vector constants, built once per engine.
 pub struct VConsts<S: Ifma> {
     q: [S::V; LIMBS],
+    /// 4q in every lane, for subtractions that keep results non-negative.
     pub q4: [S::V; LIMBS],
+    /// 8q in every lane.
     pub q8: [S::V; LIMBS],
     qinv: S::V,
     mask: S::V,
@@ -257,6 +262,7 @@ impl<S: Ifma> VConsts<S> {
         self.normalize([t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]])
     }
 
+    /// `a * a`, as [`Self::mul`].
     #[inline(always)]
     pub unsafe fn square(&self, a: &Fe8<S>) -> Fe8<S> {
         self.mul(a, a)

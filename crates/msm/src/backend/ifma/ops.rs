@@ -19,10 +19,14 @@ use crate::backend::lanes::simd::Kernel;
 
 /// Eight 64-bit lanes as integers (`V`) and doubles (`D`).
 pub trait Ifma: Copy + Send + Sync + 'static {
+    /// Eight u64 lanes.
     type V: Copy;
+    /// Eight f64 lanes.
     type D: Copy;
+    /// The name shown in backend names and benchmarks.
     const NAME: &'static str;
 
+    /// Whether this CPU has AVX-512 IFMA (and what the operations need beside it).
     fn available() -> bool;
     /// Run `k` with the features enabled.
     ///
@@ -31,24 +35,33 @@ pub trait Ifma: Copy + Send + Sync + 'static {
     /// Only where [`Self::available`].
     unsafe fn run<K: Kernel>(k: K) -> K::Output;
 
+    /// All lanes zero.
     unsafe fn zero() -> Self::V;
+    /// `x` in every lane.
     unsafe fn splat(x: u64) -> Self::V;
+    /// `x` in every lane.
     unsafe fn splat_d(x: f64) -> Self::D;
+    /// Lane k = `x[k]`.
     unsafe fn from_array(x: [u64; 8]) -> Self::V;
+    /// The lanes as an array.
     unsafe fn to_array(v: Self::V) -> [u64; 8];
     /// a + low 52 bits of (b mod 2^52)(c mod 2^52).
     unsafe fn madd52lo(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
     /// a + bits 52..104 of (b mod 2^52)(c mod 2^52).
     unsafe fn madd52hi(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// a + b, lane-wise, wrapping.
     unsafe fn add(a: Self::V, b: Self::V) -> Self::V;
+    /// a - b, lane-wise, wrapping.
     unsafe fn sub(a: Self::V, b: Self::V) -> Self::V;
     /// Lanes with bit l of `m` set: a - b, others `src`.
     unsafe fn mask_sub(src: Self::V, m: u8, a: Self::V, b: Self::V) -> Self::V;
+    /// a & b.
     unsafe fn and(a: Self::V, b: Self::V) -> Self::V;
     /// Arithmetic shift right by 52.
     unsafe fn srai52(a: Self::V) -> Self::V;
     /// Logical shift right by 52.
     unsafe fn srli52(a: Self::V) -> Self::V;
+    /// Unsigned maximum, lane-wise.
     unsafe fn max_u(a: Self::V, b: Self::V) -> Self::V;
     /// Low 64 bits of a * b.
     unsafe fn mullo(a: Self::V, b: Self::V) -> Self::V;
@@ -56,8 +69,11 @@ pub trait Ifma: Copy + Send + Sync + 'static {
     unsafe fn u_to_d(a: Self::V) -> Self::D;
     /// Double (non-negative, in range) to integer, truncating.
     unsafe fn d_to_u(a: Self::D) -> Self::V;
+    /// a * b + c with one rounding.
     unsafe fn fmadd_d(a: Self::D, b: Self::D, c: Self::D) -> Self::D;
+    /// a * b.
     unsafe fn mul_d(a: Self::D, b: Self::D) -> Self::D;
+    /// Round toward minus infinity.
     unsafe fn floor_d(a: Self::D) -> Self::D;
 
     /// Lane l from the u64 at `addr[l] + offset` bytes.

@@ -32,7 +32,9 @@ use zkmsm_field::PrimeField;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct LanePoint {
+    /// x, the arithmetic's limbs.
     pub x: Limbs,
+    /// y, the arithmetic's limbs.
     pub y: Limbs,
 }
 
@@ -40,6 +42,7 @@ pub struct LanePoint {
 const INFINITY_FLAG: u64 = 1 << 63;
 
 impl LanePoint {
+    /// True for the point at infinity (a flag in the top limb of x).
     pub fn is_infinity(&self) -> bool {
         self.x[7] & INFINITY_FLAG != 0
     }
@@ -48,6 +51,7 @@ impl LanePoint {
 /// Points converted once for an arithmetic, with what every window's engine
 /// needs of them.
 pub struct LanePoints<C: MsmCurve, L: LaneField<C::Base>> {
+    /// The points, in input order.
     pub points: Vec<LanePoint>,
     field: L,
     /// Padding lanes add `pad_point` (2G) into private buckets holding G.
@@ -107,10 +111,12 @@ impl<C: MsmCurve, L: LaneField<C::Base>> LanePoints<C, L> {
         Self::with_points(field, out)
     }
 
+    /// Number of points.
     pub fn len(&self) -> usize {
         self.points.len()
     }
 
+    /// True when there are no points.
     pub fn is_empty(&self) -> bool {
         self.points.is_empty()
     }

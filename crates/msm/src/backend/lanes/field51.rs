@@ -70,6 +70,8 @@ macro_rules! unroll16 {
     }};
 }
 
+/// Limbs of an element in radix 2^51 (8 x 51 = 408 bits hold a 384-bit q with room for lazy
+/// reduction).
 pub const LIMBS: usize = 8;
 const MASK: u64 = (1 << 51) - 1;
 /// bits(2^103), carried by every high part.
@@ -107,6 +109,7 @@ impl<S: Simd> Copy for Fe4<S> {}
 /// Scalar-side constants of a field, derived from its canonical encoding.
 #[derive(Clone, Debug)]
 pub struct Field51<F: PrimeField> {
+    /// q in radix-2^51 limbs.
     pub q: [u64; LIMBS],
     q64: [u64; 7],
     /// -q^-1 mod 2^51
@@ -296,7 +299,9 @@ pub struct Consts<S: Simd> {
     q: [S::I; LIMBS],
     q_lo32: [S::I; LIMBS],
     q_hi: [S::I; LIMBS],
+    /// 4q in every lane, for subtractions that keep results non-negative.
     pub q4: [S::I; LIMBS],
+    /// 8q in every lane.
     pub q8: [S::I; LIMBS],
     qinv: S::F,
     columns: [S::I; 2 * LIMBS],

@@ -33,13 +33,16 @@ pub type Limbs = [u64; 8];
 /// The `unsafe fn`s may only run inside [`LaneField::run`], on a CPU where
 /// [`LaneField::available`] is true.
 pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
+    /// Elements per vector.
     const LANES: usize;
     /// `LANES` elements.
     type Fe: Copy;
     /// Vector constants, made once per engine.
     type Consts: Copy;
+    /// The name shown in backend names and benchmarks.
     const NAME: &'static str;
 
+    /// Whether this CPU has what the arithmetic needs.
     fn available() -> bool;
     /// `None` for a field the arithmetic cannot hold.
     fn new() -> Option<Self>;
@@ -56,6 +59,7 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
     ///
     /// Only where [`LaneField::available`].
     unsafe fn run<K: Kernel>(k: K) -> K::Output;
+    /// The vector constants of this field.
     unsafe fn consts(&self) -> Self::Consts;
 
     /// Lane k from the 64 bytes at `ptrs[k]`.
@@ -80,6 +84,7 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
 
     /// a * b and c * d, Montgomery, inputs below 64q, results below 2q.
     unsafe fn mul2(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe, c: &Self::Fe, d: &Self::Fe) -> (Self::Fe, Self::Fe);
+    /// a^2 and b^2, as [`Self::mul2`].
     unsafe fn square2(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> (Self::Fe, Self::Fe);
     /// a + 4q - b (b below 4q).
     unsafe fn sub4(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> Self::Fe;

@@ -22,14 +22,18 @@
 /// (A closure is a function of its own, compiled without them unless the
 /// compiler happens to inline it.)
 pub trait Kernel {
+    /// What the computation returns.
     type Output;
+    /// The computation (inlined into [`Simd::run`]'s feature-enabled body).
     fn run(self) -> Self::Output;
 }
 
 /// Four lanes of f64 (`F`) and of u64 (`I`) with the operations the field
 /// arithmetic uses.
 pub trait Simd: Copy + Send + Sync + 'static {
+    /// Four f64 lanes.
     type F: Copy;
+    /// Four u64 lanes.
     type I: Copy;
     /// The name shown in backend names and benchmarks.
     const NAME: &'static str;
@@ -45,21 +49,35 @@ pub trait Simd: Copy + Send + Sync + 'static {
     /// Only where [`Self::available`] is true.
     unsafe fn run<K: Kernel>(k: K) -> K::Output;
 
+    /// `x` in every lane.
     unsafe fn splat_f(x: f64) -> Self::F;
+    /// `x` in every lane.
     unsafe fn splat_i(x: u64) -> Self::I;
+    /// Lane k = `x[k]`.
     unsafe fn set_i(x: [u64; 4]) -> Self::I;
+    /// The integer lanes as an array.
     unsafe fn get_i(v: Self::I) -> [u64; 4];
+    /// The double lanes as an array.
     unsafe fn get_f(v: Self::F) -> [f64; 4];
     /// a * b + c with one rounding.
     unsafe fn fma(a: Self::F, b: Self::F, c: Self::F) -> Self::F;
+    /// a * b.
     unsafe fn mul_f(a: Self::F, b: Self::F) -> Self::F;
+    /// a - b.
     unsafe fn sub_f(a: Self::F, b: Self::F) -> Self::F;
+    /// Round toward minus infinity.
     unsafe fn floor_f(a: Self::F) -> Self::F;
+    /// Maximum, lane-wise.
     unsafe fn max_f(a: Self::F, b: Self::F) -> Self::F;
+    /// a + b, wrapping.
     unsafe fn add_i(a: Self::I, b: Self::I) -> Self::I;
+    /// a - b, wrapping.
     unsafe fn sub_i(a: Self::I, b: Self::I) -> Self::I;
+    /// a & b.
     unsafe fn and_i(a: Self::I, b: Self::I) -> Self::I;
+    /// a | b.
     unsafe fn or_i(a: Self::I, b: Self::I) -> Self::I;
+    /// a ^ b.
     unsafe fn xor_i(a: Self::I, b: Self::I) -> Self::I;
     /// Logical shift right by 51.
     unsafe fn shr51(a: Self::I) -> Self::I;
@@ -69,6 +87,7 @@ pub trait Simd: Copy + Send + Sync + 'static {
     unsafe fn mul_u32(a: Self::I, b: Self::I) -> Self::I;
     /// The bits of a double as an integer, and back.
     unsafe fn f_as_i(a: Self::F) -> Self::I;
+    /// See [`Self::f_as_i`].
     unsafe fn i_as_f(a: Self::I) -> Self::F;
 
     /// The split limb product of [`super::field51`]: `hi = fma(a, b, c_hi)`,
