@@ -121,7 +121,7 @@ class _Shard:
         except OSError:
             pass
         return {"index": self.index, "pid": os.getpid(), "load_s": self.load_s, "count": self.count,
-                "peak_rss_bytes": rss}
+                "peak_rss_bytes": rss, "node_ip": _ray().util.get_node_ip_address()}
 
 
 def as_scalar_array(scalars) -> np.ndarray:
@@ -299,7 +299,8 @@ def main(argv=None) -> int:
         return 1
     if a.json:
         print(json.dumps({"curve": a.curve, "n": sharded.n, "result": result.hex(), "msm_ms": msm_ms,
-                          "msm_ms_all": timed, "init_ms": init_ms, "workers": len(sharded.ranges)}))
+                          "msm_ms_all": timed, "init_ms": init_ms, "workers": len(sharded.ranges),
+                          "node_ips": [i["node_ip"] for i in sharded.infos]}))
     else:
         print(result.hex())
     return 0
