@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Overhead of the Python and C entry points against the CLI's msm_ms, on the
-same files (docs/BENCHMARKS.md, "Entry points"). The C ABI is called through
-ctypes (target/release/libzkmsm_capi.so), the Python package as installed.
-Median of --repeat timed calls after a warm-up, all cores.
+"""Overhead of every entry point against the CLI's msm_ms and against arkworks'
+VariableBaseMSM::msm, side by side in one run on the same files
+(docs/BENCHMARKS.md, "Entry points"): the Rust arkworks API (zkmsm::ark, via
+`cargo bench --bench ark_entry -- --files`), the Python package as installed
+(Context.msm and the one-shot zkmsm.msm), the C ABI through ctypes
+(target/release/libzkmsm_capi.so). Every result is checked equal to the CLI's
+first. Median of --repeat timed calls after a warm-up, all cores.
 
     cargo build --release -p zkmsm-cli -p zkmsm-capi
-    target/pyvenv/bin/python bench/entry/run.py --log-n 16,20 [--repeat 5]
-
-The arkworks side (zkmsm::ark, VariableBaseMSM::msm):
-    cargo bench -p zkmsm --features ark --bench ark_entry -- 16 20
+    target/pyvenv/bin/python bench/entry/run.py --log-n 12,14,16,18,20 [--repeat 5]
 """
 
 import argparse
@@ -54,9 +54,8 @@ def main():
     p.add_argument("--repeat", type=int, default=5)
     a = p.parse_args()
     lib = capi()
-    print(f"load average before: {os.getloadavg()[0]:.2f}")
-    print("| curve | n | CLI msm_ms | Python Context.msm ms | C zkmsm_msm ms | Python / CLI | C / CLI |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"load average before: {os.getloadavg()}", flush=True)
+    rows = []
     for log_n in map(int, a.log_n.split(",")):
         for curve, cid in (("bls12-377", 0), ("bls12-381", 1)):
             with tempfile.TemporaryDirectory() as d:
@@ -67,6 +66,8 @@ def main():
                                       "--repeat", str(a.repeat)], check=True, capture_output=True, text=True)
                 cli = json.loads(out.stdout.strip().splitlines()[-1])
                 points, scalars = open(pp, "rb").read(), open(sp, "rb").read()
+                ark = ark_entry(curve, pp, sp, a.repeat)
+                assert ark["result"] == cli["result"]
             ctx = zkmsm.Context(curve, points, format="uncompressed", validate=False)
             assert ctx.msm(scalars).hex() == cli["result"]
             py_ms = median_ms(lambda: ctx.msm(scalars), a.repeat)
@@ -79,10 +80,39 @@ def main():
             assert buf.raw.hex() == cli["result"]
             c_ms = median_ms(lambda: lib.zkmsm_msm(handle, scalars, len(scalars), buf, 48), a.repeat)
             lib.zkmsm_context_free(handle)
-            m = cli["msm_ms"]
-            print(f"| {curve} | 2^{log_n} | {m:.1f} | {py_ms:.1f} | {c_ms:.1f} | {py_ms / m:.3f} | {c_ms / m:.3f} |",
-                  flush=True)
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
+            # the one-shot decodes and validates the points as the CLI's load and init do
+            fmt = "uncompressed"
+            assert zkmsm.msm(curve, points, scalars, format=fmt).hex() == cli["result"]
+            py_once_ms = median_ms(lambda: zkmsm.msm(curve, points, scalars, format=fmt), a.repeat)
+            rows.append((curve, log_n, cli, py_ms, py_once_ms, c_ms, ark))
+            print(f"{curve} 2^{log_n}: CLI {cli['msm_ms']:.1f} ms, Python {py_ms:.1f}, C {c_ms:.1f}, {ark}", flush=True)
+    print(f"load average after: {os.getloadavg()}")
+    print()
+    print("| curve | n | backend | CLI msm_ms | zkmsm::ark::msm one-shot ms | ArkMsm.msm ms | Python Context.msm ms "
+          "| C zkmsm_msm ms | ark one-shot / CLI | ArkMsm / CLI | Python / CLI | C / CLI |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for curve, log_n, cli, py_ms, _, c_ms, ark in rows:
+        m = cli["msm_ms"]
+        o, x = ark["ark_oneshot_ms"], ark["ark_context_ms"]
+        print(f"| {curve} | 2^{log_n} | {cli['backend']} | {m:.1f} | {o:.1f} | {x:.1f} | {py_ms:.1f} | {c_ms:.1f} "
+              f"| {o / m:.3f} | {x / m:.3f} | {py_ms / m:.3f} | {c_ms / m:.3f} |")
+    print()
+    print("| curve | n | arkworks VariableBaseMSM::msm ms | zkmsm::ark::msm one-shot ms | one-shot / arkworks "
+          "| CLI load+init+msm ms | Python zkmsm.msm one-shot ms | Python one-shot / CLI load+init+msm |")
+    print("|---|---|---|---|---|---|---|---|")
+    for curve, log_n, cli, _, py_once_ms, _, ark in rows:
+        w, o = ark["arkworks_ms"], ark["ark_oneshot_ms"]
+        whole = cli["load_ms"] + cli["init_ms"] + cli["msm_ms"]
+        print(f"| {curve} | 2^{log_n} | {w:.1f} | {o:.1f} | {o / w:.3f} | {whole:.1f} | {py_once_ms:.1f} "
+              f"| {py_once_ms / whole:.3f} |")
+
+
+def ark_entry(curve, points, scalars, repeat):
+    """The Rust arkworks API and VariableBaseMSM::msm on the same files (crates/msm/benches/ark_entry.rs)."""
+    out = subprocess.run(["cargo", "bench", "-q", "-p", "zkmsm", "--features", "ark", "--bench", "ark_entry", "--",
+                          "--files", curve, points, scalars, str(repeat)],
+                         cwd=ROOT, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 if __name__ == "__main__":
