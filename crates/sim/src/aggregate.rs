@@ -18,31 +18,43 @@
 
 use crate::datapath::Datapath;
 
+/// An operand of an aggregation operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Src {
+    /// The identity.
     Zero,
     /// Bucket with weight `k + 1` (index k).
     Bucket(usize),
+    /// The result of operation `i` of the program.
     Op(usize),
 }
 
+/// What an operation does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// a + b.
     Add,
+    /// 2a (b unused).
     Double,
 }
 
+/// One operation of a [`Program`].
 #[derive(Clone, Copy, Debug)]
 pub struct Op {
+    /// Addition or doubling.
     pub kind: Kind,
+    /// The first operand.
     pub a: Src,
+    /// The second operand.
     pub b: Src,
 }
 
 /// A straight-line program over buckets.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
+    /// The operations, in issue order.
     pub ops: Vec<Op>,
+    /// Where the aggregate ends up (`None` for an empty program).
     pub result: Option<Src>,
 }
 
@@ -84,10 +96,12 @@ impl Program {
         end
     }
 
+    /// Number of additions.
     pub fn adds(&self) -> usize {
         self.ops.iter().filter(|o| o.kind == Kind::Add).count()
     }
 
+    /// Number of doublings.
     pub fn doubles(&self) -> usize {
         self.ops.iter().filter(|o| o.kind == Kind::Double).count()
     }

@@ -20,11 +20,13 @@ use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 
 /// A `zkmsm::Backend` running bucket accumulation on the cycle model.
 pub struct SimBackend {
+    /// The machine and scheduler the accumulation is modelled on.
     pub cfg: ModelConfig,
     stats: Arc<Mutex<Vec<AccStats>>>,
 }
 
 impl SimBackend {
+    /// A backend modelling `cfg`.
     pub fn new(cfg: ModelConfig) -> Self {
         Self { cfg, stats: Arc::default() }
     }

@@ -11,24 +11,33 @@ use std::borrow::Cow;
 
 /// The group operations the model needs.
 pub trait SimGroup: Sync {
+    /// A group element as the model moves it.
     type P: Clone + PartialEq + core::fmt::Debug + Send + Sync;
+    /// The identity.
     fn identity(&self) -> Self::P;
+    /// a + b, any two elements.
     fn add(&self, a: &Self::P, b: &Self::P) -> Self::P;
+    /// 2a.
     fn double(&self, a: &Self::P) -> Self::P {
         self.add(a, a)
     }
+    /// -a.
     fn neg(&self, a: &Self::P) -> Self::P;
 }
 
 /// Values and operations of one simulation run.
 pub trait Datapath: Sync {
+    /// A bucket value (`()` in statistics mode).
     type V: Clone;
     /// False for the statistics mode: values are `()` and nothing is computed.
     const FUNCTIONAL: bool;
     /// The input point `i`, negated when `neg`.
     fn input(&self, i: u32, neg: bool) -> Self::V;
+    /// a + b.
     fn add(&self, a: &Self::V, b: &Self::V) -> Self::V;
+    /// 2a.
     fn double(&self, a: &Self::V) -> Self::V;
+    /// The identity (an empty bucket).
     fn zero(&self) -> Self::V;
 }
 
@@ -52,12 +61,14 @@ impl Datapath for Stats {
 /// Functional mode over any [`SimGroup`]: the input points and their
 /// negations are precomputed (the hardware reads `-P` as cheaply as `P`).
 pub struct Functional<'a, G: SimGroup> {
+    /// The group the points belong to.
     pub group: &'a G,
     points: Cow<'a, [G::P]>,
     negated: Cow<'a, [G::P]>,
 }
 
 impl<'a, G: SimGroup> Functional<'a, G> {
+    /// A datapath over `points`, their negations computed once.
     pub fn new(group: &'a G, points: &[G::P]) -> Self {
         Self {
             group,
@@ -98,12 +109,16 @@ impl<G: SimGroup> Datapath for Functional<'_, G> {
 /// the points whose digit has magnitude `m`.
 #[derive(Clone, Debug)]
 pub struct Buckets<V> {
+    /// Buckets per window.
     pub per_window: usize,
+    /// Number of windows.
     pub windows: usize,
+    /// Window-major slots (`None`: empty bucket); none at all in statistics mode.
     pub slots: Vec<Option<V>>,
 }
 
 impl<V: Clone> Buckets<V> {
+    /// Empty bucket memory for `windows x per_window` buckets (slots only when `functional`).
     pub fn new(windows: usize, per_window: usize, functional: bool) -> Self {
         let n = if functional { windows * per_window } else { 0 };
         Self { per_window, windows, slots: vec![None; n] }

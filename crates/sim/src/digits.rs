@@ -14,12 +14,17 @@ use zkmsm::{MsmCurve, Plan, ScalarLimbs};
 
 /// A source of signed digits `d(i, j)` for scalar `i`, window `j`.
 pub trait DigitSource: Sync {
+    /// Number of scalars.
     fn len(&self) -> usize;
+    /// True when there are no scalars.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// Number of windows.
     fn windows(&self) -> usize;
+    /// Window size c in bits.
     fn window_bits(&self) -> u32;
+    /// The signed digit of scalar `i` in window `j`.
     fn digit(&self, i: usize, j: usize) -> i32;
 }
 
@@ -32,6 +37,7 @@ pub struct HostDigits {
 }
 
 impl HostDigits {
+    /// The digits of `scalars` under `plan`.
     pub fn new(scalars: &[ScalarLimbs], plan: &Plan) -> Self {
         Self { n: scalars.len(), digits: SignedDigits::compute(scalars, plan) }
     }
@@ -62,7 +68,9 @@ impl DigitSource for HostDigits {
 /// window, as the `zkmsm` backend seam hands it over).
 #[derive(Clone, Copy, Debug)]
 pub struct SliceDigits<'a> {
+    /// The window's digits, one per scalar.
     pub digits: &'a [i32],
+    /// Window size c in bits.
     pub c: u32,
 }
 
@@ -112,6 +120,8 @@ pub struct UniformDigits<C: MsmCurve> {
 }
 
 impl<C: MsmCurve> UniformDigits<C> {
+    /// The digits of `random_scalars::<C>(n, seed)` under `plan`, every window a full one when
+    /// `full_width` (needs at least two windows).
     pub fn new(n: usize, plan: Plan, seed: u64, full_width: bool) -> Self {
         assert!(!full_width || plan.windows >= 2, "full-width windows need at least two windows");
         Self { n, plan, seed, full_width, _curve: PhantomData }

@@ -15,6 +15,9 @@
 //!
 //! See `docs/MODEL.md` for the published claims the model reproduces.
 
+// Every public item is documented (checked by clippy -D warnings and cargo doc in CI).
+#![warn(missing_docs)]
+
 pub mod aggregate;
 pub mod backend;
 #[cfg(feature = "cli")]

@@ -33,6 +33,7 @@ pub enum SchedKind {
 }
 
 impl SchedKind {
+    /// Every scheduler, in the order reports list them.
     pub const ALL: [SchedKind; 6] = [
         SchedKind::Delayed,
         SchedKind::Greedy,
@@ -42,6 +43,7 @@ impl SchedKind {
         SchedKind::Core,
     ];
 
+    /// The name `--scheduler` takes.
     pub fn name(self) -> &'static str {
         match self {
             SchedKind::Delayed => "delayed",
@@ -126,8 +128,10 @@ pub enum AggKind {
 }
 
 impl AggKind {
+    /// Every aggregation mode.
     pub const ALL: [AggKind; 4] = [AggKind::Serial, AggKind::SerialOverlap, AggKind::Partitioned, AggKind::Host];
 
+    /// The name `--agg` takes.
     pub fn name(self) -> &'static str {
         match self {
             AggKind::Serial => "serial",
@@ -142,7 +146,9 @@ impl AggKind {
 /// (`zkmsm::gen::random_scalars`) for that curve's scalar field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScalarField {
+    /// BLS12-377's scalar field (253 bits).
     Bls12_377,
+    /// BLS12-381's scalar field (255 bits).
     Bls12_381,
 }
 
@@ -156,9 +162,12 @@ impl ScalarField {
     }
 }
 
+/// One run of the model: scheduler, workload, machine and aggregation.
 #[derive(Clone, Debug)]
 pub struct ModelConfig {
+    /// The accumulation scheduler (and the design it models).
     pub sched: SchedKind,
+    /// Number of points and scalars N.
     pub n: usize,
     /// Window size: the plan is `zkmsm::Plan::with_window(c, bits)`.
     pub c: u32,
@@ -169,9 +178,13 @@ pub struct ModelConfig {
     /// Statistics mode: every window a full c-bit window (see
     /// [`UniformDigits`]), the papers' modelling assumption.
     pub full_width: bool,
+    /// Seed of the uniform scalars.
     pub seed: u64,
+    /// Pipeline depth, adders and bucket-memory ports.
     pub machine: Machine,
+    /// Clock frequency for the latency projection, MHz.
     pub freq_mhz: f64,
+    /// Where and how bucket aggregation runs.
     pub agg: AggKind,
     /// H for partitioned aggregation.
     pub groups: usize,
@@ -195,13 +208,19 @@ pub struct ModelConfig {
 /// Everything one run measured.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// The configuration that ran.
     pub cfg: ModelConfig,
+    /// Number of windows.
     pub windows: usize,
+    /// Buckets per window.
     pub buckets: usize,
+    /// Bucket accumulation's figures.
     pub acc: AccStats,
     /// Aggregation program for one window: cycles, additions, doublings.
     pub agg_cycles_per_window: u64,
+    /// Additions in one window's aggregation program.
     pub agg_adds_per_window: usize,
+    /// Doublings in one window's aggregation program.
     pub agg_doubles_per_window: usize,
     /// Partitioned aggregation: cycles of the unpartitioned running sum on
     /// the same pipeline (PriorMSM's "naive" baseline), per window.
@@ -213,9 +232,11 @@ pub struct Report {
 }
 
 impl Report {
+    /// True when bucket aggregation runs on the device (not the host).
     pub fn agg_on_device(&self) -> bool {
         self.cfg.agg != AggKind::Host
     }
+    /// Cycles of bucket aggregation over all windows.
     pub fn agg_cycles_total(&self) -> u64 {
         self.agg_cycles_per_window * self.windows as u64
     }
@@ -258,6 +279,7 @@ impl ModelConfig {
         Plan::with_window(self.c, self.bits)
     }
 
+    /// Number of windows of the plan.
     pub fn windows(&self) -> usize {
         self.plan().windows as usize
     }

@@ -2,8 +2,11 @@
 
 use std::fmt::Write;
 
+/// One line of a chart.
 pub struct Series {
+    /// The legend's label.
     pub name: String,
+    /// The (x, y) points, in drawing order.
     pub points: Vec<(f64, f64)>,
 }
 

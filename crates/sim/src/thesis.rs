@@ -22,7 +22,9 @@
 use crate::datapath::SimGroup;
 use crate::rng::SplitMix64;
 
+/// The base field's prime.
 pub const P: u32 = 17;
+/// The curve's b: y^2 = x^3 + 7.
 pub const B: u32 = 7;
 /// Order of E(F_17) for y^2 = x^3 + 7 (17 affine points + infinity).
 pub const ORDER: u64 = 18;
@@ -31,6 +33,7 @@ pub const ORDER: u64 = 18;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Toy;
 
+/// A toy point: `None` is infinity.
 pub type ToyPoint = Option<(u32, u32)>;
 
 fn inv(a: u32) -> u32 {
@@ -88,6 +91,7 @@ impl Toy {
         v
     }
 
+    /// `s * p` by double-and-add.
     pub fn mul(&self, s: u64, p: &ToyPoint) -> ToyPoint {
         let mut acc = None;
         for _ in 0..s % ORDER {

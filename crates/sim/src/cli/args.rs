@@ -10,7 +10,9 @@ use std::path::PathBuf;
 /// points through the modelled pipeline and checks the MSM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Mode {
+    /// Bucket indices and timing only.
     Stats,
+    /// Real points through the pipeline, the MSM checked.
     Functional,
 }
 
@@ -51,6 +53,7 @@ pub enum ScalarsArg {
 #[derive(clap::Args, Clone, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct SimArgs {
+    /// `sweep` or `thesis`; none: one run.
     #[command(subcommand)]
     pub command: Option<SimCommand>,
     /// Scheduler (and with it the published design's default parameters).
@@ -151,6 +154,7 @@ pub struct SimArgs {
     pub json: bool,
 }
 
+/// The subcommands of `zkmsm sim`.
 #[derive(clap::Subcommand, Clone, Debug)]
 pub enum SimCommand {
     /// Window-size and depth sweeps for every scheduler: CSV and SVG plots.
@@ -160,6 +164,7 @@ pub enum SimCommand {
     Thesis(ThesisArgs),
 }
 
+/// Arguments of `zkmsm sim sweep`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SweepArgs {
     /// Output directory (created if missing).
@@ -180,10 +185,12 @@ pub struct SweepArgs {
     /// Schedulers (comma separated; default all).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub schedulers: Vec<SchedKind>,
+    /// Workload seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
 
+/// Arguments of `zkmsm sim thesis`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct ThesisArgs {
     /// Points and scalars in the workload (the thesis used 12,000).

@@ -3,22 +3,41 @@
 
 use std::path::{Path, PathBuf};
 
+/// Why `zkmsm sim` failed; the message is one line naming the argument or file.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
+    /// `--log-n` above 40.
     #[error("--log-n {0}: at most 40")]
     LogN(u32),
+    /// `--window` outside 2..=30.
     #[error("--window {0}: must be in 2..=30")]
     Window(u32),
+    /// `--groups` not a power of two.
     #[error("--groups {0}: must be a power of two")]
     Groups(usize),
+    /// The core needs a pending FIFO.
     #[error("--fifo-depth must be at least 1 for the core")]
     CoreFifoDepth,
     #[error("--window {c} is larger than the core's bucket memory (--cmax {cmax})")]
-    CoreWindow { c: u32, cmax: u32 },
+    /// `--window` beyond the core's bucket memory.
+    CoreWindow {
+        /// The window asked for.
+        c: u32,
+        /// The core's largest window.
+        cmax: u32,
+    },
     #[error("--c-min {c_min} --c-max {c_max}: need 2 <= c-min <= c-max <= 24")]
-    SweepWindows { c_min: u32, c_max: u32 },
+    /// The sweep's window range is empty or out of bounds.
+    SweepWindows {
+        /// `--c-min`.
+        c_min: u32,
+        /// `--c-max`.
+        c_max: u32,
+    },
+    /// The toy curve in statistics mode.
     #[error("the toy curve runs in functional mode only (--mode functional)")]
     ToyNeedsFunctional,
+    /// Functional mode above 2^20 points.
     #[error("functional mode is meant for N <= 2^20 (N = {0})")]
     FunctionalTooLarge(usize),
     /// The reference MSM refused the inputs (it should not: the model made them).
@@ -27,16 +46,37 @@ pub enum SimError {
     /// The model's functional MSM differs from the reference: a scheduler or
     /// datapath bug. `report` is the run's report, printed before the error.
     #[error("functional check: the model's MSM differs from {against}")]
-    Mismatch { report: String, against: &'static str },
+    Mismatch {
+        /// The run's report.
+        report: String,
+        /// What the model's MSM was checked against.
+        against: &'static str,
+    },
     #[error("thesis: the thesis architecture computed {thesis} at k = {k}, the bucket architecture {bucket}")]
-    ThesisMismatch { k: usize, thesis: String, bucket: String },
+    /// The thesis architecture and the bucket architecture disagree.
+    ThesisMismatch {
+        /// Number of multipliers.
+        k: usize,
+        /// The thesis architecture's result.
+        thesis: String,
+        /// The bucket architecture's result.
+        bucket: String,
+    },
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    /// Reading or writing a file failed.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// Writing standard output failed.
     #[error("writing standard output: {0}")]
     Write(std::io::Error),
 }
 
 impl SimError {
+    /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         SimError::Io { path: path.to_path_buf(), source }
     }

@@ -43,6 +43,8 @@ fn functional_bls<C: MsmCurve>(
     Ok(out)
 }
 
+/// One functional run: real points through the modelled pipeline, the MSM checked against the zkmsm
+/// CPU engine (or the toy curve's reference); the report, or the mismatch.
 pub fn run_functional(args: &SimArgs, cfg: &ModelConfig) -> Result<String, SimError> {
     let curve = args.curve.unwrap_or(match cfg.field {
         ScalarField::Bls12_377 => CurveArg::Bls12_377,

@@ -9,29 +9,50 @@ use std::fmt::Write as _;
 /// ratio over zero operations) is `null`.
 #[derive(Serialize)]
 pub struct KeyFigures {
+    /// The scheduler's name.
     pub scheduler: &'static str,
+    /// Number of points N.
     pub n: usize,
+    /// Window size.
     pub c: u32,
+    /// Pipeline depth T.
     pub depth: u32,
+    /// Number of windows.
     pub windows: usize,
+    /// Buckets per window.
     pub buckets: usize,
+    /// Bucket accumulation cycles.
     pub acc_cycles: u64,
+    /// Bucket aggregation cycles, all windows.
     pub agg_cycles: u64,
+    /// Device cycles: accumulation plus on-device aggregation.
     pub device_cycles: u64,
+    /// Accumulation cycles per non-zero digit and adder (1.0: a perfectly fed adder).
     pub cycles_per_op: Option<f64>,
+    /// Operations per issue slot while input was pending.
     pub utilization: Option<f64>,
+    /// Operations issued.
     pub ops: u64,
+    /// Operations that found their bucket busy.
     pub conflicts: u64,
+    /// Issue slots left empty while work was pending.
     pub bubbles: u64,
+    /// Cycles the input stream was held back.
     pub input_stalls: u64,
+    /// High-water mark of the scheduler's queue(s).
     pub queue_hwm: u64,
+    /// Bucket aggregation runs on the device.
     pub agg_on_device: bool,
+    /// Share of the device cycles spent in bucket aggregation.
     pub agg_share: Option<f64>,
+    /// Clock frequency of the projection, MHz.
     pub freq_mhz: Option<f64>,
+    /// Projected latency at that clock, ms.
     pub latency_ms: Option<f64>,
 }
 
 impl KeyFigures {
+    /// The key figures of a report.
     pub fn of(r: &Report) -> Self {
         let finite = |v: f64| v.is_finite().then_some(v);
         KeyFigures {

@@ -8,6 +8,8 @@ use crate::model::{Report, SchedKind};
 use crate::svg::{line_chart, Series};
 use std::fmt::Write as _;
 
+/// `zkmsm sim sweep`: every scheduler over window sizes and pipeline depths, written as CSV and SVG
+/// charts to `a.out`.
 pub fn sweep(a: &SweepArgs) -> Result<(), SimError> {
     let scheds: Vec<SchedKind> = if a.schedulers.is_empty() { SchedKind::ALL.to_vec() } else { a.schedulers.clone() };
     if a.c_min < 2 || a.c_max > 24 || a.c_min > a.c_max {

@@ -8,6 +8,8 @@ use crate::model::{AggKind, SchedKind};
 use crate::thesis;
 use std::fmt::Write as _;
 
+/// `zkmsm sim thesis`: the thesis architecture against the bucket architecture on the toy curve,
+/// for k = 2..24 multipliers.
 pub fn thesis_cmd(a: &ThesisArgs) -> Result<(), SimError> {
     let (points, scalars) = thesis::workload(a.n, a.seed);
     let g = thesis::Toy;

@@ -37,6 +37,8 @@ use crate::datapath::{Buckets, Datapath};
 use crate::digits::DigitSource;
 use std::collections::VecDeque;
 
+/// The RTL core's scheduler (rtl/src/zk_msm_core.sv), cycle-exact: a pending FIFO with swap in
+/// front of the adder, windows back to back on two bucket banks.
 #[derive(Clone, Debug)]
 pub struct CoreSched {
     /// Pending FIFO capacity (the RTL's PD).

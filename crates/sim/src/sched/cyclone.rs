@@ -58,6 +58,7 @@ impl Ports {
 /// T passes of a cycle or two each.
 #[derive(Clone, Debug)]
 pub struct Delayed {
+    /// Wait between passes until every addition of the previous pass has been written back.
     pub drain_between_passes: bool,
 }
 

@@ -21,6 +21,7 @@ use crate::datapath::{Buckets, Datapath};
 use crate::digits::DigitSource;
 use std::collections::VecDeque;
 
+/// The Hardcaml MSM design's stall controller (see the module's documentation).
 #[derive(Clone, Debug)]
 pub struct StallController {
     /// Depth of each per-window stall FIFO (the paper's 4).

@@ -73,7 +73,9 @@ pub struct AccStats {
     /// conflicts detected, passes, total deferral-FIFO length (delayed) or
     /// queue high-water mark (greedy).
     pub window_conflicts: Vec<u64>,
+    /// Per window: passes (delayed scheduler).
     pub window_passes: Vec<u32>,
+    /// Per window: total deferral-FIFO length (delayed) or queue high-water mark (greedy).
     pub window_deferred: Vec<u64>,
     /// Delayed scheduler: digits in each pass, per window (pass 1 is the stream).
     pub window_pass_sizes: Vec<Vec<u64>>,
@@ -86,6 +88,7 @@ pub struct AccStats {
 }
 
 impl AccStats {
+    /// Operations per issue slot while input was pending (1.0: no slot wasted).
     pub fn utilization(&self) -> f64 {
         if self.slots == 0 {
             return 0.0;
@@ -96,6 +99,7 @@ impl AccStats {
 
 /// One bucket-accumulation scheduler.
 pub trait Scheduler {
+    /// The scheduler's name in reports.
     fn name(&self) -> &'static str;
     /// True when the windows run one after another, so the model can place
     /// an on-device bucket aggregation after each window.
@@ -130,7 +134,9 @@ pub struct RmwPipe<V> {
     base: u32,
     free_at: Vec<u64>,
     inflight: std::collections::VecDeque<(u64, u32, V)>,
+    /// Operations issued.
     pub ops: u64,
+    /// Cycle of the last issue.
     pub last_issue: u64,
     last_due: u64,
 }

@@ -29,6 +29,7 @@ use crate::datapath::{Buckets, Datapath};
 use crate::digits::DigitSource;
 use std::collections::VecDeque;
 
+/// PriorMSM's Priority-Based Scheduling Mechanism (see the module's documentation).
 #[derive(Clone, Debug, Default)]
 pub struct Pbsm {
     /// Serve only the head of FIFO_U3 (fresh PADD outputs queue behind it),

@@ -27,6 +27,7 @@ use super::{bucket_of, AccStats, Machine, RmwPipe, Scheduler};
 use crate::datapath::{Buckets, Datapath};
 use crate::digits::DigitSource;
 
+/// The ZPrize 2023 collision handler (see the module's documentation).
 #[derive(Clone, Debug)]
 pub struct CollisionHandler {
     /// Compute units (3 in the ZPrize 2023 design).
