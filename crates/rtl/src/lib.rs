@@ -16,6 +16,9 @@
 //! significant first, Montgomery form with R = 2^384 exactly as the host
 //! library stores them).
 
+// Every public item is documented (checked by clippy -D warnings and cargo doc in CI).
+#![warn(missing_docs)]
+
 pub mod format;
 pub mod machine;
 pub mod params;
@@ -61,10 +64,13 @@ pub fn reduce(v: &Raw) -> Raw {
     x
 }
 
+/// 96 hex digits, most significant first (the vector files' format).
 pub fn hex(v: &Raw) -> String {
     v.iter().rev().map(|l| format!("{l:016x}")).collect()
 }
 
+/// The inverse of [`hex`]; panics unless `s` is 96 hex digits (vector files are written by this
+/// crate).
 pub fn parse_hex(s: &str) -> Raw {
     assert_eq!(s.len(), 96);
     let mut v = [0u64; 6];
@@ -187,18 +193,26 @@ pub fn addsub_vectors<R: Rng + ?Sized>(rng: &mut R, random: usize) -> Vec<(Raw, 
 /// Which case a point-adder vector exercises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PaddCase {
+    /// P1 a running sum, P2 a random subgroup point.
     Random,
+    /// P1 = P2 as points (add P2, or subtract -P2): the adder must double.
     Double,
+    /// P1 = P2, subtract P2 (or add -P2): the result is the identity.
     Cancel,
+    /// P1 the identity.
     IdentityLhs,
+    /// P2 the identity.
     IdentityRhs,
 }
 
 /// One point-adder vector.
 #[derive(Clone, Debug)]
 pub struct PaddVector {
+    /// Which case this vector exercises.
     pub case: PaddCase,
+    /// Subtract P2 (else add).
     pub sub: bool,
+    /// A random tag the adder carries through its pipeline unchanged.
     pub tag: u32,
     /// X1, Y1, Z1, T1 as fed to the RTL (each < 2q, sometimes redundant).
     pub p1: [Raw; 4],

@@ -77,9 +77,13 @@ pub fn model_config(p: &CoreParams, plan: &Plan, scalar_bits: u32, n: usize, mem
 
 /// Window-major digits (the stream the core takes) as a model digit source.
 pub struct StreamDigits<'a> {
+    /// Window-major digits: window j's digit of scalar i at `j * n + i`.
     pub digits: &'a [i32],
+    /// Number of scalars.
     pub n: usize,
+    /// Number of windows.
     pub windows: usize,
+    /// Window size in bits.
     pub c: u32,
 }
 

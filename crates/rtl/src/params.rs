@@ -13,11 +13,14 @@ use std::fmt::Write as _;
 /// One `` `define ZK_<NAME> <value> ``: a decimal integer or a `512'h` constant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
+    /// A decimal integer.
     Int(u64),
     /// Hex digits of a wide constant, most significant first, without the
     /// `512'h` prefix.
     Hex {
+        /// The constant's width in bits.
         bits: u32,
+        /// The hex digits.
         digits: String,
     },
 }
