@@ -19,6 +19,9 @@ py=$PWD/target/pyvenv/bin/python
 ray=$PWD/target/pyvenv/bin/ray
 zkmsm=$PWD/target/release/zkmsm
 net=10.77.0
+# The links are private to this machine (a bridge with no route out), so the
+# test cluster runs without Ray's token authentication (its documented opt-out).
+export RAY_AUTH_MODE=disabled
 port=6390
 work=$(mktemp -d /tmp/zkscale-netns.XXXXXX)
 pgids=()
@@ -51,7 +54,9 @@ for i in $(seq 1 "$k"); do
 done
 
 start_node() {  # start_node LOG_NAME COMMAND...: in its own process group
-  setsid "$@" >"$work/$1.log" 2>&1 &
+  local name=$1
+  shift
+  setsid "$@" >"$work/$name.log" 2>&1 &
   pgids+=("$!")
 }
 common=(--block --num-cpus 1 --object-store-memory 200000000 --disable-usage-stats --include-log-monitor false)
@@ -63,17 +68,21 @@ for i in $(seq 1 "$k"); do
     --node-ip-address "$net.$((10 + i))" --temp-dir "$work/ray-$i" "${common[@]}"
 done
 # wait for the K worker nodes to join
-for _ in $(seq 1 60); do
-  alive=$("$py" - "$net.1:$port" <<'EOF' 2>/dev/null || echo 0
+for _ in $(seq 1 "${WAIT_TRIES:-20}"); do
+  alive=$(timeout 60 "$py" - "$net.1:$port" <<'EOF' 2>>"$work/probe.err" || echo 0
 import sys, ray
 ray.init(address=sys.argv[1], logging_level="ERROR", log_to_driver=False)
 print(sum(1 for n in ray.nodes() if n["Alive"]))
 EOF
 )
+  echo "nodes alive: $alive (head + $k in namespaces)"
   [ "$alive" -ge $((k + 1)) ] && break
   sleep 2
 done
-echo "nodes alive: $alive (head + $k in namespaces)"
+if [ "$alive" -lt $((k + 1)) ]; then
+  tail -n 8 "$work"/*.log "$work/probe.err" >&2
+  exit 1
+fi
 
 "$zkmsm" gen --curve bls12-381 --log-n "$log_n" --points "$work/p.bin" --scalars "$work/s.bin" \
   --point-format uncompressed 2>/dev/null
