@@ -121,7 +121,7 @@ class _Shard:
         except OSError:
             pass
         return {"index": self.index, "pid": os.getpid(), "load_s": self.load_s, "count": self.count,
-                "peak_rss_bytes": rss, "node_ip": _ray().util.get_node_ip_address()}
+                "peak_rss_bytes": rss, "node_id": _ray().get_runtime_context().get_node_id()}
 
 
 def as_scalar_array(scalars) -> np.ndarray:
@@ -164,22 +164,40 @@ class ShardedMSM:
             raise ShardError(f"{points_path}: {e.strerror or e}") from None
         self.curve = curve
         self.n, self.format, header = points_layout(curve, size_bytes, n, format)
-        cpus = int(ray.cluster_resources().get("CPU", os.cpu_count() or 1))
-        threads = threads_per_worker or max(1, cpus // workers)
         k = max(1, min(workers, self.n)) if self.n else 1
         bounds = [self.n * i // k for i in range(k + 1)]
         self.ranges = list(zip(bounds[:-1], bounds[1:]))
-        remote = ray.remote(
-            num_cpus=0,  # the shards share the cores; rayon threads per shard set above
-            max_restarts=max_restarts,
-            max_task_retries=max_restarts,
-            scheduling_strategy="SPREAD",  # on a cluster, shards on as many nodes as there are
-        )(_Shard)
-        self.actors = [
-            remote.remote(i, curve, os.path.abspath(points_path), self.format, header, a, b - a, validate, threads)
-            for i, (a, b) in enumerate(self.ranges)
-        ]
+        # Each shard pinned to its own node while there are nodes (Ray's
+        # SPREAD is only best effort: docs/SCALE.md, several hosts); soft, so
+        # a restarted shard may move if its node is gone. Each shard's rayon
+        # threads: its node's CPUs over the shards placed there.
+        nodes = sorted((n for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU", 0) > 0),
+                       key=lambda n: n["NodeManagerAddress"])
+        where = [nodes[i % len(nodes)] if nodes else None for i in range(k)]
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        self.actors = []
+        for i, (a, b) in enumerate(self.ranges):
+            node = where[i]
+            if node is None:
+                strategy, cpus, sharing = "SPREAD", os.cpu_count() or 1, k
+            else:
+                strategy = NodeAffinitySchedulingStrategy(node_id=node["NodeID"], soft=True)
+                cpus = int(node["Resources"]["CPU"])
+                sharing = sum(1 for w in where if w is node)
+            threads = threads_per_worker or max(1, cpus // sharing)
+            remote = ray.remote(
+                num_cpus=0,  # the shards share their node's cores: rayon threads set above
+                max_restarts=max_restarts,
+                max_task_retries=max_restarts,
+                scheduling_strategy=strategy,
+            )(_Shard)
+            self.actors.append(
+                remote.remote(i, curve, os.path.abspath(points_path), self.format, header, a, b - a, validate, threads))
         self.infos = self._get([a.info.remote() for a in self.actors])
+        ips = {n["NodeID"]: n["NodeManagerAddress"] for n in ray.nodes()}
+        for i in self.infos:
+            i["node_ip"] = ips.get(i["node_id"], "?")
 
     def _get(self, refs):
         ray = _ray()
