@@ -249,7 +249,7 @@ module zk_msm_core #(
   // ------------------------------------------------------------- hazards
   logic iss_v;  // decided this cycle
   logic [AW-1:0] iss_a;
-  logic s_busy, p_busy;
+  logic s_busy, s_busy_q, p_busy;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [HZ-1:0] ifl_v;  // the detector's contents, for the formal properties
   logic [HZ*AW-1:0] ifl_a;
@@ -261,10 +261,14 @@ module zk_msm_core #(
   ) u_inflight (
       .clk(clk),
       .rst(rst),
+`ifdef F_MUT_DETECT
+      .issue(issue_s),  // the detector misses P's issues
+`else
       .issue(iss_v),
+`endif
       .issue_addr(iss_a),
       .qa(s_addr),
-      .hit_a(s_busy),
+      .hit_a(s_busy_q),
       .qb(p_addr),
       .hit_b(p_busy),
       .v(ifl_v),
@@ -272,6 +276,12 @@ module zk_msm_core #(
   );
 
   // ------------------------------------------------------------- the decision
+  // (F_MUT_* defines: mutations that rtl/formal/prove.sh must catch)
+`ifdef F_MUT_HAZARD
+  assign s_busy = 1'b0;  // the stream head ignores the hazard detector
+`else
+  assign s_busy = s_busy_q;
+`endif
   logic s_ok, s_skip, s_nz, p_ready, p_first, issue_s, issue_p, swap, consume;
   assign s_ok = st == ST_RUN && in_open && s_hv;
   assign s_skip = s_ok && (s_zero || s_bad);
@@ -280,8 +290,16 @@ module zk_msm_core #(
   assign p_first = p_ready && (!in_open || p_slot != in_slot || p_count >= PDW'(PD / 2));
   assign issue_s = s_nz && !s_busy && !p_first;
   assign swap = s_nz && s_busy;
+`ifdef F_MUT_STALL
+  assign issue_p = p_ready && !issue_s && !s_nz;  // P waits while S has work
+`else
   assign issue_p = p_ready && !issue_s;
+`endif
+`ifdef F_MUT_FULL
+  assign p_push = swap;  // pushes a full queue
+`else
   assign p_push = swap && (!p_full || issue_p);
+`endif
   assign p_pop = issue_p;
   assign consume = s_skip || issue_s || p_push;
   assign s_hready = consume;
@@ -401,7 +419,11 @@ module zk_msm_core #(
       zk_dp_int #(
           .W(SW),
           .TAGW(AW),
+`ifdef F_MUT_LAT
+          .LAT(SLAT + 1)  // the datapath is one cycle longer than HZ counts
+`else
           .LAT(SLAT)
+`endif
       ) u_dp (
           .clk(clk),
           .rst(rst),
@@ -431,7 +453,11 @@ module zk_msm_core #(
   logic o_valid;
   logic ro_start;
   assign ro_start = st == ST_RUN && !ro_act && !clr_v && ro_win != w_q && bk_busy[ro_b] && bk_win[ro_b] == ro_win
-                    && bk_indone[ro_b] && bk_out[ro_b] == '0;
+                    && bk_indone[ro_b]
+`ifndef F_MUT_READOUT
+                    && bk_out[ro_b] == '0  // (mutation: read out with work outstanding)
+`endif
+                    ;
   always_comb begin
     ro_inflight = '0;
     for (int k = 0; k < BRL; k++) ro_inflight = ro_inflight + {{$clog2(OFD) {1'b0}}, ro_p[k]};
@@ -576,7 +602,11 @@ module zk_msm_core #(
       endcase
       // outstanding operations per bank
       for (int b = 0; b < 4; b++)
+`ifdef F_MUT_LOSE
+        bk_out[b] <= bk_out[b] + OW'(issue_s && in_slot == 2'(b)) - OW'(wb_v && wb_slot == 2'(b));  // forgets queued operations
+`else
         bk_out[b] <= bk_out[b] + OW'((issue_s || p_push) && in_slot == 2'(b)) - OW'(wb_v && wb_slot == 2'(b));
+`endif
     end
   end
 

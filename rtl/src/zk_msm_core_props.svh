@@ -22,6 +22,13 @@
 //       outstanding;
 //   P7  no deadlock: while the input head or the pending queue has work,
 //       some operation issues or the head moves within HZ+1 cycles.
+// F_ONLY=n (a define) keeps only property n's assertions (8: the lemmas),
+// so that prove.sh can tell which property a mutation breaks.
+`ifdef F_ONLY
+`define F_ON(n) (`F_ONLY == n)
+`else
+`define F_ON(n) 1'b1
+`endif
 reg f_past = 1'b0;
 always @(posedge clk) f_past <= 1'b1;
 
@@ -33,7 +40,7 @@ always @(posedge clk) begin
 end
 
 // pending-queue entries of each slot (the queue holds {point, sub, address})
-integer f_i, f_j;
+integer f_i, f_j, f_k, f_l;
 reg [7:0] f_pend_slot[4];
 reg [7:0] f_fly_slot[4];
 reg [7:0] f_fly;
@@ -63,36 +70,36 @@ end
 always @* begin
   if (f_past && !rst) begin
     // P1
-    for (f_i = 0; f_i <= HZ; f_i = f_i + 1)
-      for (f_j = f_i + 1; f_j <= HZ; f_j = f_j + 1)
-        assert (!(g_v[f_i] && g_v[f_j] && g_a[f_i*AW+:AW] == g_a[f_j*AW+:AW]));
+    for (f_k = 0; f_k <= HZ; f_k = f_k + 1)
+      for (f_l = f_k + 1; f_l <= HZ; f_l = f_l + 1)
+        if (`F_ON(1)) assert (!(g_v[f_k] && g_v[f_l] && g_a[f_k*AW+:AW] == g_a[f_l*AW+:AW]));
     // P2
-    assert (ifl_v == g_v[HZ-1:0]);
-    for (f_i = 0; f_i < HZ; f_i = f_i + 1) if (g_v[f_i]) assert (ifl_a[f_i*AW+:AW] == g_a[f_i*AW+:AW]);
-    assert (i_v == g_v[0]);
-    if (i_v) assert (i_a == g_a[AW-1:0]);
+    if (`F_ON(2)) assert (ifl_v == g_v[HZ-1:0]);
+    for (f_k = 0; f_k < HZ; f_k = f_k + 1) if (g_v[f_k]) if (`F_ON(2)) assert (ifl_a[f_k*AW+:AW] == g_a[f_k*AW+:AW]);
+    if (`F_ON(2)) assert (i_v == g_v[0]);
+    if (i_v) if (`F_ON(2)) assert (i_a == g_a[AW-1:0]);
     // P3
-    assert (wb_v == g_v[HZ]);
-    if (wb_v) assert (wb_a == g_a[HZ*AW+:AW]);
-    if (d_v) assert (d_a == g_a[BRL*AW+:AW]);
+    if (`F_ON(3)) assert (wb_v == g_v[HZ]);
+    if (wb_v) if (`F_ON(3)) assert (wb_a == g_a[HZ*AW+:AW]);
+    if (d_v) if (`F_ON(3)) assert (d_a == g_a[BRL*AW+:AW]);
     // P4
-    assert ({8'd0, bk_out[0]} + bk_out[1] + bk_out[2] + bk_out[3] == 8'(p_count) + f_fly);
-    for (f_j = 0; f_j < 4; f_j = f_j + 1) assert (8'(bk_out[f_j]) == f_pend_slot[f_j] + f_fly_slot[f_j]);
+    if (`F_ON(4)) assert ({8'd0, bk_out[0]} + bk_out[1] + bk_out[2] + bk_out[3] == 8'(p_count) + f_fly);
+    for (f_l = 0; f_l < 4; f_l = f_l + 1) if (`F_ON(4)) assert (8'(bk_out[f_l]) == f_pend_slot[f_l] + f_fly_slot[f_l]);
     // P6
-    for (f_j = 0; f_j < 4; f_j = f_j + 1) begin
-      assert (!(i_v && i_a[AW-1:AW-2] == f_j && ro_rd && ro_a[AW-1:AW-2] == f_j));
-      assert (!(wb_v && wb_a[AW-1:AW-2] == f_j && clr_v && clr_a[AW-1:AW-2] == f_j));
+    for (f_l = 0; f_l < 4; f_l = f_l + 1) begin
+      if (`F_ON(6)) assert (!(i_v && i_a[AW-1:AW-2] == f_l && ro_rd && ro_a[AW-1:AW-2] == f_l));
+      if (`F_ON(6)) assert (!(wb_v && wb_a[AW-1:AW-2] == f_l && clr_v && clr_a[AW-1:AW-2] == f_l));
     end
-    if (ro_act) assert (bk_out[ro_b] == '0 && bk_busy[ro_b]);
+    if (ro_act) if (`F_ON(6)) assert (bk_out[ro_b] == '0 && bk_busy[ro_b]);
   end
 end
 
 // P5: the queue's own properties are in zk_fifo; the core must respect its
 // contract
 always @* if (f_past && !rst) begin
-  assert (!(p_push && p_full && !p_pop));
-  assert (!(p_pop && !p_valid));
-  assert (p_count <= PD);
+  if (`F_ON(5)) assert (!(p_push && p_full && !p_pop));
+  if (`F_ON(5)) assert (!(p_pop && !p_valid));
+  if (`F_ON(5)) assert (p_count <= PD);
 end
 
 // P7
@@ -101,4 +108,19 @@ always @(posedge clk) begin
   if (rst || iss_v || consume || !(s_ok || (st == ST_RUN && p_valid))) f_wait <= 8'd0;
   else f_wait <= f_wait + 8'd1;
 end
-always @* if (f_past && !rst) assert (f_wait <= 8'(HZ + 1));
+always @* if (f_past && !rst) if (`F_ON(7)) assert (f_wait <= 8'(HZ + 1));
+
+// Lemmas: facts of every reachable state that the properties above need to
+// be inductive (k-induction starts from an arbitrary state that satisfies
+// the assertions for k cycles). They are asserted, so they are proven too.
+//   L1  outside ST_RUN nothing is outstanding: no pending operation, none
+//       in flight, no bank with outstanding operations (a start resets the
+//       pending queue but not the per-slot counts);
+always @* if (f_past && !rst) begin
+  if (`F_ON(8)) assert (st != 2'd3);
+  if (st != ST_RUN) begin
+    if (`F_ON(8)) assert (p_count == '0);
+    if (`F_ON(8)) assert (g_v == '0);
+    for (f_l = 0; f_l < 4; f_l = f_l + 1) if (`F_ON(8)) assert (bk_out[f_l] == '0);
+  end
+end
