@@ -8,13 +8,15 @@
 #   1. bounded model check from reset (abc bmc3) to DEPTH cycles;
 #   2. k-induction attempt (abc ind, K frames, uniqueness constraints):
 #      reports PROVEN or UNDECIDED (not inductive yet: lemmas missing);
-#   3. mutations: each F_MUT_* define breaks one property; with only that
+#   3. reachability: bmc3 must find a complete MSM (>= 2 windows, one
+#      operation queued behind a busy bucket) within DEPTH cycles;
+#   4. mutations: each F_MUT_* define breaks one property; with only that
 #      property's assertions kept (F_ONLY), bmc3 must find a counterexample.
-# Usage: bash rtl/formal/prove.sh [DEPTH [K]]   (defaults 24, 20)
+# Usage: bash rtl/formal/prove.sh [DEPTH [K]]   (defaults 40, 20)
 # Exit status 0 iff no violation in DEPTH cycles and every mutation is caught.
 set -u
 cd "$(dirname "$0")/.."
-DEPTH=${1:-24}
+DEPTH=${1:-40}
 K=${2:-20}
 TMO=${TMO:-900}
 B=build/formal
@@ -54,7 +56,7 @@ bmc() {  # bmc NAME: prints abc's verdict line
 fail=0
 t0=$(date +%s)
 aig core
-echo "config: CMAX 3, PD 2, BRL 1, SLAT 2 (HZ 3), N < 8, W < 4; $(grep -E '^aig' $B/core.aig | head -c 0)$(head -1 $B/core.aig)"
+echo "config: CMAX 3, PD 2, BRL 1, SLAT 2 (HZ 3), N < 8, W < 4; AIG header: $(head -1 $B/core.aig)"
 r=$(bmc core)
 t1=$(date +%s)
 echo "bmc3 -F $DEPTH from reset: $r ($((t1 - t0)) s)"
@@ -63,6 +65,12 @@ case "$r" in *"No output asserted"*) ;; *) fail=1 ;; esac
 r=$(nice -n 19 timeout $TMO yosys-abc -c "read_aiger $B/core.aig; fold; strash; orpos; scorr; ind -F $K -u" 2>&1 | tail -1)
 t2=$(date +%s)
 echo "k-induction (ind -F $K -u): $r ($((t2 - t1)) s)"
+
+ta=$(date +%s)
+aig reach -DF_REACH -DF_ONLY=9
+r=$(bmc reach)
+echo "reachability: an MSM of >= 2 windows with a queued operation completes: $r ($(($(date +%s) - ta)) s)"
+case "$r" in *"asserted in frame"*) ;; *) fail=1 ;; esac
 
 # mutation, property it breaks
 for m in HAZARD:1 DETECT:2 LAT:3 LOSE:4 FULL:5 READOUT:6 STALL:7; do

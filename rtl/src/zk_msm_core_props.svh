@@ -124,3 +124,12 @@ always @* if (f_past && !rst) begin
     for (f_l = 0; f_l < 4; f_l = f_l + 1) if (`F_ON(8)) assert (bk_out[f_l] == '0);
   end
 end
+
+// Reachability (prove.sh, with F_REACH and F_ONLY=9): "no MSM that queued
+// an operation behind a busy bucket and ran two windows ever finishes" must
+// fail, so a whole such MSM fits in the bounded depth.
+`ifdef F_REACH
+reg f_pushed = 1'b0;
+always @(posedge clk) if (rst || start_go) f_pushed <= 1'b0; else if (p_push) f_pushed <= 1'b1;
+always @* if (f_past && !rst) if (`F_ON(9)) assert (!(done_pulse && f_pushed && w_q >= 2));
+`endif
