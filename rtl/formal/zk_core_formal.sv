@@ -3,7 +3,8 @@
 // (anyseq) except for the AXI4-Stream rules an upstream must keep: a beat
 // offered stays offered, unchanged, until taken. Reset in the first cycle.
 // The properties are in rtl/src/zk_msm_core_props.svh and zk_fifo.sv;
-// rtl/formal/prove.sh runs k-induction on them.
+// rtl/formal/prove.sh checks them (BMC from reset, a k-induction attempt,
+// mutations).
 module zk_core_formal #(
     parameter integer CMAX = 3,
     parameter integer PD   = 2,
