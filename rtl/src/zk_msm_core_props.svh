@@ -133,3 +133,20 @@ reg f_pushed = 1'b0;
 always @(posedge clk) if (rst || start_go) f_pushed <= 1'b0; else if (p_push) f_pushed <= 1'b1;
 always @* if (f_past && !rst) if (`F_ON(9)) assert (!(done_pulse && f_pushed && w_q >= 2));
 `endif
+
+//   L2  window bookkeeping in ST_RUN: in_win <= w_q, ro_win <= in_win; a
+//       slot with outstanding operations is busy; the open window owns its
+//       slot; a read-out (and its clear) runs on a busy slot of an earlier
+//       window with nothing outstanding; once every window is read out
+//       nothing is outstanding; with c = CMAX only slots 0 and 1 are used.
+//       (Still not enough for k-induction: see docs/RTL.md.)
+always @* if (f_past && !rst && st == ST_RUN) begin
+  if (`F_ON(8)) assert (in_win <= w_q);
+  if (`F_ON(8)) assert (ro_win <= in_win);
+  for (f_l = 0; f_l < 4; f_l = f_l + 1) if (bk_out[f_l] != '0) if (`F_ON(8)) assert (bk_busy[f_l]);
+  if (in_open) if (`F_ON(8)) assert (!in_fin && bk_busy[in_slot] && bk_win[in_slot] == in_win && !bk_indone[in_slot]);
+  if (ro_act) if (`F_ON(8)) assert (bk_out[ro_b] == '0 && bk_indone[ro_b] && bk_win[ro_b] == ro_win && ro_win < in_win);
+  if (clr_v) if (`F_ON(8)) assert (bk_out[clr_b] == '0 && bk_busy[clr_b] && clr_b == ro_b);
+  if (ro_win == w_q) if (`F_ON(8)) assert (bk_out[0] == '0 && bk_out[1] == '0 && bk_out[2] == '0 && bk_out[3] == '0 && p_count == '0);
+  if (two) if (`F_ON(8)) assert (bk_busy[3:2] == '0);
+end
