@@ -12,11 +12,11 @@
 #      operation queued behind a busy bucket) within DEPTH cycles;
 #   4. mutations: each F_MUT_* define breaks one property; with only that
 #      property's assertions kept (F_ONLY), bmc3 must find a counterexample.
-# Usage: bash rtl/formal/prove.sh [DEPTH [K]]   (defaults 40, 20)
+# Usage: bash rtl/formal/prove.sh [DEPTH [K]]   (defaults 64, 20)
 # Exit status 0 iff no violation in DEPTH cycles and every mutation is caught.
 set -u
 cd "$(dirname "$0")/.."
-DEPTH=${1:-40}
+DEPTH=${1:-64}
 K=${2:-20}
 TMO=${TMO:-900}
 B=build/formal
