@@ -1,28 +1,46 @@
 #!/usr/bin/env bash
-# zkmsm RTL tests: builds the reference-vector exporter (Rust), lints the RTL,
-# runs the Verilator test benches on the RTL and on the Yosys-elaborated
-# netlist (prep -flatten; write_verilog) of the same sources, and checks every
-# output against the Rust library. Prints "N passed, 0 failed" at the end and
-# exits non-zero on any failure.
+# zkmsm RTL tests: lints the RTL, runs the Verilator test benches on the RTL
+# and on the Yosys-elaborated netlist (prep -flatten; write_verilog) of the
+# same sources, and checks every output against the Rust library. Prints
+# "N passed, 0 failed" at the end and exits non-zero on any failure.
 #
 # The MSM core (zk_msm_top) runs on its integer stand-in datapath in two
 # configurations (rtl/tb/zk_core_tb.cpp: random MSMs checked exactly); then
-# Verilated as synthesized behind the `rtl` backend: crates/rtl's tests
-# (stand-in vs the cycle model, BLS12-377 MSMs end to end vs the CPU engine).
+# Verilated as synthesized behind the `rtl` backend, built once by one cargo
+# command: crates/rtl's tests (stand-in vs the cycle model, BLS12-377 MSMs
+# end to end vs the CPU engine) and the CLI's `--backend rtl` tests.
 #
-# Knobs (environment): MUL_OPS (100000), PADD_OPS (20000), ADDSUB_OPS (20000),
-# CORE_CASES (3000), JOBS (2), SEED (1), VARIANTS ("default rw384"),
-# CARGO_TARGET_DIR (honoured).
+# Two sizes (docs/RTL.md, "Verification"):
+#   bash rtl/test.sh             CI: every module on Verilator at reduced op
+#                                counts, the RW = 384 multiplier alone, one
+#                                netlist (default parameters) of each datapath
+#   RTL_FULL=1 bash rtl/test.sh  long runs: 100k multiplications, 20k adds
+#                                and point additions, both multiplier variants
+#                                as RTL and as netlist, 3000 MSMs per stand-in
+# Knobs (environment, override either size): MUL_OPS, PADD_OPS, ADDSUB_OPS,
+# CORE_CASES, VARIANTS (RTL models: "default rw384"), NET_VARIANTS (netlist
+# models), JOBS (2), SEED (1), CARGO_TARGET_DIR (honoured).
 set -u
 cd "$(dirname "$0")"
 RTL=$PWD
 ROOT=$(cd .. && pwd)
 B=$RTL/build
 mkdir -p "$B/vec"
-MUL_OPS=${MUL_OPS:-100000}
-PADD_OPS=${PADD_OPS:-20000}
-ADDSUB_OPS=${ADDSUB_OPS:-20000}
-CORE_CASES=${CORE_CASES:-3000}
+RTL_FULL=${RTL_FULL:-0}
+if [ "$RTL_FULL" = 1 ]; then
+  MUL_OPS=${MUL_OPS:-100000}
+  PADD_OPS=${PADD_OPS:-20000}
+  ADDSUB_OPS=${ADDSUB_OPS:-20000}
+  CORE_CASES=${CORE_CASES:-3000}
+  NET_VARIANTS=${NET_VARIANTS:-default rw384}
+else
+  MUL_OPS=${MUL_OPS:-10000}
+  PADD_OPS=${PADD_OPS:-2000}
+  ADDSUB_OPS=${ADDSUB_OPS:-5000}
+  CORE_CASES=${CORE_CASES:-1000}
+  NET_VARIANTS=${NET_VARIANTS:-default}
+fi
+VARIANTS=${VARIANTS:-default rw384}
 JOBS=${JOBS:-2}
 SEED=${SEED:-1}
 PASS=0
@@ -44,23 +62,6 @@ step "versions"
 verilator --version || { bad "verilator missing"; summary; }
 yosys -V || { bad "yosys missing"; summary; }
 
-step "cargo build --release -p zkmsm-rtl"
-if ! (cd "$ROOT" && cargo build --release -p zkmsm-rtl -q); then
-  bad "cargo build"
-  summary
-fi
-TDIR=${CARGO_TARGET_DIR:-$ROOT/target}
-case "$TDIR" in /*) ;; *) TDIR=$ROOT/$TDIR ;; esac  # cargo resolves it from the root
-VECTORS=$TDIR/release/zkmsm-vectors
-
-step "reference vectors"
-"$VECTORS" mul "$MUL_OPS" "$SEED" "$B/vec/mul.txt" &&
-  "$VECTORS" addsub "$ADDSUB_OPS" "$((SEED + 1))" "$B/vec/addsub.txt" &&
-  "$VECTORS" padd "$PADD_OPS" "$((SEED + 2))" "$B/vec/padd.txt" || {
-  bad "vector export"
-  summary
-}
-
 step "verilator lint"
 for top in zk_tb_top zk_msm_top; do
   if verilator --lint-only -Wall -Isrc $SRCS --top-module $top; then
@@ -74,6 +75,22 @@ if verilator --lint-only -Wall -Isrc -DZK_TB_RW=384 $SRCS --top-module zk_tb_top
 else
   bad "verilator --lint-only -Wall (zk_tb_top, RW = 384)"
 fi
+
+# The multiplier variants: the default (zk_params.svh's RW, word-serial
+# reduction) and RW = NB (one-word reduction, m*q on DSPs: the modules
+# zk_mont_lo and zk_tri_tree and zk_kmul's chained rows exist only there).
+# In CI the RW = 384 model holds the multiplier alone (the adder around it
+# is the default one's, checked there); RTL_FULL=1 builds and runs all
+# three DUTs of both variants.
+defs_of() {
+  case $1 in
+    default) echo "" ;;
+    rw384) if [ "$RTL_FULL" = 1 ]; then echo "-DZK_TB_RW=384"; else echo "-DZK_TB_RW=384 -DZK_TB_WITH_PA=0"; fi ;;
+  esac
+}
+runs_of() { if [ "$1" = rw384 ] && [ "$RTL_FULL" != 1 ]; then echo mul; else echo "mul addsub padd"; fi; }
+net_of() { case $1 in default) echo net ;; *) echo "net_$1" ;; esac; }
+rtl_of() { case $1 in default) echo rtl ;; *) echo "rtl_$1" ;; esac; }
 
 # Yosys elaboration of the same sources: everything flattened except the
 # multiplier (keep_hierarchy in its source: one module, instantiated eight
@@ -94,14 +111,46 @@ YS
     grep -q "verilator hier_block" "$B/$name.v"
 }
 
-# verilator model: NAME FILES [DEFINES]
+step "yosys prep -flatten ($NET_VARIANTS, in the background)"
+(
+  for v in $NET_VARIANTS; do netlist "$(net_of "$v")" "$(defs_of "$v")" || exit 1; done
+) >"$B/net.out" 2>&1 &
+YPID=$!
+
+# One cargo command builds everything Rust: the Verilated core (crates/rtl,
+# feature `verilated`: built once, for both test binaries), the vector
+# exporter, crates/rtl's Verilated tests and the CLI with `--backend rtl`.
+# --workspace resolves the dependencies' features as `cargo test
+# --workspace` does (scripts/test.sh runs that first), so nothing below the
+# two crates is rebuilt; --test picks the two test binaries.
+CARGO_TEST=(cargo test --release --workspace --features zkmsm-rtl/verilated,zkmsm-cli/rtl)
+step "${CARGO_TEST[*]} --test verilated --test rtl_backend --no-run"
+if ! (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test verilated --test rtl_backend --no-run -q); then
+  bad "cargo build (the Verilated core, the CLI with --features rtl)"
+  summary
+fi
+TDIR=${CARGO_TARGET_DIR:-$ROOT/target}
+case "$TDIR" in /*) ;; *) TDIR=$ROOT/$TDIR ;; esac  # cargo resolves it from the root
+VECTORS=$TDIR/release/zkmsm-vectors
+
+step "reference vectors ($MUL_OPS mul, $ADDSUB_OPS addsub, $PADD_OPS padd, plus edge cases)"
+"$VECTORS" mul "$MUL_OPS" "$SEED" "$B/vec/mul.txt" &&
+  "$VECTORS" addsub "$ADDSUB_OPS" "$((SEED + 1))" "$B/vec/addsub.txt" &&
+  "$VECTORS" padd "$PADD_OPS" "$((SEED + 2))" "$B/vec/padd.txt" || {
+  bad "vector export"
+  summary
+}
+
+# verilator model: NAME FILES [DEFINES]. The __Slow files (initialization
+# and settle code, as large as the evaluation code) compile at -O0: they
+# run once; the evaluation code at -O1.
 model() {
   local name=$1 files=$2 defs=${3:-}
   rm -rf "$B/obj_$name"
   verilator --cc --exe --build --hierarchical -j "$JOBS" -O3 --x-assign fast --x-initial fast \
     -Wno-fatal -Wno-lint -Wno-style -Isrc $defs --top-module zk_tb_top \
     --Mdir "$B/obj_$name" -o Vtb $files "$RTL/tb/tb_main.cpp" \
-    -CFLAGS "-O1 -std=c++17" -MAKEFLAGS "OPT_FAST=-O1" >"$B/$name.build.log" 2>&1 &&
+    -CFLAGS "-std=c++17" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" >"$B/$name.build.log" 2>&1 &&
     [ -x "$B/obj_$name/Vtb" ]
 }
 
@@ -111,29 +160,13 @@ run() {
 }
 
 runall() {
-  local name=$1
-  run "$name" mul "$B/vec/mul.txt"
-  run "$name" addsub "$B/vec/addsub.txt"
-  run "$name" padd "$B/vec/padd.txt"
+  local name=$1 modes=$2
+  for m in $modes; do run "$name" "$m" "$B/vec/$m.txt"; done
 }
 
-# The multiplier variants: the default (zk_params.svh's RW, word-serial
-# reduction) and RW = NB (one-word reduction, m*q on DSPs), each as RTL and
-# as Yosys netlist. VARIANTS=default limits the run to the default.
-VARIANTS=${VARIANTS:-default rw384}
-defs_of() { case $1 in default) echo "" ;; rw384) echo "-DZK_TB_RW=384" ;; esac; }
-net_of() { case $1 in default) echo net ;; *) echo "net_$1" ;; esac; }
-rtl_of() { case $1 in default) echo rtl ;; *) echo "rtl_$1" ;; esac; }
-
-step "yosys prep -flatten (in the background)"
-(
-  for v in $VARIANTS; do netlist "$(net_of "$v")" "$(defs_of "$v")" || exit 1; done
-) >"$B/net.out" 2>&1 &
-YPID=$!
-
 for v in $VARIANTS; do
-  step "verilator: RTL model ($v)"
-  if model "$(rtl_of "$v")" "$SRCS" "$(defs_of "$v")"; then runall "$(rtl_of "$v")"; else
+  step "verilator: RTL model ($v: $(runs_of "$v"))"
+  if model "$(rtl_of "$v")" "$SRCS" "$(defs_of "$v")"; then runall "$(rtl_of "$v")" "$(runs_of "$v")"; else
     bad "build $(rtl_of "$v") (see $B/$(rtl_of "$v").build.log)"
   fi
 done
@@ -160,19 +193,25 @@ if core_model core_a -GDP=0 -GCMAX=6 -GPD=4 -GSLAT=6 -GBRL=2 -GSW=16; then core_
 step "verilator: the MSM core, stand-in datapath (CMAX 4, PD 2, latency 1, BRL 1)"
 if core_model core_b -GDP=0 -GCMAX=4 -GPD=2 -GSLAT=1 -GBRL=1 -GSW=12; then core_run core_b; else bad "build core_b (see $B/core_b.build.log)"; fi
 
-step "cargo test -p zkmsm-rtl --features verilated (Verilates the core twice)"
-if (cd "$ROOT" && nice -n 5 cargo test --release -p zkmsm-rtl --features verilated -q -- --test-threads 1); then
+step "zkmsm-rtl's tests on the Verilated core (stand-in vs model, BLS12-377 end to end)"
+if (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test verilated -q -- --test-threads 1); then
   ok "zkmsm-rtl tests with the Verilated core"
 else
   bad "zkmsm-rtl tests with the Verilated core"
 fi
+step "the CLI with --backend rtl (zkmsm msm/demo, equal to the CPU engine)"
+if (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test rtl_backend -q); then
+  ok "zkmsm --backend rtl (crates/cli/tests/rtl_backend.rs)"
+else
+  bad "zkmsm --backend rtl (crates/cli/tests/rtl_backend.rs)"
+fi
 
 step "waiting for yosys"
 if wait $YPID; then
-  for v in $VARIANTS; do
-    step "verilator: Yosys netlist model ($v)"
+  for v in $NET_VARIANTS; do
+    step "verilator: Yosys netlist model ($v: $(runs_of "$v"))"
     n=$(net_of "$v")
-    if model "$n" "$B/$n.v" "$(defs_of "$v")"; then runall "$n"; else bad "build $n (see $B/$n.build.log)"; fi
+    if model "$n" "$B/$n.v" "$(defs_of "$v")"; then runall "$n" "$(runs_of "$v")"; else bad "build $n (see $B/$n.build.log)"; fi
   done
 else
   bad "yosys netlist (see $B/net.out and $B/net*.yosys.log)"

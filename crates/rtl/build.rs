@@ -108,7 +108,9 @@ mod verilated {
             .arg(format!("-I{}", rtl.join("src").display()))
             .args(["--prefix", prefix, "--Mdir"])
             .arg(dir)
-            .args(["-CFLAGS", "-O1 -std=c++17 -fPIC", "-MAKEFLAGS", "OPT_FAST=-O1"])
+            // the evaluation code at -O1; the __Slow files (initialization and
+            // settle code, as large as the evaluation code, run once) at -O0
+            .args(["-CFLAGS", "-std=c++17 -fPIC", "-MAKEFLAGS", "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"])
             .args(params)
             .args(sources);
         if hierarchical {

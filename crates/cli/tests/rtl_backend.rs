@@ -1,6 +1,8 @@
 //! `--backend rtl`: without the `rtl` feature a one-line error that says how
-//! to get it; with it (rtl/test.sh builds it) a checked demo with the core's
-//! and the model's cycles in the JSON.
+//! to get it, given before any input is read; with it (rtl/test.sh builds
+//! it) `zkmsm msm` on files from `zkmsm gen` equal to the CPU engine's
+//! result, and a checked demo with the core's and the model's cycles in the
+//! JSON.
 
 use std::process::Command;
 
@@ -8,21 +10,56 @@ fn zkmsm(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_zkmsm")).args(args).output().expect("run zkmsm")
 }
 
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+/// The error of a run that must fail: exactly one line on standard error.
+fn one_line_error(args: &[&str]) -> String {
+    let out = zkmsm(args);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{args:?}: not one line: {err}");
+    err
+}
+
 #[cfg(not(feature = "rtl"))]
 #[test]
 fn rtl_backend_without_the_feature_says_how_to_get_it() {
-    let out = zkmsm(&["demo", "--log-n", "2", "--backend", "rtl"]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    let last = err.lines().last().unwrap_or("");
-    assert!(last.contains("--features rtl") && last.contains("Verilator"), "{err}");
+    let err = one_line_error(&["demo", "--log-n", "2", "--backend", "rtl"]);
+    assert!(err.contains("--features rtl") && err.contains("Verilator"), "{err}");
+}
+
+/// The error comes before the points are read or generated: files that do
+/// not exist are not named, and a demo of 2^26 points fails at once
+/// (generating them would take minutes and gigabytes).
+#[cfg(not(feature = "rtl"))]
+#[test]
+fn rtl_backend_without_the_feature_fails_before_loading() {
+    let missing = "/nonexistent/zkmsm-rtl-test/points.bin";
+    let args = ["msm", "--curve", "bls12-377", "--points", missing, "--scalars", missing, "--backend", "rtl"];
+    let err = one_line_error(&args);
+    assert!(err.contains("--features rtl") && !err.contains("nonexistent"), "{err}");
+    let err = one_line_error(&["demo", "--log-n", "26", "--backend", "rtl"]);
+    assert!(err.contains("--features rtl"), "{err}");
 }
 
 #[test]
 fn rtl_backend_is_bls12_377_only() {
-    let out = zkmsm(&["demo", "--curve", "bls12-381", "--log-n", "2", "--backend", "rtl"]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("BLS12-377 only"));
+    let err = one_line_error(&["demo", "--curve", "bls12-381", "--log-n", "2", "--backend", "rtl"]);
+    assert!(err.contains("BLS12-377 only"), "{err}");
+    let missing = "/nonexistent/zkmsm-rtl-test/points.bin";
+    let args = ["msm", "--curve", "bls12-381", "--points", missing, "--scalars", missing, "--backend", "rtl"];
+    let err = one_line_error(&args);
+    assert!(err.contains("BLS12-377 only") && !err.contains("nonexistent"), "{err}");
+}
+
+#[test]
+fn rtl_backend_has_no_fixed_base_mode() {
+    let err = one_line_error(&["demo", "--log-n", "2", "--backend", "rtl", "--precompute", "2"]);
+    // without the feature the missing core is named first
+    let want = if cfg!(feature = "rtl") { "--precompute" } else { "--features rtl" };
+    assert!(err.contains(want), "{err}");
 }
 
 #[cfg(feature = "rtl")]
@@ -30,10 +67,36 @@ fn rtl_backend_is_bls12_377_only() {
 fn rtl_demo_matches_and_reports_cycles() {
     let out = zkmsm(&["demo", "--log-n", "7", "--backend", "rtl", "--json"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{}", stderr(&out));
     let j: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
     assert_eq!(j["check"], true);
     assert_eq!(j["backend"], "rtl");
     assert!(j["rtl_cycles"].as_u64().unwrap() > 0);
     assert_eq!(j["rtl_cycles"], j["model_cycles"]);
+}
+
+/// `zkmsm gen` files of 2^9 points through `zkmsm msm --backend rtl`: the
+/// same result as the CPU engine (XYZZ, and the bucket-free reference with
+/// `--check`), the core's accumulation cycles equal to the model's.
+#[cfg(feature = "rtl")]
+#[test]
+fn rtl_msm_on_files_equals_the_cpu_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pts, sc) = (dir.path().join("p.bin"), dir.path().join("s.bin"));
+    let (pts, sc) = (pts.to_str().unwrap(), sc.to_str().unwrap());
+    let o = zkmsm(&["gen", "--curve", "bls12-377", "--log-n", "9", "--points", pts, "--scalars", sc, "--seed", "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = |backend: &str| {
+        let args = ["msm", "--curve", "bls12-377", "--points", pts, "--scalars", sc, "--backend", backend, "--json"];
+        let o = zkmsm(&[&args[..], &["--check"]].concat());
+        assert!(o.status.success(), "{backend}: {}", stderr(&o));
+        let last = String::from_utf8_lossy(&o.stdout).lines().last().unwrap_or("").to_string();
+        serde_json::from_str::<serde_json::Value>(&last).unwrap()
+    };
+    let (cpu, rtl) = (run("xyzz"), run("rtl"));
+    assert_eq!(rtl["backend"], "rtl");
+    assert_eq!(rtl["n"], 512);
+    assert_eq!(rtl["result"], cpu["result"], "rtl vs CPU engine");
+    assert!(rtl["rtl_additions"].as_u64().unwrap() > 0);
+    assert_eq!(rtl["rtl_cycles"], rtl["model_cycles"]);
 }

@@ -13,6 +13,7 @@ use zkmsm::io::result_hex;
 use zkmsm::{MsmBuilder, ScalarLimbs};
 
 pub fn demo<C: CliCurve>(a: &DemoArgs) -> Result<(), CliError> {
+    rtl::refuse_early::<C>(a.backend, a.precompute)?;
     let n = 1usize << a.log_n;
     errln!("zkmsm demo: {} G1, n = 2^{} = {n}, seed {}", C::NAME, a.log_n, a.seed)?;
     let t = Instant::now();

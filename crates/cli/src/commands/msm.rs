@@ -13,6 +13,9 @@ use zkmsm::io::{read_msm_inputs, result_hex, ReadOptions, Source};
 use zkmsm::{MsmBuilder, Validation};
 
 pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
+    if a.memory_budget.is_none() {
+        rtl::refuse_early::<C>(a.backend, a.precompute)?;
+    }
     if a.points.as_os_str() == "-" && a.scalars.as_os_str() == "-" {
         return Err(CliError::BothStdin);
     }

@@ -3,6 +3,7 @@
 //! only. Built with `--features rtl`; without it the backend says in one
 //! line how to get it.
 
+use crate::args::BackendName;
 use crate::console::errln;
 use crate::error::CliError;
 use zkmsm::{Affine, Bls12_377, Bls12_381, EngineCurve, MsmEngine, MsmError};
@@ -39,6 +40,10 @@ impl RtlHandle {
 
 /// Curves the commands run on, with or without an RTL core.
 pub trait CliCurve: EngineCurve {
+    /// Whether this build has a core for this curve: the one-line error
+    /// `--backend rtl` gives before any input is read or generated.
+    fn rtl_available() -> Result<(), CliError>;
+
     /// An engine on the simulated core for already validated points.
     fn rtl_engine(
         points: Vec<Affine<Self>>,
@@ -47,12 +52,29 @@ pub trait CliCurve: EngineCurve {
 }
 
 impl CliCurve for Bls12_381 {
-    fn rtl_engine(_: Vec<Affine<Self>>, _: Option<u32>) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+    fn rtl_available() -> Result<(), CliError> {
         Err(MsmError::Unsupported("the rtl backend is BLS12-377 only (the core's twisted Edwards adder)".into()).into())
+    }
+
+    fn rtl_engine(_: Vec<Affine<Self>>, _: Option<u32>) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+        Err(Self::rtl_available().unwrap_err())
     }
 }
 
 impl CliCurve for Bls12_377 {
+    #[cfg(feature = "rtl")]
+    fn rtl_available() -> Result<(), CliError> {
+        Ok(())
+    }
+
+    #[cfg(not(feature = "rtl"))]
+    fn rtl_available() -> Result<(), CliError> {
+        Err(MsmError::Unsupported(
+            "--backend rtl needs the Verilated core: install Verilator 5 (apt-get install verilator) and build with `cargo run --release -p zkmsm-cli --features rtl -- ...`".into(),
+        )
+        .into())
+    }
+
     #[cfg(feature = "rtl")]
     fn rtl_engine(
         points: Vec<Affine<Self>>,
@@ -68,11 +90,18 @@ impl CliCurve for Bls12_377 {
 
     #[cfg(not(feature = "rtl"))]
     fn rtl_engine(_: Vec<Affine<Self>>, _: Option<u32>) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
-        Err(MsmError::Unsupported(
-            "--backend rtl needs the Verilated core: install Verilator 5 (apt-get install verilator) and build with `cargo run --release -p zkmsm-cli --features rtl -- ...`".into(),
-        )
-        .into())
+        Err(Self::rtl_available().unwrap_err())
     }
+}
+
+/// `--backend rtl` with what this build, curve or option cannot do: the
+/// one-line error, before the points are read or generated.
+pub fn refuse_early<C: CliCurve>(backend: BackendName, precompute: Option<u32>) -> Result<(), CliError> {
+    if backend != BackendName::Rtl {
+        return Ok(());
+    }
+    C::rtl_available()?;
+    no_precompute(precompute)
 }
 
 /// The core has no fixed-base mode.

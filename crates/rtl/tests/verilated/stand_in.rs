@@ -2,7 +2,6 @@
 //! tests its controller): many random MSMs, each checked exactly, and the
 //! cycle model (crates/sim, scheduler `core`) against the simulated core's
 //! accumulation cycles on the same digits. Needs the `verilated` feature.
-#![cfg(feature = "verilated")]
 
 use rand::{Rng, SeedableRng};
 use zkmsm::Plan;

@@ -3,7 +3,6 @@
 //! the simulated RTL, each equal to the CPU engine's result (XYZZ backend,
 //! itself checked against arkworks in crates/msm/tests) and, for the small
 //! cases, to the bucket-free reference. Needs the `verilated` feature.
-#![cfg(feature = "verilated")]
 
 use zkmsm::gen::{random_points, random_scalars};
 use zkmsm::reference::naive_msm;
