@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Whole-core resources: Yosys `synth_xilinx -family xcup -uram` (UltraScale+)
+# of zk_msm_top (the core as the `rtl` backend simulates it: CSRs, point
+# reader, scheduler, pending queue, hazard detector, four bucket banks of
+# 2^(CMAX-1) x (4*384+1) bits, read-out) with the twisted Edwards adder
+# `zk_te_madd` left as a black box: its figures come from rtl/synth/synth.sh
+# (docs/RTL.md, "Resources and depth"), and docs/RTL.md adds the two.
+# Everything else is synthesized at full width. Logic depth: `ltp` on the
+# flattened netlist with the flip-flops, RAM and DSP primitives deleted
+# (longest chain of LUT/MUXF/CARRY cells between registers or memories).
+#
+#   CMAX=12 bash rtl/synth/synth_core.sh    # writes rtl/build/synth_core_c12/*
+#
+# Not part of rtl/test.sh (minutes of CPU per size).
+set -eu
+cd "$(dirname "$0")/.."
+RTL=$PWD
+CMAX=${CMAX:-12}
+OUT=$RTL/build/synth_core_c$CMAX
+mkdir -p "$OUT"
+SRCS=$(ls "$RTL"/src/*.sv | grep -v zk_tb_top | tr '\n' ' ')
+
+echo "== synth_xilinx -family xcup -uram -top zk_msm_top, CMAX = $CMAX, zk_te_madd a black box ($(date -u +%H:%M:%S))"
+cat >"$OUT/synth.ys" <<YS
+read_verilog -sv -I$RTL/src $SRCS
+chparam -set CMAX $CMAX zk_msm_top
+hierarchy -check -top zk_msm_top
+blackbox zk_te_madd
+synth_xilinx -family xcup -uram -top zk_msm_top -flatten
+tee -o $OUT/stat.txt stat
+write_rtlil $OUT/synth.il
+delete t:FDRE t:FDSE t:FDCE t:FDPE t:SRL16E t:SRLC32E t:URAM288 t:RAMB36E2 t:RAMB18E2 t:RAM*M t:DSP48E2 t:zk_te_madd
+tee -o $OUT/ltp.txt ltp -noff
+YS
+/usr/bin/time -f "synthesis: %e s wall, %U s user, %M KB max RSS" \
+  yosys -q -l "$OUT/synth.log" "$OUT/synth.ys" >/dev/null
+
+echo "== zk_msm_top, CMAX = $CMAX (zk_te_madd excluded)"
+grep -E "Number of cells|DSP48E2|LUT[1-6]|CARRY|FD[CPRS]E|RAMB|URAM|RAM[0-9]|SRL|MUXF|zk_te_madd" "$OUT/stat.txt" || true
+grep -H "^Longest" "$OUT/ltp.txt" || true
