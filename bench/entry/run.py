@@ -52,6 +52,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--log-n", default="16,20")
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--curves", default="bls12-377,bls12-381")
     p.add_argument("--oneshot-repeat", type=int, default=1,
                    help="timed runs of the Python one-shot (it decodes and validates the points each time)")
     a = p.parse_args()
@@ -60,6 +61,8 @@ def main():
     rows = []
     for log_n in map(int, a.log_n.split(",")):
         for curve, cid in (("bls12-377", 0), ("bls12-381", 1)):
+            if curve not in a.curves.split(","):
+                continue
             with tempfile.TemporaryDirectory() as d:
                 pp, sp = os.path.join(d, "p.bin"), os.path.join(d, "s.bin")
                 subprocess.run([CLI, "gen", "--curve", curve, "--log-n", str(log_n), "--points", pp, "--scalars", sp,
