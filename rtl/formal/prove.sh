@@ -12,10 +12,21 @@
 #      operation queued behind a busy bucket) within DEPTH cycles;
 #   4. mutations: each F_MUT_* define breaks one property; with only that
 #      property's assertions kept (F_ONLY), bmc3 must find a counterexample.
+#   5. unbounded proof (abc pdr, property directed reachability) of every
+#      property and lemma on a smaller configuration (SLAT 1 so HZ = 2,
+#      point words of 1 bit, N < 4; CMAX 3, PD 2, BRL 1, W < 4 as above),
+#      and pdr must find the F_MUT_HAZARD mutation there (not vacuous).
 # Usage: bash rtl/formal/prove.sh [DEPTH [K]]   (defaults 64, 20)
-# Exit status 0 iff no violation in DEPTH cycles and every mutation is caught.
+#        bash rtl/formal/prove.sh pdr           (step 5 alone, ~1 min of CPU)
+# Exit status 0 iff no violation in DEPTH cycles, every mutation is caught
+# and pdr proves the smaller configuration.
 set -u
 cd "$(dirname "$0")/.."
+ONLY_PDR=0
+if [ "${1:-}" = pdr ]; then
+  ONLY_PDR=1
+  shift
+fi
 DEPTH=${1:-64}
 K=${2:-20}
 TMO=${TMO:-900}
@@ -23,11 +34,12 @@ B=build/formal
 mkdir -p $B
 SRCS="src/zk_msm_core.sv src/zk_fifo.sv src/zk_skid.sv src/zk_inflight.sv src/zk_bucket_ram.sv src/zk_dp_int.sv src/zk_delay.sv src/zk_valid_pipe.sv formal/zk_core_formal.sv"
 
-aig() {  # aig NAME DEFINES...: the harness as an AIGER file
+aig() {  # aig NAME DEFINES...: the harness as an AIGER file ($CHP: chparam)
   local name=$1
   shift
   nice -n 19 yosys -q -l $B/$name.yosys.log -p "
 read_verilog -defer -formal -sv -Isrc $* $SRCS
+${CHP:-}
 prep -top zk_core_formal
 flatten
 memory_map
@@ -53,8 +65,28 @@ bmc() {  # bmc NAME: prints abc's verdict line
     grep -E "asserted in frame|No output asserted|Reached" | tail -1
 }
 
+# 5: pdr on the smaller configuration
+SMALL="chparam -set SLAT 1 -set SW 1 -set NW 2 zk_core_formal"
+pdr_small() {
+  local ta
+  ta=$(date +%s)
+  CHP=$SMALL aig small
+  r=$(nice -n 19 timeout $TMO yosys-abc -c "read_aiger $B/small.aig; fold; strash; orpos; pdr" 2>&1 | grep -E "Property proved|asserted in frame|UNDECIDED|Invariant F" | tail -1)
+  echo "pdr, CMAX 3, PD 2, BRL 1, SLAT 1 (HZ 2), SW 1, N < 4, W < 4 (AIG: $(head -1 $B/small.aig)): $r ($(($(date +%s) - ta)) s)"
+  case "$r" in *"Property proved"*) ;; *) fail=1 ;; esac
+  CHP=$SMALL aig small_mut -DF_MUT_HAZARD -DF_ONLY=1
+  r=$(nice -n 19 timeout $TMO yosys-abc -c "read_aiger $B/small_mut.aig; fold; strash; orpos; pdr" 2>&1 | grep -E "Property proved|asserted in frame" | tail -1)
+  echo "pdr on F_MUT_HAZARD (P1 only), same configuration: $r"
+  case "$r" in *"asserted in frame"*) ;; *) fail=1 ;; esac
+}
+
 fail=0
 t0=$(date +%s)
+if [ $ONLY_PDR = 1 ]; then
+  pdr_small
+  echo "total $(($(date +%s) - t0)) s; $(uptime | sed 's/.*load/load/')"
+  exit $fail
+fi
 aig core
 echo "config: CMAX 3, PD 2, BRL 1, SLAT 2 (HZ 3), N < 8, W < 4; AIG header: $(head -1 $B/core.aig)"
 r=$(bmc core)
@@ -88,5 +120,6 @@ for m in HAZARD:1 DETECT:2 LAT:3 LOSE:4 FULL:5 READOUT:6 STALL:7; do
     ;;
   esac
 done
+pdr_small
 echo "total $(($(date +%s) - t0)) s; $(uptime | sed 's/.*load/load/')"
 exit $fail

@@ -23,9 +23,9 @@ SRCS=$(ls "$RTL"/src/*.sv | grep -v zk_tb_top | tr '\n' ' ')
 echo "== synth_xilinx -family xcup -uram -top zk_msm_top, CMAX = $CMAX, zk_te_madd a black box ($(date -u +%H:%M:%S))"
 cat >"$OUT/synth.ys" <<YS
 read_verilog -sv -I$RTL/src $SRCS
+blackbox zk_te_madd
 chparam -set CMAX $CMAX zk_msm_top
 hierarchy -check -top zk_msm_top
-blackbox zk_te_madd
 synth_xilinx -family xcup -uram -top zk_msm_top -flatten
 tee -o $OUT/stat.txt stat
 write_rtlil $OUT/synth.il
