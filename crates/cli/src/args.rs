@@ -20,8 +20,10 @@ pub enum Command {
     Demo(DemoArgs),
     /// Write random subgroup points and uniform scalars to files.
     Gen(GenArgs),
-    /// Compute the MSM of a points file and a scalars file.
+    /// Compute the MSM of a points file (or a prepared file) and a scalars file.
     Msm(MsmArgs),
+    /// Validate and convert points once, and write them in the backend's own layout to a prepared file for `msm --prepared`.
+    Prepare(PrepareArgs),
     /// Time the MSM phases on generated inputs at several sizes.
     Bench(BenchArgs),
     /// Cycle-level model of the accelerator (schedulers, pipelines, aggregation).
@@ -130,8 +132,11 @@ pub struct MsmArgs {
     #[arg(long, value_enum)]
     pub curve: CurveName,
     /// Points: concatenated arkworks-canonical G1 affine encodings (optionally with an 8-byte length prefix); `-`: standard input.
-    #[arg(long)]
-    pub points: PathBuf,
+    #[arg(long, required_unless_present = "prepared")]
+    pub points: Option<PathBuf>,
+    /// Points already validated and converted by `zkmsm prepare` (mapped, not read); the file fixes the backend and precomputation.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["points", "point_format", "backend", "precompute", "check", "memory_budget"])]
+    pub prepared: Option<PathBuf>,
     /// Scalars: 32-byte little-endian integers below r (optionally with an 8-byte length prefix); `-`: standard input.
     #[arg(long)]
     pub scalars: PathBuf,
@@ -162,6 +167,32 @@ pub struct MsmArgs {
     /// (e.g. 16M, 1.5G; see docs/SCALE.md).
     #[arg(long, value_name = "BYTES", value_parser = zkmsm::out_of_core::parse_bytes)]
     pub memory_budget: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct PrepareArgs {
+    #[arg(long, value_enum)]
+    pub curve: CurveName,
+    /// Points: concatenated arkworks-canonical G1 affine encodings (optionally with an 8-byte length prefix); `-`: standard input.
+    #[arg(long)]
+    pub points: PathBuf,
+    /// The prepared file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Point encoding; detected from the file when omitted and unambiguous.
+    #[arg(long, value_enum)]
+    pub point_format: Option<FormatName>,
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: BackendName,
+    /// Fixed-base mode: store M shifted copies of the points (M times the point memory and file size).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub precompute: Option<u32>,
+    /// Window size c for fixed-base mode (default: the cost model's choice).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=20), requires = "precompute")]
+    pub window: Option<u32>,
+    /// Refuse inputs of more points than this.
+    #[arg(long, value_name = "N", default_value_t = zkmsm::io::DEFAULT_MAX_POINTS)]
+    pub max_points: usize,
 }
 
 #[derive(Args, Debug)]

@@ -19,6 +19,8 @@ pub enum CliError {
     StdoutClosed,
     #[error("--points and --scalars are the same file ({}): one would overwrite the other", shown(.0))]
     SameOutput(PathBuf),
+    #[error("{}: {points} prepared points, but {} holds {scalars} scalars: the counts must be equal", shown(.prepared), shown(.scalars_file))]
+    PreparedCount { prepared: PathBuf, points: usize, scalars_file: PathBuf, scalars: usize },
     #[error("--points and --scalars cannot both read standard input")]
     BothStdin,
     #[error("--memory-budget reads the files by offset, a chunk at a time: name files, not standard input (-)")]
@@ -49,6 +51,7 @@ fn msm_message(e: &MsmError) -> String {
     match e {
         MsmError::Io { path, source } => format!("{}: {source}", shown(path)),
         MsmError::Malformed { path, offset, what } => format!("{}: byte offset {offset}: {what}", shown(path)),
+        MsmError::Prepared { path, what } => format!("{}: prepared file refused: {what}", shown(path)),
         other => other.to_string(),
     }
 }

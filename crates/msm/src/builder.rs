@@ -108,6 +108,6 @@ impl MsmBuilder {
             (None, Cow::Owned(points)) => backend.prepare_owned(points),
         };
         let window = precompute.map(|pre| pre.plan.c).or(self.window);
-        Ok(MsmContext { backend, prepared, len, window, precompute })
+        Ok(MsmContext { backend, prepared, len, window, precompute, choice: None })
     }
 }

@@ -36,6 +36,9 @@ pub struct MsmContext<C: MsmCurve, B: Backend<C> = XyzzBackend> {
     pub(crate) len: usize,
     pub(crate) window: Option<u32>,
     pub(crate) precompute: Option<Precompute>,
+    /// The backend by name, when the context was built by name (what a
+    /// prepared file records).
+    pub(crate) choice: Option<crate::BackendChoice>,
 }
 
 impl<C: MsmCurve> MsmContext<C, XyzzBackend> {

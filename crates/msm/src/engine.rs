@@ -3,11 +3,14 @@
 //! ([`MsmBuilder::backend`], [`MsmBuilder::build`]).
 
 use crate::backend::choice::{auto_backend, Arithmetic};
-use crate::backend::{Backend, BatchAffineBackend, TwistedEdwardsBackend, XyzzBackend};
+use crate::backend::{BatchAffineBackend, TwistedEdwardsBackend, XyzzBackend};
 use crate::context::{MsmContext, MsmOutput};
+use crate::prepared::{self, Header, Persist};
 use crate::scheduler::{DelayedScheduler, GreedyScheduler};
+use crate::store::{Mapping, Record};
 use crate::{MsmBuilder, MsmError, Plan, ScalarLimbs};
 use std::borrow::Cow;
+use std::path::Path;
 use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve};
 
 /// The backends, by name.
@@ -64,9 +67,11 @@ pub trait MsmEngine<C: MsmCurve>: Send + Sync {
     /// The MSM of canonical scalars (each below r), with its plan, phase timings and scheduler
     /// statistics.
     fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<C>, MsmError>;
+    /// Write the prepared points to a prepared file ([`crate::prepared`]).
+    fn write_prepared(&self, path: &Path) -> Result<(), MsmError>;
 }
 
-impl<C: MsmCurve, B: Backend<C> + 'static> MsmEngine<C> for MsmContext<C, B>
+impl<C: MsmCurve, B: Persist<C> + 'static> MsmEngine<C> for MsmContext<C, B>
 where
     B::Prepared: 'static,
 {
@@ -85,10 +90,14 @@ where
     fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<C>, MsmError> {
         self.msm_bigint_report(scalars)
     }
+    fn write_prepared(&self, path: &Path) -> Result<(), MsmError> {
+        let choice = self.choice.expect("contexts behind MsmEngine are built by name");
+        MsmContext::write_prepared(self, path, choice)
+    }
 }
 
 /// Curves know which backends they support.
-pub trait EngineCurve: MsmCurve {
+pub trait EngineCurve: MsmCurve<Base: Record> {
     /// What `Auto` means for n points.
     fn auto_backend(n: usize) -> BackendChoice;
     /// A twisted Edwards context for these points, or [`MsmError::Unsupported`] on curves without
@@ -97,18 +106,50 @@ pub trait EngineCurve: MsmCurve {
         builder: &MsmBuilder,
         points: Cow<'_, [Affine<Self>]>,
     ) -> Result<Box<dyn MsmEngine<Self>>, MsmError>;
+    /// The context of a checked prepared file whose header names `choice`.
+    fn open_prepared(
+        choice: BackendChoice,
+        header: &Header,
+        map: Mapping,
+        offset: usize,
+    ) -> Result<Box<dyn MsmEngine<Self>>, String>;
 }
 
 /// A context behind a trait object.
-fn boxed<C: MsmCurve, B: Backend<C> + 'static>(
+fn boxed<C: MsmCurve, B: Persist<C> + 'static>(
     builder: &MsmBuilder,
+    choice: BackendChoice,
     backend: B,
     points: Cow<'_, [Affine<C>]>,
 ) -> Result<Box<dyn MsmEngine<C>>, MsmError>
 where
     B::Prepared: 'static,
 {
-    Ok(Box::new(builder.build_context(backend, points)?))
+    let mut ctx = builder.build_context(backend, points)?;
+    ctx.choice = Some(choice);
+    Ok(Box::new(ctx))
+}
+
+/// The prepared-file context of any backend but twisted Edwards.
+fn open_common<C: MsmCurve>(
+    choice: BackendChoice,
+    header: &Header,
+    map: Mapping,
+    offset: usize,
+) -> Result<Box<dyn MsmEngine<C>>, String>
+where
+    Affine<C>: Record,
+{
+    match choice {
+        BackendChoice::Auto | BackendChoice::Xyzz => prepared::context(choice, XyzzBackend, header, map, offset),
+        BackendChoice::BatchAffineGreedy => {
+            prepared::context(choice, BatchAffineBackend::new(GreedyScheduler::default()), header, map, offset)
+        }
+        BackendChoice::BatchAffineDelayed => {
+            prepared::context(choice, BatchAffineBackend::new(DelayedScheduler::default()), header, map, offset)
+        }
+        BackendChoice::TwistedEdwards => Err(format!("{} has no twisted Edwards form", C::NAME)),
+    }
 }
 
 impl EngineCurve for Bls12_377 {
@@ -119,7 +160,18 @@ impl EngineCurve for Bls12_377 {
         builder: &MsmBuilder,
         points: Cow<'_, [Affine<Self>]>,
     ) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
-        boxed(builder, TwistedEdwardsBackend, points)
+        boxed(builder, BackendChoice::TwistedEdwards, TwistedEdwardsBackend, points)
+    }
+    fn open_prepared(
+        choice: BackendChoice,
+        header: &Header,
+        map: Mapping,
+        offset: usize,
+    ) -> Result<Box<dyn MsmEngine<Self>>, String> {
+        match choice {
+            BackendChoice::TwistedEdwards => prepared::context(choice, TwistedEdwardsBackend, header, map, offset),
+            _ => open_common(choice, header, map, offset),
+        }
     }
 }
 
@@ -129,6 +181,14 @@ impl EngineCurve for Bls12_381 {
     }
     fn twisted_edwards(_: &MsmBuilder, _: Cow<'_, [Affine<Self>]>) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
         Err(MsmError::Unsupported("BLS12-381 has no twisted Edwards form: use batch-affine or xyzz".into()))
+    }
+    fn open_prepared(
+        choice: BackendChoice,
+        header: &Header,
+        map: Mapping,
+        offset: usize,
+    ) -> Result<Box<dyn MsmEngine<Self>>, String> {
+        open_common(choice, header, map, offset)
     }
 }
 
@@ -140,12 +200,12 @@ impl BackendChoice {
         points: Cow<'_, [Affine<C>]>,
     ) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
         match self {
-            BackendChoice::Auto | BackendChoice::Xyzz => boxed(builder, XyzzBackend, points),
+            BackendChoice::Auto | BackendChoice::Xyzz => boxed(builder, BackendChoice::Xyzz, XyzzBackend, points),
             BackendChoice::BatchAffineGreedy => {
-                boxed(builder, BatchAffineBackend::new(GreedyScheduler::default()), points)
+                boxed(builder, self, BatchAffineBackend::new(GreedyScheduler::default()), points)
             }
             BackendChoice::BatchAffineDelayed => {
-                boxed(builder, BatchAffineBackend::new(DelayedScheduler::default()), points)
+                boxed(builder, self, BatchAffineBackend::new(DelayedScheduler::default()), points)
             }
             BackendChoice::TwistedEdwards => C::twisted_edwards(builder, points),
         }

@@ -54,4 +54,12 @@ pub enum MsmError {
         /// What is wrong there.
         what: String,
     },
+    /// A prepared file refused (see `zkmsm::prepared`).
+    #[error("{}: prepared file refused: {what}", path.display())]
+    Prepared {
+        /// The prepared file.
+        path: PathBuf,
+        /// What is wrong with it.
+        what: String,
+    },
 }

@@ -212,7 +212,7 @@ fn owned_construction_matches_borrowed() {
     many[5] = Affine::identity();
     assert_eq!(TwistedEdwardsBackend.prepare_owned(many.clone()), TwistedEdwardsBackend.prepare(&many));
     assert_eq!(TwistedEdwardsBackend.prepare_owned(pool.clone()), TwistedEdwardsBackend.prepare(&pool));
-    assert_eq!(XyzzBackend.prepare_owned(many.clone()), many);
+    assert_eq!(*XyzzBackend.prepare_owned(many.clone()), *many);
 
     let scalars = random_scalars::<Bls12_377>(many.len(), 8);
     let builder = MsmBuilder::new().validation(Validation::OnCurveOnly);

@@ -5,6 +5,7 @@ mod demo;
 mod gen;
 mod msm;
 mod plot;
+mod prepare;
 mod rtl;
 
 use crate::args::*;
@@ -14,10 +15,10 @@ use std::time::{Duration, Instant};
 use zkmsm::{Bls12_377, Bls12_381, MsmCurve, MsmEngine, MsmOutput, ScalarLimbs};
 
 pub fn run(cli: Cli) -> Result<(), CliError> {
-    if matches!(cli.command, Command::Demo(_) | Command::Msm(_)) {
+    if matches!(cli.command, Command::Demo(_) | Command::Msm(_) | Command::Prepare(_)) {
         return_large_buffers_to_the_os();
     }
-    if !matches!(cli.command, Command::Gen(_)) {
+    if !matches!(cli.command, Command::Gen(_) | Command::Prepare(_)) {
         // every other subcommand's result is on standard output
         require_stdout()?;
     }
@@ -33,6 +34,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Msm(a) => match a.curve {
             CurveName::Bls12_377 => msm::msm::<Bls12_377>(&a),
             CurveName::Bls12_381 => msm::msm::<Bls12_381>(&a),
+        },
+        Command::Prepare(a) => match a.curve {
+            CurveName::Bls12_377 => prepare::prepare::<Bls12_377>(&a),
+            CurveName::Bls12_381 => prepare::prepare::<Bls12_381>(&a),
         },
         Command::Bench(a) => match a.curve {
             CurveName::Bls12_377 => bench::bench::<Bls12_377>(&a),

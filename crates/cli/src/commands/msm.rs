@@ -1,6 +1,6 @@
 //! `zkmsm msm`: the MSM of a points file and a scalars file.
 
-use super::rtl::{self, CliCurve};
+use super::rtl::{self, CliCurve, RtlHandle};
 use super::{ms, phases_json, print_phases, timed_runs};
 use crate::args::MsmArgs;
 use crate::console::{errln, outln};
@@ -8,27 +8,32 @@ use crate::error::CliError;
 use crate::progress;
 use serde_json::json;
 use std::io::IsTerminal;
-use std::time::Instant;
+use std::path::Path;
+use std::time::{Duration, Instant};
 use zkmsm::io::{read_msm_inputs, result_hex, ReadOptions, Source};
-use zkmsm::{MsmBuilder, Validation};
+use zkmsm::{Affine, MsmBuilder, MsmEngine, ScalarLimbs, Validation};
 
 pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
+    let Some(points_path) = a.points.as_deref() else {
+        let file = a.prepared.as_deref().expect("clap requires --points or --prepared");
+        return super::prepare::msm_prepared::<C>(a, file);
+    };
     if a.memory_budget.is_none() {
         rtl::refuse_early::<C>(a.backend, a.precompute)?;
     }
-    if a.points.as_os_str() == "-" && a.scalars.as_os_str() == "-" {
+    if points_path.as_os_str() == "-" && a.scalars.as_os_str() == "-" {
         return Err(CliError::BothStdin);
     }
-    for (path, what) in [(&a.points, "points"), (&a.scalars, "scalars")] {
+    for (path, what) in [(points_path, "points"), (a.scalars.as_path(), "scalars")] {
         if path.as_os_str() == "-" && std::io::stdin().is_terminal() {
             errln!("reading the {what} from the terminal (standard input); end with Ctrl-D")?;
         }
     }
     if let Some(budget) = a.memory_budget {
-        return out_of_core::<C>(a, budget);
+        return out_of_core::<C>(a, points_path, budget);
     }
     let t = Instant::now();
-    let points = Source::open(&a.points)?;
+    let points = Source::open(points_path)?;
     let scalars = Source::open(&a.scalars)?;
     let pb = progress::bar("reading and validating points", "points");
     let inputs = read_msm_inputs::<C>(
@@ -56,7 +61,6 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
         ms(load)
     )?;
     let t = Instant::now();
-    let n = points.len();
     let pb = progress::spinner(super::demo::init_message(a.precompute));
     // Without --check the context takes the points (no second copy: peak memory).
     let (ctx, points, rtl) = match a.backend.choice() {
@@ -83,7 +87,22 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
     };
     pb.finish_and_clear();
     let init = t.elapsed();
-    let (out, all) = timed_runs(ctx.as_ref(), &scalars, a.repeat)?;
+    run_and_report(a, ctx.as_ref(), &scalars, &points, load, init, rtl.as_ref())
+}
+
+/// The timed runs of a built context, the optional check against the
+/// reference (`points` holds the points only with --check), and the report.
+pub(super) fn run_and_report<C: zkmsm::EngineCurve>(
+    a: &MsmArgs,
+    ctx: &dyn MsmEngine<C>,
+    scalars: &[ScalarLimbs],
+    points: &[Affine<C>],
+    load: Duration,
+    init: Duration,
+    rtl: Option<&RtlHandle>,
+) -> Result<(), CliError> {
+    let n = ctx.len();
+    let (out, all) = timed_runs(ctx, scalars, a.repeat)?;
     let msm_ms = all[all.len() / 2];
     let result = out.result.to_affine();
     errln!(
@@ -94,10 +113,10 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
         ctx.backend_name()
     )?;
     print_phases(&out)?;
-    let cycles = rtl::report(rtl.as_ref())?;
+    let cycles = rtl::report(rtl)?;
     if a.check {
         let t = Instant::now();
-        let reference = zkmsm::reference::naive_msm(&points, &scalars);
+        let reference = zkmsm::reference::naive_msm(points, scalars);
         if reference != result {
             return Err(CliError::WrongResult { got: result_hex(&result), expected: result_hex(&reference) });
         }
@@ -116,8 +135,8 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
 }
 
 /// `--memory-budget`: the library's out-of-core MSM (zkmsm::out_of_core).
-fn out_of_core<C: zkmsm::EngineCurve>(a: &MsmArgs, budget: usize) -> Result<(), CliError> {
-    if a.points.as_os_str() == "-" || a.scalars.as_os_str() == "-" {
+fn out_of_core<C: zkmsm::EngineCurve>(a: &MsmArgs, points: &Path, budget: usize) -> Result<(), CliError> {
+    if points.as_os_str() == "-" || a.scalars.as_os_str() == "-" {
         return Err(CliError::BudgetNeedsFiles);
     }
     let opts = zkmsm::out_of_core::OutOfCoreOptions {
@@ -128,7 +147,7 @@ fn out_of_core<C: zkmsm::EngineCurve>(a: &MsmArgs, budget: usize) -> Result<(), 
         ..zkmsm::out_of_core::OutOfCoreOptions::with_budget(budget)
     };
     let t = Instant::now();
-    let out = zkmsm::out_of_core::msm_files::<C>(&a.points, &a.scalars, &opts)?;
+    let out = zkmsm::out_of_core::msm_files::<C>(points, &a.scalars, &opts)?;
     let msm_ms = ms(t.elapsed());
     errln!(
         "out-of-core msm: {msm_ms:.2} ms (read, validate and MSM), {} points in {} chunks of {}, backend {}",

@@ -9,6 +9,7 @@
 use super::side_buckets::SideBuckets;
 use super::{prefetch, Backend, WindowBuckets, PREFETCH_AHEAD};
 use crate::scheduler::{BatchSink, GreedyScheduler, Op, ScheduleStats, Scheduler};
+use crate::store::Store;
 use crate::Plan;
 use std::marker::PhantomData;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
@@ -31,8 +32,8 @@ pub struct BatchAffineBackend<S: Scheduler = GreedyScheduler> {
 /// the lane variants' field constants does not matter.)
 #[allow(clippy::large_enum_variant)]
 pub enum BatchAffinePoints<C: MsmCurve> {
-    /// Plain affine points for the portable 64-bit arithmetic.
-    Scalar(Vec<Affine<C>>),
+    /// Plain affine points for the portable 64-bit arithmetic (owned, or mapped from a prepared file).
+    Scalar(Store<Affine<C>>),
     /// Points in radix 2^52 for the eight-lane AVX-512 IFMA engine.
     #[cfg(target_arch = "x86_64")]
     Ifma(super::ifma::IfmaPoints<C>),
@@ -288,7 +289,7 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
         if self.fma {
             return BatchAffinePoints::Fma(FmaPoints::prepare(points));
         }
-        BatchAffinePoints::Scalar(points.to_vec())
+        BatchAffinePoints::Scalar(points.to_vec().into())
     }
 
     fn prepare_owned(&self, points: Vec<Affine<C>>) -> BatchAffinePoints<C> {
@@ -300,7 +301,7 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
         if self.fma {
             return BatchAffinePoints::Fma(FmaPoints::prepare_owned(points));
         }
-        BatchAffinePoints::Scalar(points)
+        BatchAffinePoints::Scalar(points.into())
     }
 
     fn accumulate<'a>(

@@ -6,6 +6,7 @@
 //! the formulas are complete on the prime-order subgroup, which init checks.
 
 use super::{prefetch_bucket, Backend, Bucket, PREFETCH_AHEAD};
+use crate::store::Store;
 use crate::Plan;
 use zkmsm_curve::te::{precompute_points, TeExtended, TePrecomputed};
 use zkmsm_curve::{Affine, Bls12_377, Xyzz};
@@ -36,7 +37,7 @@ impl Bucket<Bls12_377> for TeExtended {
 }
 
 impl Backend<Bls12_377> for TwistedEdwardsBackend {
-    type Prepared = Vec<TePrecomputed>;
+    type Prepared = Store<TePrecomputed>;
     type Bucket = TeExtended;
     type Window<'a> = Vec<TeExtended>;
 
@@ -46,14 +47,15 @@ impl Backend<Bls12_377> for TwistedEdwardsBackend {
 
     /// Points must be validated subgroup points: none of them is one of the
     /// five points without a twisted Edwards image.
-    fn prepare(&self, points: &[Affine<Bls12_377>]) -> Vec<TePrecomputed> {
+    fn prepare(&self, points: &[Affine<Bls12_377>]) -> Store<TePrecomputed> {
         use rayon::prelude::*;
         points
             .par_chunks(1024)
             .flat_map_iter(|chunk| {
                 precompute_points(chunk).expect("validated subgroup points have a twisted Edwards image")
             })
-            .collect()
+            .collect::<Vec<_>>()
+            .into()
     }
 
     /// Converts a slice at a time from the end, giving each converted slice's
@@ -61,7 +63,7 @@ impl Backend<Bls12_377> for TwistedEdwardsBackend {
     /// allocation in place), so the 104-byte affine points and the 144-byte
     /// precomputed ones are never both held in full. The points are reversed
     /// first so that cutting from the end converts them in order.
-    fn prepare_owned(&self, mut points: Vec<Affine<Bls12_377>>) -> Vec<TePrecomputed> {
+    fn prepare_owned(&self, mut points: Vec<Affine<Bls12_377>>) -> Store<TePrecomputed> {
         use rayon::prelude::*;
         const SLICE: usize = 1 << 15;
         if points.len() <= SLICE {
@@ -79,10 +81,10 @@ impl Backend<Bls12_377> for TwistedEdwardsBackend {
             points.truncate(start);
             points.shrink_to_fit();
         }
-        out
+        out.into()
     }
 
-    fn accumulate(&self, points: &Vec<TePrecomputed>, digits: &[i32], plan: &Plan) -> Vec<TeExtended> {
+    fn accumulate(&self, points: &Store<TePrecomputed>, digits: &[i32], plan: &Plan) -> Vec<TeExtended> {
         let mut buckets = vec![TeExtended::identity(); plan.buckets];
         for (i, (p, &d)) in points.iter().zip(digits).enumerate() {
             if let Some(&ahead) = digits.get(i + PREFETCH_AHEAD) {

@@ -2,6 +2,7 @@
 //! per non-zero digit (what arkworks and blst do).
 
 use super::{prefetch_bucket, Backend, PREFETCH_AHEAD};
+use crate::store::Store;
 use crate::Plan;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 
@@ -11,7 +12,7 @@ use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 pub struct XyzzBackend;
 
 impl<C: MsmCurve> Backend<C> for XyzzBackend {
-    type Prepared = Vec<Affine<C>>;
+    type Prepared = Store<Affine<C>>;
     type Bucket = Xyzz<C>;
     type Window<'a> = Vec<Xyzz<C>>;
 
@@ -19,15 +20,15 @@ impl<C: MsmCurve> Backend<C> for XyzzBackend {
         "xyzz"
     }
 
-    fn prepare(&self, points: &[Affine<C>]) -> Vec<Affine<C>> {
-        points.to_vec()
+    fn prepare(&self, points: &[Affine<C>]) -> Store<Affine<C>> {
+        points.to_vec().into()
     }
 
-    fn prepare_owned(&self, points: Vec<Affine<C>>) -> Vec<Affine<C>> {
-        points
+    fn prepare_owned(&self, points: Vec<Affine<C>>) -> Store<Affine<C>> {
+        points.into()
     }
 
-    fn accumulate(&self, points: &Vec<Affine<C>>, digits: &[i32], plan: &Plan) -> Vec<Xyzz<C>> {
+    fn accumulate(&self, points: &Store<Affine<C>>, digits: &[i32], plan: &Plan) -> Vec<Xyzz<C>> {
         let mut buckets = vec![Xyzz::<C>::identity(); plan.buckets];
         for (i, (p, &d)) in points.iter().zip(digits).enumerate() {
             if let Some(&ahead) = digits.get(i + PREFETCH_AHEAD) {

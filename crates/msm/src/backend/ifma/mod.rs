@@ -123,6 +123,12 @@ pub type IfmaPoints<C> = LanePoints<C, IfmaField<C>>;
 /// One window's buckets filled by the IFMA engine, still in limbs.
 pub type IfmaWindow<'a, C> = LaneWindow<'a, C, IfmaField<C>>;
 
+/// The prepared-file layout of the IFMA engine's points: [`LanePoint`](crate::backend::lanes::engine::LanePoint)
+/// records, radix-2^52 limbs in Montgomery form for 2^416.
+pub const LAYOUT: &str = "ifma52-point52";
+/// Bits per limb of [`LAYOUT`].
+pub const RADIX: u32 = 52;
+
 /// Whether batch-affine runs here: AVX-512 F, DQ and IFMA present, and not
 /// turned off with `ZKMSM_NO_IFMA=1` (to compare with the other paths).
 pub fn enabled() -> bool {

@@ -23,6 +23,7 @@ use super::{LaneField, Limbs};
 use crate::backend::side_buckets::SideBuckets;
 use crate::backend::{prefetch, PREFETCH_AHEAD};
 use crate::scheduler::{BatchSink, Op, ScheduleStats, Scheduler};
+use crate::store::{bytes_of, Record, Store};
 use crate::Plan;
 use rayon::prelude::*;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
@@ -46,13 +47,65 @@ impl LanePoint {
     pub fn is_infinity(&self) -> bool {
         self.x[7] & INFINITY_FLAG != 0
     }
+
+    /// Whether this is a point the arithmetic can be given, read from a
+    /// file: both coordinates limbs of `radix` bits holding a canonical
+    /// value (below q, whose words `q_minus_1` are q - 1: `neg_limbs` and
+    /// the bounds of every operation assume it), or the point at infinity
+    /// exactly as [`convert`] writes it.
+    pub fn canonical(&self, radix: u32, q_minus_1: &[u64; 6]) -> bool {
+        if self.is_infinity() {
+            let mut x = self.x;
+            x[7] &= !INFINITY_FLAG;
+            return x == [0; 8] && self.y == [0; 8];
+        }
+        let below_q = |l: &Limbs| match value_words(l, radix) {
+            Some(w) => w.iter().rev().cmp(q_minus_1.iter().rev()).is_le(),
+            None => false,
+        };
+        below_q(&self.x) && below_q(&self.y)
+    }
+}
+
+/// The 384-bit value of limbs of `radix` bits (least significant first);
+/// `None` when a limb has more than `radix` bits or the value does not fit
+/// 384 bits.
+fn value_words(l: &Limbs, radix: u32) -> Option<[u64; 6]> {
+    let mut w = [0u64; 6];
+    let mut put = |word: usize, bits: u64| match w.get_mut(word) {
+        Some(v) => {
+            *v |= bits;
+            true
+        }
+        None => bits == 0,
+    };
+    for (i, &limb) in l.iter().enumerate() {
+        if radix < 64 && limb >> radix != 0 {
+            return None;
+        }
+        let (word, off) = (radix as usize * i / 64, radix as usize * i % 64);
+        if !put(word, limb << off) || (off != 0 && !put(word + 1, limb >> (64 - off))) {
+            return None;
+        }
+    }
+    Some(w)
+}
+
+// SAFETY: sixteen u64 limbs, no padding (128 bytes, align 64); any limbs are
+// a value. Whether they suit an arithmetic is checked by the reader
+// ([`LanePoints::from_store`]), which knows the radix.
+unsafe impl Record for LanePoint {
+    fn write_record(&self, out: &mut [u8]) {
+        // SAFETY: no padding.
+        out.copy_from_slice(unsafe { bytes_of(self) });
+    }
 }
 
 /// Points converted once for an arithmetic, with what every window's engine
 /// needs of them.
 pub struct LanePoints<C: MsmCurve, L: LaneField<C::Base>> {
-    /// The points, in input order.
-    pub points: Vec<LanePoint>,
+    /// The points, in input order (owned, or mapped from a prepared file).
+    pub points: Store<LanePoint>,
     field: L,
     /// Padding lanes add `pad_point` (2G) into private buckets holding G.
     pad_start: LanePoint,
@@ -76,7 +129,7 @@ fn field<C: MsmCurve, L: LaneField<C::Base>>() -> L {
 }
 
 impl<C: MsmCurve, L: LaneField<C::Base>> LanePoints<C, L> {
-    fn with_points(field: L, points: Vec<LanePoint>) -> Self {
+    fn with_points(field: L, points: Store<LanePoint>) -> Self {
         let g = C::generator();
         let pad_start = convert(&field, &g);
         let pad_point = convert(&field, &g.to_xyzz().double().to_affine());
@@ -86,8 +139,8 @@ impl<C: MsmCurve, L: LaneField<C::Base>> LanePoints<C, L> {
     /// Convert points once (callers check `L::available()` first).
     pub fn prepare(points: &[Affine<C>]) -> Self {
         let field = field::<C, L>();
-        let converted = points.par_iter().map(|p| convert(&field, p)).collect();
-        Self::with_points(field, converted)
+        let converted: Vec<LanePoint> = points.par_iter().map(|p| convert(&field, p)).collect();
+        Self::with_points(field, converted.into())
     }
 
     /// As [`Self::prepare`], freeing the affine points as they are converted
@@ -108,7 +161,20 @@ impl<C: MsmCurve, L: LaneField<C::Base>> LanePoints<C, L> {
         }
         // SAFETY: the loop wrote every slot 0..n exactly once.
         unsafe { out.set_len(n) };
-        Self::with_points(field, out)
+        Self::with_points(field, out.into())
+    }
+
+    /// Points already in this arithmetic's limbs, from a prepared file;
+    /// `None` unless every point is [`LanePoint::canonical`] for `radix`
+    /// (callers check `L::available()` first).
+    pub fn from_store(points: Store<LanePoint>, radix: u32) -> Option<Self> {
+        let bytes = (-C::Base::ONE).to_bytes_le();
+        let q_minus_1: [u64; 6] =
+            core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()));
+        if !points.par_iter().all(|p| p.canonical(radix, &q_minus_1)) {
+            return None;
+        }
+        Some(Self::with_points(field::<C, L>(), points))
     }
 
     /// Number of points.
@@ -631,5 +697,50 @@ mod tests {
         assert_eq!(a.len(), b.len());
         assert!(a == b);
         assert!(b[7].is_infinity() && !b[8].is_infinity());
+    }
+
+    /// `words` (384 bits) as limbs of `radix` bits.
+    fn split(words: &[u64; 6], radix: u32) -> Limbs {
+        let bit = |k: usize| k < 384 && words[k / 64] >> (k % 64) & 1 == 1;
+        core::array::from_fn(|i| (0..radix as usize).fold(0, |l, b| l | (bit(radix as usize * i + b) as u64) << b))
+    }
+
+    /// What a prepared file may hold: values below q in each radix, and
+    /// infinity exactly as `convert` writes it; q itself, a limb beyond
+    /// the radix, values beyond 384 bits and a dirty infinity are refused.
+    #[test]
+    fn canonical_means_below_q_and_clean_infinity() {
+        let bytes = (-zkmsm_field::Bls12_381Fq::ONE).to_bytes_le();
+        let qm1: [u64; 6] = core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()));
+        let mut q = qm1;
+        q[0] += 1; // q is odd: no carry
+        let max = [u64::MAX; 6];
+        for radix in [51u32, 52] {
+            let point = |x: Limbs, y: Limbs| LanePoint { x, y };
+            let ok = |p: LanePoint| p.canonical(radix, &qm1);
+            for w in [[0u64; 6], qm1, [1, 2, 3, 4, 5, 6], [u64::MAX, 0, u64::MAX, 0, 7, 1]] {
+                assert_eq!(value_words(&split(&w, radix), radix), Some(w), "radix {radix}");
+            }
+            assert!(ok(point(split(&qm1, radix), split(&[0; 6], radix))));
+            assert!(ok(point(split(&[5, 0, 0, 0, 0, 0], radix), split(&qm1, radix))));
+            assert!(!ok(point(split(&q, radix), split(&[1; 6], radix))), "x = q");
+            assert!(!ok(point(split(&[1; 6], radix), split(&q, radix))), "y = q");
+            assert!(!ok(point(split(&max, radix), split(&[1; 6], radix))), "2^384 - 1");
+            let mut wide = split(&[1; 6], radix);
+            wide[2] |= 1 << radix;
+            assert!(!ok(point(wide, split(&[1; 6], radix))), "a limb beyond the radix");
+            let mut high = split(&[1; 6], radix);
+            high[7] |= 1 << (384 - 7 * radix);
+            assert!(!ok(point(split(&[1; 6], radix), high)), "bit 384");
+            let mut inf = LanePoint::default();
+            inf.x[7] = INFINITY_FLAG;
+            assert!(inf.is_infinity() && ok(inf));
+            let mut dirty = inf;
+            dirty.y[0] = 1;
+            assert!(!ok(dirty), "infinity with a y");
+            let mut dirty = inf;
+            dirty.x[3] = 1;
+            assert!(!ok(dirty), "infinity with an x");
+        }
     }
 }

@@ -108,6 +108,13 @@ pub type NativeSimd = simd::Avx2;
 #[cfg(target_arch = "aarch64")]
 pub type NativeSimd = simd::Neon;
 
+/// The prepared-file layout of the FMA engine's points: [`engine::LanePoint`]
+/// records, radix-2^51 limbs in Montgomery form for 2^408 (the same on
+/// every [`Simd`]).
+pub const FMA_LAYOUT: &str = "fma51-point51";
+/// Bits per limb of [`FMA_LAYOUT`].
+pub const FMA_RADIX: u32 = 51;
+
 /// Whether the four-lane FMA engine runs here: AVX2 + FMA (x86-64) or NEON
 /// (aarch64), and not turned off with `ZKMSM_NO_FMA=1` (to compare with the
 /// scalar path).

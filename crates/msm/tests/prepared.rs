@@ -1,0 +1,283 @@
+//! Prepared files: every backend's layout round-trips to the same MSM, with
+//! and without fixed-base precomputation; and a file that is corrupt,
+//! truncated, of another curve, layout or format version, or not a prepared
+//! file at all is refused with a one-line error naming it.
+
+use std::path::{Path, PathBuf};
+use zkmsm::gen::{random_points, random_scalars};
+use zkmsm::prepared::{Header, FORMAT_VERSION};
+use zkmsm::*;
+use zkmsm_field::PrimeField;
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zkmsm-prepared-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn round_trip<C: EngineCurve>(seed: u64) {
+    let mut points = random_points::<C>(300, seed).points;
+    points[7] = Affine::identity();
+    points[8] = points[9].neg();
+    let scalars = random_scalars::<C>(300, seed + 1);
+    let want = msm_bigint(&points, &scalars).unwrap();
+    for choice in BackendChoice::ALL {
+        for copies in [None, Some(3)] {
+            let builder = MsmBuilder::new().backend(choice).precompute(copies);
+            let Ok(ctx) = builder.build(&points) else { continue }; // twisted Edwards on BLS12-381
+            let path = tmp(&format!("{}-{}-{copies:?}.prep", C::NAME, choice.name()));
+            ctx.write_prepared(&path).unwrap();
+            let back = open_prepared::<C>(&path).unwrap();
+            assert_eq!(back.backend_name(), ctx.backend_name());
+            assert_eq!((back.len(), back.plan()), (ctx.len(), ctx.plan()));
+            let got = back.msm_report(&scalars).unwrap().result.to_affine();
+            assert_eq!(got, want, "{} {} {copies:?}", C::NAME, choice.name());
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+    // no points at all
+    let ctx = MsmBuilder::new().backend(BackendChoice::Xyzz).build(Vec::<Affine<C>>::new()).unwrap();
+    let path = tmp(&format!("{}-empty.prep", C::NAME));
+    ctx.write_prepared(&path).unwrap();
+    let back = open_prepared::<C>(&path).unwrap();
+    assert!(back.is_empty() && back.msm_report(&[]).unwrap().result.is_identity());
+}
+
+#[test]
+fn every_layout_round_trips_bls12_377() {
+    round_trip::<Bls12_377>(1);
+}
+
+#[test]
+fn every_layout_round_trips_bls12_381() {
+    round_trip::<Bls12_381>(2);
+}
+
+/// Rewrite the header's own checksum after editing it, so that the check
+/// being tested is the one that refuses the file.
+fn reseal(bytes: &mut [u8]) {
+    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[..144]);
+    bytes[144..152].copy_from_slice(&sum.to_le_bytes());
+}
+
+/// Reseal both checksums after editing the records.
+fn reseal_all(bytes: &mut [u8]) {
+    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[4096..]);
+    bytes[136..144].copy_from_slice(&sum.to_le_bytes());
+    reseal(bytes);
+}
+
+fn refused<C: EngineCurve>(path: &Path, bytes: &[u8], expect: &str) {
+    std::fs::write(path, bytes).unwrap();
+    let err = match open_prepared::<C>(path) {
+        Ok(_) => panic!("accepted a file that should be refused ({expect})"),
+        Err(e) => e,
+    };
+    assert!(matches!(err, MsmError::Prepared { .. }), "{err}");
+    let msg = err.to_string();
+    assert!(!msg.contains('\n'), "one line: {msg}");
+    assert!(msg.contains(&path.display().to_string()), "names the file: {msg}");
+    assert!(msg.contains(expect), "{msg:?} should say {expect:?}");
+}
+
+#[test]
+fn bad_files_are_refused_with_one_line() {
+    let points = random_points::<Bls12_381>(100, 3).points;
+    let ctx = MsmBuilder::new().backend(BackendChoice::Xyzz).build(&points).unwrap();
+    let good = tmp("good.prep");
+    ctx.write_prepared(&good).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let header = Header::decode(&bytes).unwrap();
+    assert_eq!((header.version, header.points, header.layout.as_str()), (FORMAT_VERSION, 100, "affine-mont64"));
+    let path = tmp("bad.prep");
+
+    refused::<Bls12_381>(&path, b"definitely not", "not a zkmsm prepared file");
+    refused::<Bls12_381>(&path, &bytes[..100], "truncated");
+    refused::<Bls12_381>(&path, &bytes[..bytes.len() - 1], "truncated");
+    let mut b = bytes.clone();
+    b.push(0);
+    refused::<Bls12_381>(&path, &b, "trailing bytes");
+    // a flipped bit in the points, in the header
+    let mut b = bytes.clone();
+    b[4096 + 1000] ^= 4;
+    refused::<Bls12_381>(&path, &b, "checksum mismatch");
+    let mut b = bytes.clone();
+    b[105] ^= 1;
+    refused::<Bls12_381>(&path, &b, "header checksum mismatch");
+    // another curve
+    refused::<Bls12_377>(&path, &bytes, "prepared for bls12-381, not bls12-377");
+    // another format version
+    let mut b = bytes.clone();
+    b[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    reseal(&mut b);
+    refused::<Bls12_381>(&path, &b, &format!("format version {}", FORMAT_VERSION + 1));
+    // another layout (a name this backend does not run)
+    let mut b = bytes.clone();
+    b[64..64 + 13].copy_from_slice(b"te-precompute");
+    reseal(&mut b);
+    refused::<Bls12_381>(&path, &b, "is not one the xyzz backend runs");
+    // a record size this build does not lay the layout out with
+    let mut b = bytes.clone();
+    let half = header.record_bytes / 2;
+    b[96..100].copy_from_slice(&half.to_le_bytes());
+    b[104..112].copy_from_slice(&200u64.to_le_bytes());
+    b[120..128].copy_from_slice(&200u64.to_le_bytes());
+    reseal(&mut b);
+    refused::<Bls12_381>(&path, &b, &format!("the file has {half}-byte records"));
+    // a data length the header's own counts contradict
+    let mut b = bytes.clone();
+    b[128..136].copy_from_slice(&(header.data_bytes - 8).to_le_bytes());
+    reseal(&mut b);
+    refused::<Bls12_381>(&path, &b, "header corrupt");
+    // an unknown backend name
+    let mut b = bytes.clone();
+    b[32..38].copy_from_slice(b"nosuch");
+    reseal(&mut b);
+    refused::<Bls12_381>(&path, &b, "unknown backend");
+    // a record that is not a valid value (infinity flag 2), checksums resealed
+    let mut b = bytes.clone();
+    let flag = core::mem::offset_of!(Affine<Bls12_381>, infinity);
+    b[4096 + flag] = 2;
+    let sum = xxhash_rust::xxh3::xxh3_64(&b[4096..]);
+    b[136..144].copy_from_slice(&sum.to_le_bytes());
+    reseal(&mut b);
+    refused::<Bls12_381>(&path, &b, "not a valid");
+    // a coordinate at or above q, checksums resealed
+    let mut b = bytes.clone();
+    let x = core::mem::offset_of!(Affine<Bls12_381>, x);
+    b[4096 + x..4096 + x + 48].fill(0xff);
+    let sum = xxhash_rust::xxh3::xxh3_64(&b[4096..]);
+    b[136..144].copy_from_slice(&sum.to_le_bytes());
+    reseal(&mut b);
+    refused::<Bls12_381>(&path, &b, "not a valid");
+    // the point at infinity with a coordinate left in it
+    let mut b = bytes.clone();
+    let (x, flag) = (core::mem::offset_of!(Affine<Bls12_381>, x), core::mem::offset_of!(Affine<Bls12_381>, infinity));
+    b[4096 + flag] = 1;
+    b[4096 + x] = 1;
+    reseal_all(&mut b);
+    refused::<Bls12_381>(&path, &b, "not a valid");
+    // an empty file, a file cut inside the magic
+    refused::<Bls12_381>(&path, b"", "truncated: 0 bytes");
+    refused::<Bls12_381>(&path, b"ZKMS", "truncated: 4 bytes");
+    // a byte of the reserved part of the header
+    let mut b = bytes.clone();
+    b[4000] = 1;
+    refused::<Bls12_381>(&path, &b, "reserved byte 4000 is not zero");
+    // the good file still opens
+    assert!(open_prepared::<Bls12_381>(&good).is_ok());
+    // no such file
+    let err = open_prepared::<Bls12_381>(&tmp("missing.prep")).err().unwrap();
+    assert!(matches!(err, MsmError::Io { .. }));
+}
+
+/// The lane engines' layouts (fma51-point51 without IFMA, ifma52-point52
+/// with it, affine-mont64 where neither runs): a limb beyond the radix, with
+/// both checksums resealed, is refused rather than fed to the arithmetic.
+#[test]
+fn lane_layouts_refuse_limbs_beyond_their_radix() {
+    let points = random_points::<Bls12_381>(64, 4).points;
+    let ctx = MsmBuilder::new().backend(BackendChoice::BatchAffineGreedy).build(&points).unwrap();
+    let good = tmp("lanes.prep");
+    ctx.write_prepared(&good).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let header = Header::decode(&bytes).unwrap();
+    let layout = header.layout.as_str();
+    assert!(["fma51-point51", "ifma52-point52", "affine-mont64"].contains(&layout), "{layout}");
+    if layout == "affine-mont64" {
+        return; // no lane arithmetic on this CPU: the other test covers this layout
+    }
+    assert_eq!(header.record_bytes, 128);
+    let scalars = random_scalars::<Bls12_381>(64, 5);
+    let want = msm_bigint(&points, &scalars).unwrap();
+    let back = open_prepared::<Bls12_381>(&good).unwrap();
+    assert_eq!(back.msm_report(&scalars).unwrap().result.to_affine(), want);
+    let path = tmp("lanes-bad.prep");
+    for (record, limb) in [(0usize, 0usize), (63, 7), (5, 12)] {
+        let mut b = bytes.clone();
+        let at = 4096 + 128 * record + 8 * limb;
+        b[at..at + 8].copy_from_slice(&(1u64 << 60).to_le_bytes());
+        let sum = xxhash_rust::xxh3::xxh3_64(&b[4096..]);
+        b[136..144].copy_from_slice(&sum.to_le_bytes());
+        reseal(&mut b);
+        refused::<Bls12_381>(&path, &b, "beyond its radix");
+    }
+    // a coordinate equal to q, in the layout's radix
+    let radix = if layout == "fma51-point51" { 51 } else { 52 };
+    let qm1 = (-zkmsm_field::Bls12_381Fq::ONE).to_bytes_le();
+    let mut q: Vec<u64> = (0..6).map(|i| u64::from_le_bytes(qm1[8 * i..8 * i + 8].try_into().unwrap())).collect();
+    q[0] += 1; // q is odd: no carry
+    let bit = |k: usize| k < 384 && q[k / 64] >> (k % 64) & 1 == 1;
+    for coordinate in [0usize, 1] {
+        let mut b = bytes.clone();
+        for limb in 0..8 {
+            let v = (0..radix).fold(0u64, |l, j| l | (bit(radix * limb + j) as u64) << j);
+            let at = 4096 + 128 * 9 + 64 * coordinate + 8 * limb;
+            b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+        }
+        reseal_all(&mut b);
+        refused::<Bls12_381>(&path, &b, "at or above q");
+    }
+}
+
+/// A changed byte anywhere is refused: every byte of the header's used part
+/// (fields and checksum), reserved bytes, and records at the start, the
+/// middle and the end; each refusal one line naming the file.
+#[test]
+fn a_changed_byte_anywhere_is_refused() {
+    let points = random_points::<Bls12_377>(40, 6).points;
+    let ctx = MsmBuilder::new().backend(BackendChoice::TwistedEdwards).precompute(Some(2)).build(&points).unwrap();
+    let good = tmp("anybyte.prep");
+    ctx.write_prepared(&good).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let path = tmp("anybyte-bad.prep");
+    let len = bytes.len();
+    let positions = (0..152).chain([152, 1000, 4095, 4096, 4097, 4096 + len / 2 - 2048, len - 1]);
+    for at in positions {
+        for bit in [0u8, 7] {
+            let mut b = bytes.clone();
+            b[at] ^= 1 << bit;
+            std::fs::write(&path, &b).unwrap();
+            let err = open_prepared::<Bls12_377>(&path).err().unwrap_or_else(|| panic!("byte {at} bit {bit} accepted"));
+            let msg = err.to_string();
+            assert!(matches!(err, MsmError::Prepared { .. }), "byte {at}: {msg}");
+            assert!(!msg.contains('\n') && msg.contains(&path.display().to_string()), "byte {at}: {msg}");
+        }
+    }
+}
+
+/// A header whose precomputation does not fit its window (or whose window
+/// is out of range, or set without precomputation) is refused, not planned
+/// with (Plan::with_window would panic on a window out of range).
+#[test]
+fn precompute_and_window_must_agree() {
+    use zkmsm::fixed_base::Precompute;
+    let points = random_points::<Bls12_381>(50, 7).points;
+    let path = tmp("window-bad.prep");
+    let ctx = MsmBuilder::new().backend(BackendChoice::Xyzz).precompute(Some(6)).build(&points).unwrap();
+    let good = tmp("window.prep");
+    ctx.write_prepared(&good).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let header = Header::decode(&bytes).unwrap();
+    assert!(header.copies > 1 && header.window > 0, "{header:?}");
+    let with_window = |c: u32| {
+        let mut b = bytes.clone();
+        b[116..120].copy_from_slice(&c.to_le_bytes());
+        reseal(&mut b);
+        b
+    };
+    for c in [0, 21, u32::MAX] {
+        refused::<Bls12_381>(&path, &with_window(c), "does not fit window");
+    }
+    let misfit = (1..=20)
+        .find(|&c| Precompute::new(Plan::with_window(c, 255), header.copies).copies != header.copies)
+        .expect("a window the copies do not fit");
+    refused::<Bls12_381>(&path, &with_window(misfit), &format!("does not fit window c = {misfit}"));
+    // a window without precomputation
+    let plain = MsmBuilder::new().backend(BackendChoice::Xyzz).build(&points).unwrap();
+    plain.write_prepared(&good).unwrap();
+    let mut b = std::fs::read(&good).unwrap();
+    b[116..120].copy_from_slice(&5u32.to_le_bytes());
+    reseal(&mut b);
+    refused::<Bls12_381>(&path, &b, "0 copies does not fit window c = 5");
+}
