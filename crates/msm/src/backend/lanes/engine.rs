@@ -52,7 +52,7 @@ impl LanePoint {
     /// file: both coordinates limbs of `radix` bits holding a canonical
     /// value (below q, whose words `q_minus_1` are q - 1: `neg_limbs` and
     /// the bounds of every operation assume it), or the point at infinity
-    /// exactly as [`convert`] writes it.
+    /// exactly as conversion writes it (flag only).
     pub fn canonical(&self, radix: u32, q_minus_1: &[u64; 6]) -> bool {
         if self.is_infinity() {
             let mut x = self.x;
