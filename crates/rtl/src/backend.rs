@@ -233,6 +233,10 @@ impl MsmEngine<Bls12_377> for RtlEngine {
     fn plan(&self) -> Plan {
         Plan::with_window(self.window.unwrap_or_else(|| window_for(self.points.n, &self.backend.params())), SCALAR_BITS)
     }
+    /// The core reads points from its own memory image, not a prepared file: refused.
+    fn write_prepared(&self, _path: &std::path::Path) -> Result<(), MsmError> {
+        Err(MsmError::Unsupported("the rtl backend has no prepared-file layout; prepare with a CPU backend".into()))
+    }
     fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<Bls12_377>, MsmError> {
         let n = self.points.n;
         if scalars.len() != n {
