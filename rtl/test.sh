@@ -5,7 +5,8 @@
 # "N passed, 0 failed" at the end and exits non-zero on any failure.
 #
 # The MSM core (zk_msm_top) runs on its integer stand-in datapath in two
-# configurations (rtl/tb/zk_core_tb.cpp: random MSMs checked exactly); then
+# configurations, one core and three cores on one point stream
+# (rtl/tb/zk_core_tb.cpp: random MSMs checked exactly); then
 # Verilated as synthesized behind the `rtl` backend, built once by one cargo
 # command: crates/rtl's tests (stand-in vs the cycle model, BLS12-377 MSMs
 # end to end vs the CPU engine) and the CLI's `--backend rtl` tests.
@@ -70,6 +71,11 @@ for top in zk_tb_top zk_msm_top; do
     bad "verilator --lint-only -Wall ($top)"
   fi
 done
+if verilator --lint-only -Wall -Isrc $SRCS --top-module zk_msm_top -GNCORES=2; then
+  ok "verilator --lint-only -Wall (zk_msm_top, NCORES = 2)"
+else
+  bad "verilator --lint-only -Wall (zk_msm_top, NCORES = 2)"
+fi
 if verilator --lint-only -Wall -Isrc -DZK_TB_RW=384 $SRCS --top-module zk_tb_top; then
   ok "verilator --lint-only -Wall (zk_tb_top, RW = 384)"
 else
@@ -190,8 +196,8 @@ core_run() {
 
 step "verilator: the MSM core, stand-in datapath (CMAX 6, PD 4, latency 6, BRL 2)"
 if core_model core_a -GDP=0 -GCMAX=6 -GPD=4 -GSLAT=6 -GBRL=2 -GSW=16; then core_run core_a; else bad "build core_a (see $B/core_a.build.log)"; fi
-step "verilator: the MSM core, stand-in datapath (CMAX 4, PD 2, latency 1, BRL 1)"
-if core_model core_b -GDP=0 -GCMAX=4 -GPD=2 -GSLAT=1 -GBRL=1 -GSW=12; then core_run core_b; else bad "build core_b (see $B/core_b.build.log)"; fi
+step "verilator: three MSM cores on one point stream, stand-in datapath (CMAX 4, PD 2, latency 1, BRL 1, fan-out FIFOs of 2)"
+if core_model core_b -GDP=0 -GCMAX=4 -GPD=2 -GSLAT=1 -GBRL=1 -GSW=12 -GNCORES=3 -GFD=2; then core_run core_b; else bad "build core_b (see $B/core_b.build.log)"; fi
 
 step "zkmsm-rtl's tests on the Verilated core (stand-in vs model, BLS12-377 end to end)"
 if (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test verilated -q -- --test-threads 1); then

@@ -22,11 +22,19 @@
 //   0x6C TOP         RW  bucket bits of the last window (zk_msm_core cfg_top;
 //                        31 after reset: no spreading)
 //   0x70 WIDTHS      RO  {bucket value bits, point bits} (16 bits each)
+//   0x74 CORES       RW  cores in use K, 1..NCORES (other values are
+//                        ignored; NCORES after reset): window w on core w mod K
+//   0x78 MULTI       RO  {FD, NCORES} (16 bits each): cores built, fan-out
+//                        FIFO depth (0: no fan-out, one core)
+//   0x7C..0x83       RO  64-bit counter FANOUT_STALLS: cycles a point beat
+//                        waited for a core's full fan-out FIFO
 module zk_msm_csr #(
     parameter integer NW = 32,
     parameter integer WW = 8,
     parameter logic [31:0] CONFIG = 32'h0,
-    parameter logic [31:0] WIDTHS = 32'h0
+    parameter logic [31:0] WIDTHS = 32'h0,
+    parameter integer NCORES = 1,
+    parameter integer FD = 0
 ) (
     input  logic          clk,
     input  logic          rst,
@@ -53,6 +61,7 @@ module zk_msm_csr #(
     output logic [NW-1:0] cfg_n,
     output logic [   4:0] cfg_c,
     output logic [WW-1:0] cfg_windows,
+    output logic [WW-1:0] cfg_cores,
     output logic [  63:0] cfg_points,
     output logic [   4:0] cfg_top,
     // status
@@ -63,7 +72,8 @@ module zk_msm_csr #(
     input  logic [  15:0] lat_dp,
     input  logic [  15:0] lat_hz,
     input  logic [ 511:0] counters,  // eight, counter k at [64k +: 64]
-    input  logic [  15:0] pending_hwm
+    input  logic [  15:0] pending_hwm,
+    input  logic [  63:0] fanout_stalls
 );
   // ---- write channel
   logic aw_have, w_have;
@@ -83,6 +93,7 @@ module zk_msm_csr #(
       cfg_n <= '0;
       cfg_c <= 5'd1;
       cfg_windows <= '0;
+      cfg_cores <= WW'(NCORES);
       cfg_points <= '0;
       cfg_top <= 5'd31;
       done <= 1'b0;
@@ -110,6 +121,7 @@ module zk_msm_csr #(
             8'h20: cfg_points[31:0] <= w_q;
             8'h24: cfg_points[63:32] <= w_q;
             8'h6C: cfg_top <= w_q[4:0];
+            8'h74: if (w_q != 0 && w_q <= NCORES) cfg_cores <= WW'(w_q);
             default: ;
           endcase
       end
@@ -136,6 +148,10 @@ module zk_msm_csr #(
       8'h68: rd = {16'h0, pending_hwm};
       8'h6C: rd = {27'h0, cfg_top};
       8'h70: rd = WIDTHS;
+      8'h74: rd = 32'(cfg_cores);
+      8'h78: rd = {16'(FD), 16'(NCORES)};
+      8'h7C: rd = fanout_stalls[31:0];
+      8'h80: rd = fanout_stalls[63:32];
       default:
       if (s_araddr >= 8'h28 && s_araddr < 8'h68)
         rd = counters[{s_araddr[5:3] - 3'd5, s_araddr[2], 5'd0}+:32];

@@ -1,19 +1,32 @@
 `include "zk_params.svh"
 // zk_msm_top -- the accelerator: control/status registers (AXI4-Lite), the
 // point reader (point memory through DataMover-style command/data streams,
-// joined with the host's digit stream) and one MSM core; buckets go back to
-// the host on an AXI4-Stream. All streams have backpressure.
+// joined with the host's digit stream) and NCORES MSM cores behind one point
+// stream; buckets go back to the host on one AXI4-Stream per core. All
+// streams have backpressure.
 //
 //   s_axil_*   AXI4-Lite slave: zk_msm_csr's registers
-//   s_dg_*     digits from the host, window-major, 32-bit signed, tlast per window
-//   m_cmd_*    point-memory read commands {count, byte address}
+//   s_dg_*     digits from the host, one beat per point per pass, NCORES
+//              32-bit signed fields (field k: core k's window), tlast per pass
+//   m_cmd_*    point-memory read commands {count, byte address}, one per pass
 //   s_pt_*     points from point memory (the core's precomputed form)
-//   m_bk_*     buckets to the host, tuser = {window, bucket}, tlast per window
+//   m_bk_*     buckets to the host, stream k from core k, tuser = {global
+//              window, bucket}, tlast per window
+//
+// Cores (SuperScalar's arrangement): with K cores in use (register CORES,
+// 1..NCORES), window w goes to core w mod K; a pass streams the N points
+// once with the digits of windows pK .. pK+K-1, so W windows take
+// ceil(W / K) passes and one point read serves K cores. Core k runs its
+// windows k, k+K, ... as an MSM of its own (zk_msm_core), the narrow last
+// window (TOP) on the core that holds it. With NCORES = 1 the core takes
+// the point reader's stream directly; with NCORES > 1 through zk_fanout's
+// per-core FIFOs of FD beats.
 //
 // The host loads the converted points into point memory once (MSM_INIT),
-// then per MSM: writes N, C, WINDOWS (and POINTS), START, streams the
+// then per MSM: writes N, C, WINDOWS, CORES (and POINTS), START, streams the
 // digits, reads the buckets, and polls STATUS.done (or counts the
-// buckets). Parameters as zk_msm_core's.
+// buckets). Counters: the largest over the cores (CYCLES, ACC_CYCLES,
+// PENDING_HWM) or the sum (the others). Parameters as zk_msm_core's.
 module zk_msm_top #(
     parameter integer         NB     = `ZK_NB,
     parameter integer         QBITS  = `ZK_QBITS,
@@ -33,64 +46,112 @@ module zk_msm_top #(
     parameter integer         BRL    = 2,
     parameter integer         NW     = 32,
     parameter integer         WW     = 8,
+    parameter integer         NCORES = 1,
+    parameter integer         FD     = 4,  // fan-out FIFO depth per core (NCORES > 1)
     parameter integer         PW     = (DP != 0) ? 3 * NB : SW,
-    parameter integer         VW     = (DP != 0) ? 4 * NB : SW
+    parameter integer         VW     = (DP != 0) ? 4 * NB : SW,
+    parameter integer         UW     = WW + CMAX - 1  // bucket tuser bits
 ) (
-    input  logic               clk,
-    input  logic               rst,
+    input  logic                     clk,
+    input  logic                     rst,
     // AXI4-Lite control
-    input  logic               s_axil_awvalid,
-    output logic               s_axil_awready,
-    input  logic [        7:0] s_axil_awaddr,
-    input  logic               s_axil_wvalid,
-    output logic               s_axil_wready,
-    input  logic [       31:0] s_axil_wdata,
-    input  logic [        3:0] s_axil_wstrb,
-    output logic               s_axil_bvalid,
-    input  logic               s_axil_bready,
-    output logic [        1:0] s_axil_bresp,
-    input  logic               s_axil_arvalid,
-    output logic               s_axil_arready,
-    input  logic [        7:0] s_axil_araddr,
-    output logic               s_axil_rvalid,
-    input  logic               s_axil_rready,
-    output logic [       31:0] s_axil_rdata,
-    output logic [        1:0] s_axil_rresp,
+    input  logic                     s_axil_awvalid,
+    output logic                     s_axil_awready,
+    input  logic [              7:0] s_axil_awaddr,
+    input  logic                     s_axil_wvalid,
+    output logic                     s_axil_wready,
+    input  logic [             31:0] s_axil_wdata,
+    input  logic [              3:0] s_axil_wstrb,
+    output logic                     s_axil_bvalid,
+    input  logic                     s_axil_bready,
+    output logic [              1:0] s_axil_bresp,
+    input  logic                     s_axil_arvalid,
+    output logic                     s_axil_arready,
+    input  logic [              7:0] s_axil_araddr,
+    output logic                     s_axil_rvalid,
+    input  logic                     s_axil_rready,
+    output logic [             31:0] s_axil_rdata,
+    output logic [              1:0] s_axil_rresp,
     // digits
-    input  logic               s_dg_tvalid,
-    output logic               s_dg_tready,
-    input  logic [       31:0] s_dg_tdata,
-    input  logic               s_dg_tlast,
+    input  logic                     s_dg_tvalid,
+    output logic                     s_dg_tready,
+    input  logic [  NCORES*32-1:0]   s_dg_tdata,
+    input  logic                     s_dg_tlast,
     // point memory
-    output logic               m_cmd_tvalid,
-    input  logic               m_cmd_tready,
-    output logic [       95:0] m_cmd_tdata,
-    input  logic               s_pt_tvalid,
-    output logic               s_pt_tready,
-    input  logic [     PW-1:0] s_pt_tdata,
-    input  logic               s_pt_tlast,
-    // buckets
-    output logic               m_bk_tvalid,
-    input  logic               m_bk_tready,
-    output logic [     VW-1:0] m_bk_tdata,
-    output logic [WW+CMAX-2:0] m_bk_tuser,
-    output logic               m_bk_tlast
+    output logic                     m_cmd_tvalid,
+    input  logic                     m_cmd_tready,
+    output logic [             95:0] m_cmd_tdata,
+    input  logic                     s_pt_tvalid,
+    output logic                     s_pt_tready,
+    input  logic [           PW-1:0] s_pt_tdata,
+    input  logic                     s_pt_tlast,
+    // buckets, one stream per core
+    output logic [       NCORES-1:0] m_bk_tvalid,
+    input  logic [       NCORES-1:0] m_bk_tready,
+    output logic [    NCORES*VW-1:0] m_bk_tdata,
+    output logic [    NCORES*UW-1:0] m_bk_tuser,
+    output logic [       NCORES-1:0] m_bk_tlast
 );
-  logic start, ready, busy, done_pulse, err_step;
+  localparam integer CW = 64;
+  logic start, err_step, fo_stall;
   logic [NW-1:0] cfg_n;
   logic [4:0] cfg_c;
-  logic [WW-1:0] cfg_windows;
+  logic [WW-1:0] cfg_windows, cfg_cores, passes;
   logic [63:0] cfg_points;
   logic [4:0] cfg_top;
-  logic [2:0] core_err;
   logic [511:0] counters;
   logic [15:0] pending_hwm, lat_dp, lat_hz;
+  logic [CW-1:0] fo_stalls;
+  // per core
+  logic [NCORES-1:0] c_ready, c_busy, c_done;
+  logic [2:0] c_err[NCORES];
+  logic [CW-1:0] c_cnt[NCORES][8];
+  logic [15:0] c_hwm[NCORES], c_lat_dp[NCORES], c_lat_hz[NCORES];
+  logic [WW-1:0] c_windows[NCORES];
+  logic [4:0] c_top[NCORES];
+
+  // ---- windows per core: core k takes w = k mod K (K = cfg_cores)
+  logic [WW-1:0] wq, wr;  // W / K, W mod K
+  always_comb begin
+    wq = cfg_windows;
+    wr = '0;
+    for (int j = 2; j <= NCORES; j++)
+      if (cfg_cores == WW'(j)) begin
+        wq = cfg_windows / WW'(j);
+        wr = cfg_windows % WW'(j);
+      end
+    passes = wq + WW'(wr != '0);
+    for (int k = 0; k < NCORES; k++) begin
+      c_windows[k] = WW'(k) < cfg_cores ? wq + WW'(WW'(k) < wr) : '0;
+      // the narrow last window W-1 is on core (W-1) mod K
+      c_top[k] = (cfg_windows != '0 && WW'(k) == ((wr == '0) ? cfg_cores : wr) - 1'b1) ? cfg_top : 5'd31;
+    end
+  end
+
+  // ---- combined status and counters
+  logic [2:0] core_err;
+  always_comb begin
+    core_err = '0;
+    counters = '0;
+    pending_hwm = '0;
+    for (int k = 0; k < NCORES; k++) begin
+      core_err = core_err | c_err[k];
+      for (int j = 0; j < 8; j++)
+        if (j < 2) counters[j*64+:64] = c_cnt[k][j] > counters[j*64+:64] ? c_cnt[k][j] : counters[j*64+:64];
+        else counters[j*64+:64] = counters[j*64+:64] + c_cnt[k][j];
+      if (c_hwm[k] > pending_hwm) pending_hwm = c_hwm[k];
+    end
+  end
+  assign lat_dp = c_lat_dp[0];
+  assign lat_hz = c_lat_hz[0];
 
   zk_msm_csr #(
       .NW(NW),
       .WW(WW),
       .CONFIG({8'(DP), 8'(PD), 8'(BRL), 8'(CMAX)}),
-      .WIDTHS({16'(VW), 16'(PW)})
+      .WIDTHS({16'(VW), 16'(PW)}),
+      .NCORES(NCORES),
+      .FD(NCORES > 1 ? FD : 0)
   ) u_csr (
       .clk(clk),
       .rst(rst),
@@ -115,32 +176,35 @@ module zk_msm_top #(
       .cfg_n(cfg_n),
       .cfg_c(cfg_c),
       .cfg_windows(cfg_windows),
+      .cfg_cores(cfg_cores),
       .cfg_points(cfg_points),
       .cfg_top(cfg_top),
-      .ready(ready),
-      .busy(busy),
-      .done_pulse(done_pulse),
+      .ready(&c_ready),
+      .busy(|c_busy),
+      // the last core to finish ends the MSM
+      .done_pulse(|c_done && !(|c_busy)),
       .errors({err_step, core_err}),
       .lat_dp(lat_dp),
       .lat_hz(lat_hz),
       .counters(counters),
-      .pending_hwm(pending_hwm)
+      .pending_hwm(pending_hwm),
+      .fanout_stalls(fo_stalls)
   );
 
   logic w_valid, w_ready, w_last;
   logic [PW-1:0] w_point;
-  logic [31:0] w_digit;
+  logic [NCORES*32-1:0] w_digits;
   zk_point_reader #(
       .PW (PW),
-      .DGW(32),
+      .DGW(NCORES * 32),
       .NW (NW),
       .WW (WW)
   ) u_reader (
       .clk(clk),
       .rst(rst),
-      .start(start && ready),
+      .start(start && (&c_ready)),
       .cfg_n(cfg_n),
-      .cfg_windows(cfg_windows),
+      .cfg_windows(passes),
       .cfg_points(cfg_points),
       .err_step(err_step),
       .m_cmd_tvalid(m_cmd_tvalid),
@@ -157,62 +221,114 @@ module zk_msm_top #(
       .m_tvalid(w_valid),
       .m_tready(w_ready),
       .m_point(w_point),
-      .m_digit(w_digit),
+      .m_digit(w_digits),
       .m_tlast(w_last)
   );
 
-  zk_msm_core #(
-      .NB(NB),
-      .QBITS(QBITS),
-      .Q(Q),
-      .LEVELS(LEVELS),
-      .TA(TA),
-      .TB(TB),
-      .RW(RW),
-      .WIN(WIN),
-      .FANIN(FANIN),
-      .SPLIT(SPLIT),
-      .DP(DP),
-      .SW(SW),
-      .SLAT(SLAT),
-      .CMAX(CMAX),
-      .PD(PD),
-      .BRL(BRL),
-      .NW(NW),
-      .WW(WW),
-      .DGW(32)
-  ) u_core (
-      .clk(clk),
-      .rst(rst),
-      .start(start),
-      .cfg_n(cfg_n),
-      .cfg_c(cfg_c),
-      .cfg_windows(cfg_windows),
-      .cfg_top(cfg_top),
-      .ready(ready),
-      .busy(busy),
-      .done_pulse(done_pulse),
-      .errors(core_err),
-      .cnt_cycles(counters[0*64+:64]),
-      .cnt_acc_cycles(counters[1*64+:64]),
-      .cnt_issued(counters[2*64+:64]),
-      .cnt_conflicts(counters[3*64+:64]),
-      .cnt_stalls(counters[4*64+:64]),
-      .cnt_bubbles(counters[5*64+:64]),
-      .cnt_zero(counters[6*64+:64]),
-      .cnt_ro_stalls(counters[7*64+:64]),
-      .pending_hwm(pending_hwm),
-      .lat_dp(lat_dp),
-      .lat_hz(lat_hz),
-      .s_tvalid(w_valid),
-      .s_tready(w_ready),
-      .s_point(w_point),
-      .s_digit(w_digit),
-      .s_tlast(w_last),
-      .m_tvalid(m_bk_tvalid),
-      .m_tready(m_bk_tready),
-      .m_tdata(m_bk_tdata),
-      .m_tuser(m_bk_tuser),
-      .m_tlast(m_bk_tlast)
-  );
+  // ---- the cores' inputs
+  logic [NCORES-1:0] in_valid, in_ready, in_last;
+  logic [NCORES*PW-1:0] in_point;
+  logic [NCORES*32-1:0] in_digit;
+  generate
+    if (NCORES == 1) begin : g_direct
+      assign in_valid = w_valid;
+      assign w_ready = in_ready[0];
+      assign in_point = w_point;
+      assign in_digit = w_digits;
+      assign in_last = w_last;
+      assign fo_stall = 1'b0;
+    end else begin : g_fanout
+      zk_fanout #(
+          .NCORES(NCORES),
+          .PW(PW),
+          .DGW(32),
+          .WW(WW),
+          .FD(FD)
+      ) u_fanout (
+          .clk(clk),
+          .rst(rst),
+          .start(start && (&c_ready)),
+          .cfg_windows(cfg_windows),
+          .cfg_cores(cfg_cores),
+          .s_tvalid(w_valid),
+          .s_tready(w_ready),
+          .s_point(w_point),
+          .s_digits(w_digits),
+          .s_tlast(w_last),
+          .stall(fo_stall),
+          .m_tvalid(in_valid),
+          .m_tready(in_ready),
+          .m_point(in_point),
+          .m_digit(in_digit),
+          .m_tlast(in_last)
+      );
+    end
+  endgenerate
+  always_ff @(posedge clk) begin
+    if (rst || (start && (&c_ready))) fo_stalls <= '0;
+    else if (|c_busy) fo_stalls <= fo_stalls + CW'(fo_stall);
+  end
+
+  genvar k;
+  generate
+    for (k = 0; k < NCORES; k++) begin : g_core
+      logic [UW-1:0] user;
+      zk_msm_core #(
+          .NB(NB),
+          .QBITS(QBITS),
+          .Q(Q),
+          .LEVELS(LEVELS),
+          .TA(TA),
+          .TB(TB),
+          .RW(RW),
+          .WIN(WIN),
+          .FANIN(FANIN),
+          .SPLIT(SPLIT),
+          .DP(DP),
+          .SW(SW),
+          .SLAT(SLAT),
+          .CMAX(CMAX),
+          .PD(PD),
+          .BRL(BRL),
+          .NW(NW),
+          .WW(WW),
+          .DGW(32)
+      ) u_core (
+          .clk(clk),
+          .rst(rst),
+          .start(start),
+          .cfg_n(cfg_n),
+          .cfg_c(cfg_c),
+          .cfg_windows(c_windows[k]),
+          .cfg_top(c_top[k]),
+          .ready(c_ready[k]),
+          .busy(c_busy[k]),
+          .done_pulse(c_done[k]),
+          .errors(c_err[k]),
+          .cnt_cycles(c_cnt[k][0]),
+          .cnt_acc_cycles(c_cnt[k][1]),
+          .cnt_issued(c_cnt[k][2]),
+          .cnt_conflicts(c_cnt[k][3]),
+          .cnt_stalls(c_cnt[k][4]),
+          .cnt_bubbles(c_cnt[k][5]),
+          .cnt_zero(c_cnt[k][6]),
+          .cnt_ro_stalls(c_cnt[k][7]),
+          .pending_hwm(c_hwm[k]),
+          .lat_dp(c_lat_dp[k]),
+          .lat_hz(c_lat_hz[k]),
+          .s_tvalid(in_valid[k]),
+          .s_tready(in_ready[k]),
+          .s_point(in_point[k*PW+:PW]),
+          .s_digit(in_digit[k*32+:32]),
+          .s_tlast(in_last[k]),
+          .m_tvalid(m_bk_tvalid[k]),
+          .m_tready(m_bk_tready[k]),
+          .m_tdata(m_bk_tdata[k*VW+:VW]),
+          .m_tuser(user),
+          .m_tlast(m_bk_tlast[k])
+      );
+      // the core's window j is window k + K j of the MSM
+      assign m_bk_tuser[k*UW+:UW] = {WW'(k) + WW'(user[UW-1-:WW] * cfg_cores), user[CMAX-2:0]};
+    end
+  endgenerate
 endmodule

@@ -4,7 +4,9 @@
 // digit is one issued addition, the streams keep their order. Random digit
 // patterns (uniform, one bucket, few buckets, zeros), sizes (N = 0..400,
 // c = 1..CMAX, 0..5 windows), memory latency and bandwidth, digit-stream
-// gaps and bucket-stream backpressure.
+// gaps and bucket-stream backpressure. Built with NCORES > 1: each case
+// on a random number of cores in use (1..NCORES), each core's bucket
+// stream held back at random on its own.
 //
 //   zk_core_tb CASES SEED [ONLY]   exit status 0 if every case passed
 #include <cstdio>
@@ -30,8 +32,9 @@ int main(int argc, char** argv) {
   zk_sim_info inf;
   zk_sim_get_info(s, &inf);
   const uint64_t mask = inf.value_bits >= 64 ? ~0ull : (1ull << inf.value_bits) - 1;
-  printf("stand-in core: CMAX %u, pending depth %u, bucket read latency %u, datapath latency %u, hazard window %u\n",
-         inf.cmax, inf.pd, inf.brl, inf.lat_dp, inf.lat_hz);
+  printf("stand-in core: CMAX %u, pending depth %u, bucket read latency %u, datapath latency %u, hazard window %u, "
+         "%u cores (fan-out FIFOs of %u)\n",
+         inf.cmax, inf.pd, inf.brl, inf.lat_dp, inf.lat_hz, inf.ncores, inf.fanout_depth);
   const uint32_t maxn = 400;
   std::vector<uint64_t> pts(maxn);
   for (auto& p : pts) p = rng() & mask;
@@ -42,7 +45,7 @@ int main(int argc, char** argv) {
     uint32_t n = (uint32_t)(rng() % (maxn + 1));
     if (t % 10 == 0) n = (uint32_t)(rng() % 3);  // 0, 1, 2
     uint32_t c = 1 + (uint32_t)(rng() % inf.cmax);
-    uint32_t windows = (uint32_t)(rng() % 6);
+    uint32_t windows = (uint32_t)(rng() % (inf.ncores > 1 ? 8 : 6));
     int pattern = (int)(rng() % 5);
     int32_t half = 1 << (c - 1);
     // the last window narrow and spread, as the host's Booth digits make it
@@ -71,6 +74,8 @@ int main(int argc, char** argv) {
     o.dg_rate_pct = t % 4 == 0 ? 100 : 50 + (uint32_t)(rng() % 51);
     o.out_ready_pct = t % 2 == 0 ? 100 : 20 + (uint32_t)(rng() % 81);
     o.seed = rng();
+    o.cores = inf.ncores > 1 ? 1 + (uint32_t)(rng() % inf.ncores) : 1;
+    if (inf.ncores > 1 && t % 3 == 0) o.cores = inf.ncores;
     if (only >= 0 && t != only) continue;
     zk_sim_set_opts(s, &o);
     std::vector<uint64_t> got((size_t)half * windows + 1);
@@ -111,9 +116,9 @@ int main(int argc, char** argv) {
       failed++;
       if (failed <= 5)
         fprintf(stderr,
-                "case %d FAILED: n %u c %u windows %u top %u pattern %d mem %u/%u%% dg %u%% out %u%%: rc %d %s; bad bucket %d; "
-                "issued %lu (want %lu), zero %lu (want %lu)\n",
-                t, n, c, windows, top, pattern, o.mem_latency, o.mem_rate_pct, o.dg_rate_pct, o.out_ready_pct, rc,
+                "case %d FAILED: n %u c %u windows %u top %u cores %u pattern %d mem %u/%u%% dg %u%% out %u%%: rc %d %s; "
+                "bad bucket %d; issued %lu (want %lu), zero %lu (want %lu)\n",
+                t, n, c, windows, top, o.cores, pattern, o.mem_latency, o.mem_rate_pct, o.dg_rate_pct, o.out_ready_pct, rc,
                 zk_sim_error(s), bad_bucket, (unsigned long)st.issued, (unsigned long)nz,
                 (unsigned long)st.zero_digits, (unsigned long)zero);
     }

@@ -46,6 +46,22 @@ void put(T& port, const uint32_t* w, int nw) {
   }
 }
 
+// bits [lo, lo + width) of a port (width <= 32)
+template <class T>
+uint32_t bits(const T& port, int lo, int width) {
+  uint32_t w[(sizeof(T) + 3) / 4 + 1] = {};
+  if constexpr (std::is_integral<T>::value) {
+    uint64_t v = (uint64_t)port;
+    w[0] = (uint32_t)v;
+    if (sizeof(T) > 4) w[1] = (uint32_t)(v >> 32);
+  } else {
+    for (size_t i = 0; i < sizeof(T) / 4; i++) w[i] = port[i];
+  }
+  uint64_t v = w[lo / 32] | ((uint64_t)w[lo / 32 + 1] << 32);
+  v >>= lo % 32;
+  return (uint32_t)(width >= 32 ? v : v & ((1ull << width) - 1));
+}
+
 template <class T>
 void get(const T& port, uint32_t* w, int nw) {
   if constexpr (std::is_integral<T>::value) {
@@ -77,6 +93,9 @@ struct Sim final : Base {
   int pw32, vw32;        // 32-bit words
   uint32_t point_bytes;  // stride of point memory
   uint32_t cmax = 0;
+  uint32_t ncores = 1;   // cores built (NCORES)
+  uint32_t vwp = 0;      // bits of one core's bucket field in m_bk_tdata
+  uint32_t uwp = 0;      // bits of one core's field in m_bk_tuser
   std::vector<uint32_t> mem;
   size_t npoints = 0;
 
@@ -109,7 +128,7 @@ struct Sim final : Base {
     }
 #endif
     pw = (int)sizeof(top->s_pt_tdata) * 8;  // rounded up to the port's storage
-    vw = (int)sizeof(top->m_bk_tdata) * 8;
+    vw = (int)sizeof(top->m_bk_tdata) * 8;  // (all cores' fields)
     idle_inputs();
     top->rst = 1;
     for (int i = 0; i < 4; i++) tick();
@@ -122,6 +141,9 @@ struct Sim final : Base {
     vw32 = (vw + 31) / 32;
     point_bytes = (uint32_t)((pw + 7) / 8);
     cmax = inf.cmax;
+    ncores = inf.ncores ? inf.ncores : 1;
+    vwp = inf.value_bits;
+    uwp = 8 + cmax - 1;  // WW (8) + CMAX - 1
     // the bucket memory clears itself after reset (CLEAR = 1)
     for (uint64_t i = 0; (axil_read(0x10) & 1) == 0; i++) {
       if (i > (1u << 20)) {
@@ -227,6 +249,9 @@ struct Sim final : Base {
     uint32_t widths = axil_read(0x70);
     out->point_bits = widths & 0xffff;
     out->value_bits = widths >> 16;
+    uint32_t multi = axil_read(0x78);
+    out->ncores = multi & 0xffff;
+    out->fanout_depth = multi >> 16;
   }
 
   int load(const uint64_t* words, size_t n) override {
@@ -270,9 +295,19 @@ struct Sim final : Base {
     axil_write(0x20, 0);
     axil_write(0x24, 0);
     axil_write(0x6C, top_bits);
+    const uint32_t cores = o.cores ? o.cores : 1;
+    if (cores > ncores) {
+      err = "the simulated accelerator has " + std::to_string(ncores) + " cores, asked for " + std::to_string(cores);
+      return -1;
+    }
+    if (ncores > 1) axil_write(0x74, cores);
     axil_write(0x0C, 1);  // START
 
-    const uint64_t total_digits = (uint64_t)n * windows;
+    // one beat per point per pass, field k the digit of window pK + k
+    const uint32_t passes = (windows + cores - 1) / cores;
+    const uint64_t total_digits = (uint64_t)n * passes;
+    std::vector<uint32_t> beat(ncores + 1, 0);
+    std::vector<uint64_t> core_bk(ncores, 0);  // buckets out of each core
     const uint64_t nb = c >= 1 && c <= 31 ? (1ull << (c - 1)) : 0;
     const uint64_t total_buckets = nb * windows;
     const int v64 = (vw + 63) / 64;
@@ -311,18 +346,25 @@ struct Sim final : Base {
       bool dg_valid = dg < total_digits && chance(o.dg_rate_pct);
       top->s_dg_tvalid = dg_valid;
       if (dg_valid) {
-        top->s_dg_tdata = (uint32_t)digits[dg];
+        uint64_t p = dg / n, i = dg % n;
+        for (uint32_t k = 0; k < ncores; k++) {
+          uint64_t w = p * cores + k;
+          beat[k] = k < cores && w < windows ? (uint32_t)digits[w * n + i] : 0;
+        }
+        put(top->s_dg_tdata, beat.data(), (int)ncores);
         top->s_dg_tlast = (dg % n) == n - 1;
       }
       // ---- buckets to the host
-      top->m_bk_tready = chance(o.out_ready_pct);
+      uint32_t bk_ready = 0;
+      for (uint32_t k = 0; k < ncores; k++) bk_ready |= (uint32_t)chance(o.out_ready_pct) << k;
+      top->m_bk_tready = bk_ready;
       // ---- settle, see which handshakes happen at this edge
       top->clk = 0;
       top->eval();
       bool cmd_fire = top->m_cmd_tvalid && top->m_cmd_tready;
       bool pt_fire = top->s_pt_tvalid && top->s_pt_tready;
       bool dg_fire = top->s_dg_tvalid && top->s_dg_tready;
-      bool bk_fire = top->m_bk_tvalid && top->m_bk_tready;
+      uint32_t bk_fires = (uint32_t)top->m_bk_tvalid & (uint32_t)top->m_bk_tready;
       if (cmd_fire) {
         uint32_t w[3];
         get(top->m_cmd_tdata, w, 3);
@@ -333,20 +375,26 @@ struct Sim final : Base {
         }
         cmds.push_back({addr / point_bytes, w[2], 0});
       }
-      if (bk_fire) {
-        uint32_t user = (uint32_t)top->m_bk_tuser;
-        uint32_t want_w = (uint32_t)(bk / nb), want_k = (uint32_t)(bk % nb);
+      for (uint32_t k = 0; k < ncores; k++) {
+        if (!((bk_fires >> k) & 1)) continue;
+        // core k sends its windows k, k + K, ... in order, each bucket in order
+        uint32_t user = bits(top->m_bk_tuser, (int)(k * uwp), (int)uwp);
+        uint64_t cb = core_bk[k]++;
+        uint32_t want_w = (uint32_t)(k + cores * (cb / nb)), want_k = (uint32_t)(cb % nb);
         bool want_last = want_k == nb - 1;
+        bool last = (top->m_bk_tlast >> k) & 1;
         uint32_t kbits = cmax - 1;
-        if ((user >> kbits) != want_w || (user & ((1u << kbits) - 1)) != want_k || top->m_bk_tlast != want_last) {
-          err = "bucket stream out of order at bucket " + std::to_string(bk) + " (tuser " + std::to_string(user) +
-                ", tlast " + std::to_string(top->m_bk_tlast) + ")";
+        if (want_w >= windows || (user >> kbits) != want_w || (user & ((1u << kbits) - 1)) != want_k ||
+            last != want_last) {
+          err = "bucket stream of core " + std::to_string(k) + " out of order at its bucket " + std::to_string(cb) +
+                " (tuser " + std::to_string(user) + ", tlast " + std::to_string(last) + ")";
           return -1;
         }
-        get(top->m_bk_tdata, val.data(), vw32);
-        for (int k = 0; k < v64; k++) {
-          uint64_t lo = val[2 * k], hi = 2 * k + 1 < vw32 ? val[2 * k + 1] : 0;
-          buckets[bk * v64 + k] = lo | (hi << 32);
+        uint64_t at = (uint64_t)want_w * nb + want_k;
+        for (int j = 0; j < vw32; j++) val[j] = bits(top->m_bk_tdata, (int)(k * vwp + 32 * j), std::min(32, (int)vwp - 32 * j));
+        for (int j = 0; j < v64; j++) {
+          uint64_t lo = val[2 * j], hi = 2 * j + 1 < vw32 ? val[2 * j + 1] : 0;
+          buckets[at * v64 + j] = lo | (hi << 32);
         }
       }
       dump();
@@ -356,7 +404,7 @@ struct Sim final : Base {
       ticks++;
       if (pt_fire) reads.pop_front();
       if (dg_fire) dg++;
-      if (bk_fire) bk++;
+      bk += (uint64_t)__builtin_popcount(bk_fires);
     }
     idle_inputs();
     st->status = axil_read(0x10);
@@ -369,6 +417,7 @@ struct Sim final : Base {
     st->zero_digits = read64(0x58);
     st->ro_stalls = read64(0x60);
     st->pending_hwm = axil_read(0x68);
+    st->fanout_stalls = read64(0x7C);
     st->sim_cycles = ticks - start_ticks;
     st->sim_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (dg != total_digits) {
@@ -401,6 +450,7 @@ void zk_sim_default_opts(zk_sim_opts* o) {
   o->out_ready_pct = 100;
   o->seed = 1;
   o->max_cycles = 1ull << 32;
+  o->cores = 1;
 }
 
 zk_sim* zk_sim_new(int kind, const zk_sim_opts* o) {

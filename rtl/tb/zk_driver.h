@@ -25,12 +25,15 @@ typedef struct {
   uint32_t out_ready_pct;  // bucket stream: cycles the host is ready, per 100 (default 100)
   uint64_t seed;           // for the random patterns above
   uint64_t max_cycles;     // give up (error) after this many cycles per MSM
+  uint32_t cores;          // cores to use, 1..ncores (register CORES; default 1)
 } zk_sim_opts;
 
 typedef struct {
   uint32_t dp, cmax, pd, brl;  // parameters (CONFIG register)
   uint32_t lat_dp, lat_hz;     // datapath latency, hazard window (LATENCY register)
   uint32_t point_bits, value_bits;
+  uint32_t ncores;             // cores built (NCORES)
+  uint32_t fanout_depth;       // their fan-out FIFOs' depth (0: one core, no fan-out)
 } zk_sim_info;
 
 typedef struct {
@@ -40,6 +43,7 @@ typedef struct {
   uint32_t status;      // STATUS register at the end
   uint64_t sim_cycles;  // cycles simulated for this MSM, register accesses included
   double sim_seconds;   // wall time of the simulation
+  uint64_t fanout_stalls;  // cycles a point beat waited for a full fan-out FIFO (FANOUT_STALLS)
 } zk_sim_stats;
 
 void zk_sim_default_opts(zk_sim_opts* o);

@@ -29,11 +29,13 @@ pub struct Opts {
     pub seed: u64,
     /// Give up after this many cycles per MSM.
     pub max_cycles: u64,
+    /// Cores to use (register CORES), 1..=`Info::ncores`.
+    pub cores: u32,
 }
 
 impl Default for Opts {
     fn default() -> Self {
-        Self { mem_latency: 40, mem_rate_pct: 100, dg_rate_pct: 100, out_ready_pct: 100, seed: 1, max_cycles: 1 << 34 }
+        Self { mem_latency: 40, mem_rate_pct: 100, dg_rate_pct: 100, out_ready_pct: 100, seed: 1, max_cycles: 1 << 34, cores: 1 }
     }
 }
 
@@ -51,6 +53,10 @@ pub struct Info {
     pub lat_hz: u32,
     pub point_bits: u32,
     pub value_bits: u32,
+    /// Cores built (NCORES).
+    pub ncores: u32,
+    /// Depth of the per-core fan-out FIFOs (0: one core, no fan-out).
+    pub fanout_depth: u32,
 }
 
 /// The core's counters after an MSM (zk_msm_core), and the simulation's cost.
@@ -71,6 +77,8 @@ pub struct Stats {
     pub status: u32,
     pub sim_cycles: u64,
     pub sim_seconds: f64,
+    /// Cycles a point beat waited for a core's full fan-out FIFO.
+    pub fanout_stalls: u64,
 }
 
 #[repr(C)]
