@@ -7,6 +7,10 @@
 //! * `Vzk_int`: the integer stand-in datapath, for fast control tests
 //!   (CMAX 10, PD 16, BRL 2, stand-in latency 24, 32-bit values).
 //!
+//! Both with two cores on one point stream (NCORES 2, fan-out FIFOs of 4):
+//! a run uses one or both (the CORES register), so one build serves the
+//! one-core and the two-core tests.
+//!
 //! Verilator comes from PATH (or $VERILATOR); it runs its own make for the
 //! generated C++ (-j from cargo's NUM_JOBS), the cc crate compiles the driver
 //! and the Verilator runtime. Without the feature this script does nothing.
@@ -22,8 +26,8 @@ mod verilated {
     use std::path::{Path, PathBuf};
     use std::process::Command;
 
-    const TE_PARAMS: &[&str] = &[];
-    const INT_PARAMS: &[&str] = &["-GDP=0", "-GCMAX=10", "-GPD=16", "-GBRL=2", "-GSLAT=24", "-GSW=32"];
+    const TE_PARAMS: &[&str] = &["-DZK_NCORES=2"];
+    const INT_PARAMS: &[&str] = &["-GDP=0", "-GCMAX=10", "-GPD=16", "-GBRL=2", "-GSLAT=24", "-GSW=32", "-DZK_NCORES=2"];
 
     pub fn build() {
         let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../..");

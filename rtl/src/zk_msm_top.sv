@@ -1,4 +1,7 @@
 `include "zk_params.svh"
+`ifndef ZK_NCORES
+`define ZK_NCORES 1  // (a define, so hierarchical Verilator builds can set it: -DZK_NCORES=2)
+`endif
 // zk_msm_top -- the accelerator: control/status registers (AXI4-Lite), the
 // point reader (point memory through DataMover-style command/data streams,
 // joined with the host's digit stream) and NCORES MSM cores behind one point
@@ -46,7 +49,7 @@ module zk_msm_top #(
     parameter integer         BRL    = 2,
     parameter integer         NW     = 32,
     parameter integer         WW     = 8,
-    parameter integer         NCORES = 1,
+    parameter integer         NCORES = `ZK_NCORES,
     parameter integer         FD     = 4,  // fan-out FIFO depth per core (NCORES > 1)
     parameter integer         PW     = (DP != 0) ? 3 * NB : SW,
     parameter integer         VW     = (DP != 0) ? 4 * NB : SW,

@@ -103,6 +103,9 @@ pub struct DemoArgs {
     /// Fixed-base mode: keep M shifted copies of the points (M times the point memory).
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub precompute: Option<u32>,
+    /// `--backend rtl`: cores on the point stream (window w on core w mod K), at most the simulated accelerator's NCORES.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub rtl_cores: u32,
     /// Print a last line of JSON instead of the hex result.
     #[arg(long)]
     pub json: bool,
@@ -135,7 +138,7 @@ pub struct MsmArgs {
     #[arg(long, required_unless_present = "prepared")]
     pub points: Option<PathBuf>,
     /// Points already validated and converted by `zkmsm prepare` (mapped, not read); the file fixes the backend and precomputation.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["points", "point_format", "backend", "precompute", "check", "memory_budget"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["points", "point_format", "backend", "precompute", "check", "memory_budget", "rtl_cores"])]
     pub prepared: Option<PathBuf>,
     /// Scalars: 32-byte little-endian integers below r (optionally with an 8-byte length prefix); `-`: standard input.
     #[arg(long)]
@@ -151,6 +154,9 @@ pub struct MsmArgs {
     /// Fixed-base mode: keep M shifted copies of the points (M times the point memory).
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub precompute: Option<u32>,
+    /// `--backend rtl`: cores on the point stream (window w on core w mod K), at most the simulated accelerator's NCORES.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub rtl_cores: u32,
     /// Timed runs after one warm-up; msm_ms is their median.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,

@@ -75,9 +75,10 @@ fn rtl_demo_matches_and_reports_cycles() {
     assert_eq!(j["rtl_cycles"], j["model_cycles"]);
 }
 
-/// `zkmsm gen` files of 2^9 points through `zkmsm msm --backend rtl`: the
-/// same result as the CPU engine (XYZZ, and the bucket-free reference with
-/// `--check`), the core's accumulation cycles equal to the model's.
+/// `zkmsm gen` files of 2^9 points through `zkmsm msm --backend rtl
+/// --rtl-cores 2` (two cores on one point stream): the same result as the
+/// CPU engine (XYZZ, and the bucket-free reference with `--check`), the
+/// cores' accumulation cycles equal to the model's.
 #[cfg(feature = "rtl")]
 #[test]
 fn rtl_msm_on_files_equals_the_cpu_engine() {
@@ -88,7 +89,8 @@ fn rtl_msm_on_files_equals_the_cpu_engine() {
     assert!(o.status.success(), "{}", stderr(&o));
     let run = |backend: &str| {
         let args = ["msm", "--curve", "bls12-377", "--points", pts, "--scalars", sc, "--backend", backend, "--json"];
-        let o = zkmsm(&[&args[..], &["--check"]].concat());
+        let cores: &[&str] = if backend == "rtl" { &["--rtl-cores", "2"] } else { &[] };
+        let o = zkmsm(&[&args[..], &["--check"], cores].concat());
         assert!(o.status.success(), "{backend}: {}", stderr(&o));
         let last = String::from_utf8_lossy(&o.stdout).lines().last().unwrap_or("").to_string();
         serde_json::from_str::<serde_json::Value>(&last).unwrap()
@@ -98,5 +100,20 @@ fn rtl_msm_on_files_equals_the_cpu_engine() {
     assert_eq!(rtl["n"], 512);
     assert_eq!(rtl["result"], cpu["result"], "rtl vs CPU engine");
     assert!(rtl["rtl_additions"].as_u64().unwrap() > 0);
+    assert_eq!(rtl["rtl_cores"], 2);
     assert_eq!(rtl["rtl_cycles"], rtl["model_cycles"]);
+}
+
+/// More cores than the simulated accelerator has (NCORES 2): one line.
+#[cfg(feature = "rtl")]
+#[test]
+fn rtl_cores_beyond_the_built_model_are_refused() {
+    let err = one_line_error(&["demo", "--log-n", "3", "--backend", "rtl", "--rtl-cores", "3"]);
+    assert!(err.contains("--rtl-cores 3") && err.contains("2 cores"), "{err}");
+}
+
+#[test]
+fn rtl_cores_need_the_rtl_backend() {
+    let err = one_line_error(&["demo", "--log-n", "3", "--backend", "xyzz", "--rtl-cores", "2"]);
+    assert!(err.contains("--rtl-cores") && err.contains("--backend rtl"), "{err}");
 }

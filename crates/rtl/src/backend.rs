@@ -39,6 +39,8 @@ pub struct RtlReport {
     pub additions: u64,
     pub c: u32,
     pub windows: u32,
+    /// Cores the MSM ran on.
+    pub cores: u32,
 }
 
 /// A simulated device: the accelerator and which point set its point memory
@@ -48,6 +50,9 @@ pub struct Device {
     sim: Mutex<(Sim, u64)>,
     params: CoreParams,
     opts: Opts,
+    /// Cores built (NCORES) and their fan-out FIFOs' depth.
+    ncores: u32,
+    fanout_depth: u32,
 }
 
 impl Device {
@@ -56,7 +61,7 @@ impl Device {
         let sim = Sim::new(Kind::Te, &opts).ok_or("the Verilated core did not come out of reset")?;
         let i = sim.info();
         let params = CoreParams { cmax: i.cmax, pd: i.pd, brl: i.brl, hz: i.lat_hz };
-        Ok(Arc::new(Self { sim: Mutex::new((sim, 0)), params, opts }))
+        Ok(Arc::new(Self { sim: Mutex::new((sim, 0)), params, opts, ncores: i.ncores, fanout_depth: i.fanout_depth }))
     }
 
     /// One device for the whole process (tests, repeated contexts): the
@@ -73,6 +78,11 @@ impl Device {
     pub fn params(&self) -> CoreParams {
         self.params
     }
+
+    /// Cores built (NCORES, register MULTI).
+    pub fn ncores(&self) -> u32 {
+        self.ncores
+    }
 }
 
 static NEXT_OWNER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -82,6 +92,7 @@ static NEXT_OWNER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::
 pub struct RtlBackend {
     device: Arc<Device>,
     last: Arc<Mutex<Option<RtlReport>>>,
+    cores: u32,
 }
 
 /// Points converted for the core (and loaded into point memory when their
@@ -94,7 +105,26 @@ pub struct RtlPoints {
 
 impl RtlBackend {
     pub fn new(device: Arc<Device>) -> Self {
-        Self { device, last: Arc::default() }
+        Self { device, last: Arc::default(), cores: 1 }
+    }
+
+    /// Run on `k` cores (window w on core w mod k); refused (one line) if
+    /// the simulated accelerator has fewer.
+    pub fn set_cores(&mut self, k: u32) -> Result<(), MsmError> {
+        let max = self.device.ncores;
+        if k == 0 || k > max {
+            return Err(MsmError::Unsupported(format!(
+                "--rtl-cores {k}: the simulated accelerator has {max} core{} (NCORES, read from its MULTI register)",
+                if max == 1 { "" } else { "s" }
+            )));
+        }
+        self.cores = k;
+        Ok(())
+    }
+
+    /// Cores in use.
+    pub fn cores(&self) -> u32 {
+        self.cores
     }
 
     pub fn params(&self) -> CoreParams {
@@ -127,6 +157,7 @@ impl RtlBackend {
         let n = points.n;
         let (words, stats) = {
             let mut dev = self.device.sim.lock().unwrap();
+            dev.0.set_opts(&Opts { cores: self.cores, ..self.device.opts });
             if dev.1 != points.owner {
                 dev.0.load_points(&points.words);
                 dev.1 = points.owner;
@@ -148,10 +179,13 @@ impl RtlBackend {
         }
         let mut cfg = model_config(p, plan, SCALAR_BITS, n, self.device.opts.mem_latency);
         cfg.core.top_bits = Some(top.unwrap_or(31)); // 31: no spreading, as the TOP register
+        cfg.core.cores = self.cores;
+        cfg.core.fanout_depth = self.device.fanout_depth;
         let src = StreamDigits { digits, n, windows: windows as usize, c: plan.c };
         let model_cycles = cfg.run_stats_digits(&src).acc.cycles;
         let additions = digits.iter().filter(|&&d| d != 0).count() as u64;
-        *self.last.lock().unwrap() = Some(RtlReport { stats, model_cycles, additions, c: plan.c, windows });
+        *self.last.lock().unwrap() =
+            Some(RtlReport { stats, model_cycles, additions, c: plan.c, windows, cores: self.cores });
         Ok(out)
     }
 }
@@ -212,6 +246,11 @@ impl RtlEngine {
 
     pub fn backend(&self) -> &RtlBackend {
         &self.backend
+    }
+
+    /// Run on `k` cores (see [`RtlBackend::set_cores`]).
+    pub fn set_cores(&mut self, k: u32) -> Result<(), MsmError> {
+        self.backend.set_cores(k)
     }
 
     /// The last MSM's counters and model cycles.

@@ -71,6 +71,7 @@ pub fn model_config(p: &CoreParams, plan: &Plan, scalar_bits: u32, n: usize, mem
         cmax: p.cmax,
         spread_top: true,
         top_bits: None,
+        ..CoreSched::default()
     };
     cfg
 }

@@ -35,7 +35,15 @@ pub struct Opts {
 
 impl Default for Opts {
     fn default() -> Self {
-        Self { mem_latency: 40, mem_rate_pct: 100, dg_rate_pct: 100, out_ready_pct: 100, seed: 1, max_cycles: 1 << 34, cores: 1 }
+        Self {
+            mem_latency: 40,
+            mem_rate_pct: 100,
+            dg_rate_pct: 100,
+            out_ready_pct: 100,
+            seed: 1,
+            max_cycles: 1 << 34,
+            cores: 1,
+        }
     }
 }
 

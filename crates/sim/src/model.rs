@@ -493,4 +493,31 @@ mod tests {
             assert!(r.acc.ops > 0);
         }
     }
+
+    #[test]
+    fn core_on_several_cores_is_exact_and_faster() {
+        // K cores on one point stream (window w on core w mod K): the same
+        // MSM, one operation per non-zero digit, about W/K passes of cycles.
+        let n = 300;
+        let pts = points::<Bls12_381>(n, 5);
+        let sc = scalars::<Bls12_381>(n, ScalarSet::Uniform, 6);
+        let want = reference_msm(&pts, &sc);
+        let mut one = SchedKind::Core.preset();
+        one.c = 7;
+        one.machine.depth = 24;
+        one.core.cmax = 10;
+        let (r1, got) = run_xyzz(&one, &pts, &sc);
+        assert_eq!(got, want, "one core");
+        for (k, fd) in [(2, 4), (3, 2), (4, 1)] {
+            let mut c = one.clone();
+            c.core.cores = k;
+            c.core.fanout_depth = fd;
+            let (r, got) = run_xyzz(&c, &pts, &sc);
+            assert_eq!(got, want, "{k} cores");
+            assert_eq!(r.acc.ops, r1.acc.ops, "{k} cores: the same additions");
+            let passes = r.windows.div_ceil(k as usize) as f64;
+            let per_pass = r.acc.cycles as f64 / passes;
+            assert!(per_pass > n as f64 && per_pass < 1.6 * n as f64 + 200.0, "{k} cores: {per_pass} cycles per pass");
+        }
+    }
 }

@@ -19,7 +19,7 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
         return super::prepare::msm_prepared::<C>(a, file);
     };
     if a.memory_budget.is_none() {
-        rtl::refuse_early::<C>(a.backend, a.precompute)?;
+        rtl::refuse_early::<C>(a.backend, a.precompute, a.rtl_cores)?;
     }
     if points_path.as_os_str() == "-" && a.scalars.as_os_str() == "-" {
         return Err(CliError::BothStdin);
@@ -77,9 +77,9 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
         None => {
             rtl::no_precompute(a.precompute)?;
             let (ctx, points) = if a.check {
-                (C::rtl_engine(points.clone(), a.window), points)
+                (C::rtl_engine(points.clone(), a.window, a.rtl_cores), points)
             } else {
-                (C::rtl_engine(points, a.window), Vec::new())
+                (C::rtl_engine(points, a.window, a.rtl_cores), Vec::new())
             };
             let (ctx, handle) = ctx?;
             (ctx, points, Some(handle))

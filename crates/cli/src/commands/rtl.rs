@@ -17,6 +17,8 @@ pub struct RtlCycles {
     pub model: u64,
     /// Non-zero digits: bucket additions.
     pub additions: u64,
+    /// Cores the MSM ran on (`--rtl-cores`).
+    pub cores: u32,
 }
 
 /// Reads the core's counters after an MSM.
@@ -32,6 +34,7 @@ impl RtlHandle {
             rtl: r.stats.acc_cycles,
             model: r.model_cycles,
             additions: r.additions,
+            cores: r.cores,
         });
         #[cfg(not(feature = "rtl"))]
         None
@@ -48,6 +51,7 @@ pub trait CliCurve: EngineCurve {
     fn rtl_engine(
         points: Vec<Affine<Self>>,
         window: Option<u32>,
+        cores: u32,
     ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError>;
 }
 
@@ -56,7 +60,11 @@ impl CliCurve for Bls12_381 {
         Err(MsmError::Unsupported("the rtl backend is BLS12-377 only (the core's twisted Edwards adder)".into()).into())
     }
 
-    fn rtl_engine(_: Vec<Affine<Self>>, _: Option<u32>) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+    fn rtl_engine(
+        _: Vec<Affine<Self>>,
+        _: Option<u32>,
+        _: u32,
+    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
         Err(Self::rtl_available().unwrap_err())
     }
 }
@@ -79,25 +87,34 @@ impl CliCurve for Bls12_377 {
     fn rtl_engine(
         points: Vec<Affine<Self>>,
         window: Option<u32>,
+        cores: u32,
     ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
         use zkmsm_rtl::backend::{Device, RtlEngine};
         let device = Device::shared().map_err(MsmError::Unsupported)?;
         let mut engine = RtlEngine::new(points, zkmsm::Validation::AlreadyValidated, device)?;
         engine.set_window(window);
+        engine.set_cores(cores)?;
         let handle = RtlHandle { backend: engine.backend().clone() };
         Ok((Box::new(engine), handle))
     }
 
     #[cfg(not(feature = "rtl"))]
-    fn rtl_engine(_: Vec<Affine<Self>>, _: Option<u32>) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+    fn rtl_engine(
+        _: Vec<Affine<Self>>,
+        _: Option<u32>,
+        _: u32,
+    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
         Err(Self::rtl_available().unwrap_err())
     }
 }
 
 /// `--backend rtl` with what this build, curve or option cannot do: the
 /// one-line error, before the points are read or generated.
-pub fn refuse_early<C: CliCurve>(backend: BackendName, precompute: Option<u32>) -> Result<(), CliError> {
+pub fn refuse_early<C: CliCurve>(backend: BackendName, precompute: Option<u32>, cores: u32) -> Result<(), CliError> {
     if backend != BackendName::Rtl {
+        if cores != 1 {
+            return Err(MsmError::Unsupported("--rtl-cores applies to --backend rtl only".into()).into());
+        }
         return Ok(());
     }
     C::rtl_available()?;
@@ -116,9 +133,11 @@ pub fn no_precompute(precompute: Option<u32>) -> Result<(), CliError> {
 pub fn report(handle: Option<&RtlHandle>) -> Result<Option<RtlCycles>, CliError> {
     let Some(c) = handle.and_then(RtlHandle::cycles) else { return Ok(None) };
     errln!(
-        "  rtl: {} additions in {} accumulation cycles ({:.4} additions/cycle); cycle model {} cycles",
+        "  rtl: {} additions in {} accumulation cycles on {} core{} ({:.4} additions/cycle); cycle model {} cycles",
         c.additions,
         c.rtl,
+        c.cores,
+        if c.cores == 1 { "" } else { "s" },
         c.additions as f64 / c.rtl.max(1) as f64,
         c.model
     )?;
@@ -131,5 +150,6 @@ pub fn add_json(j: &mut serde_json::Value, cycles: Option<&RtlCycles>) {
         m.insert("rtl_cycles".into(), c.rtl.into());
         m.insert("model_cycles".into(), c.model.into());
         m.insert("rtl_additions".into(), c.additions.into());
+        m.insert("rtl_cores".into(), c.cores.into());
     }
 }

@@ -2,7 +2,11 @@
 //! adder, CMAX 16, PD 16): BLS12-377 MSMs whose bucket accumulation runs on
 //! the simulated RTL, each equal to the CPU engine's result (XYZZ backend,
 //! itself checked against arkworks in crates/msm/tests) and, for the small
-//! cases, to the bucket-free reference. Needs the `verilated` feature.
+//! cases, to the bucket-free reference, and the core's accumulation cycles
+//! equal to the cycle model's. The model is built with two cores on one
+//! point stream: the edge cases run on both (window w on core w mod 2, an
+//! odd number of windows leaves one core idle in the last pass), the 2^12
+//! run on one. Needs the `verilated` feature.
 
 use zkmsm::gen::{random_points, random_scalars};
 use zkmsm::reference::naive_msm;
@@ -30,16 +34,23 @@ fn cpu(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> Affine<C> {
     e.msm_report(scalars).unwrap().result.to_affine()
 }
 
-/// One MSM on the core, all windows in one stream; checks the result and
-/// that the core did one addition per non-zero digit. Returns (additions,
-/// RTL accumulation cycles, model cycles).
-fn check(name: &str, points: Vec<Affine<C>>, scalars: &[ScalarLimbs], window: Option<u32>) -> (u64, u64, u64) {
+/// One MSM on `cores` cores, all windows in one stream; checks the result,
+/// that the cores did one addition per non-zero digit and took exactly the
+/// model's cycles. Returns (additions, RTL accumulation cycles, windows).
+fn check(
+    name: &str,
+    points: Vec<Affine<C>>,
+    scalars: &[ScalarLimbs],
+    window: Option<u32>,
+    cores: u32,
+) -> (u64, u64, u32) {
     let want = cpu(&points, scalars);
     if points.len() <= 300 {
         assert_eq!(naive_msm(&points, scalars), want, "{name}: the CPU engine and the reference differ");
     }
     let mut e = RtlEngine::new(points, Validation::Full, Device::shared().unwrap()).unwrap();
     e.set_window(window);
+    e.set_cores(cores).unwrap();
     let out = e.msm_report(scalars).unwrap();
     assert_eq!(out.result.to_affine(), want, "{name}: RTL core vs CPU engine");
     let Some(r) = e.last_report() else {
@@ -48,8 +59,10 @@ fn check(name: &str, points: Vec<Affine<C>>, scalars: &[ScalarLimbs], window: Op
     };
     assert_eq!(r.stats.issued, r.additions, "{name}: one addition per non-zero digit");
     assert_eq!(r.stats.status & 0xf0, 0, "{name}: the core flagged an input error (STATUS bits 4-7)");
+    assert_eq!(r.cores, cores);
+    assert_eq!(r.stats.acc_cycles, r.model_cycles, "{name}: RTL vs model accumulation cycles");
     println!(
-        "{name}: n {} c {} windows {}: {} additions, {} RTL cycles, {} model cycles, {} sim cycles in {:.1} s",
+        "{name}: n {} c {} windows {} cores {cores}: {} additions, {} RTL cycles, {} model cycles, {} sim cycles in {:.1} s",
         scalars.len(),
         r.c,
         r.windows,
@@ -59,7 +72,7 @@ fn check(name: &str, points: Vec<Affine<C>>, scalars: &[ScalarLimbs], window: Op
         r.stats.sim_cycles,
         r.stats.sim_seconds
     );
-    (r.additions, r.stats.acc_cycles, r.model_cycles)
+    (r.additions, r.stats.acc_cycles, r.windows)
 }
 
 #[test]
@@ -91,11 +104,13 @@ fn edge_cases_equal_the_cpu_engine() {
         ("small scalars", pts[..257].to_vec(), (0..257u64).map(|i| [i, 0, 0, 0]).collect()),
     ];
     let mut any = false;
+    let mut odd = false;
     for (name, points, scalars) in cases {
-        let (ops, _, _) = check(name, points, &scalars, None);
+        let (ops, _, windows) = check(name, points, &scalars, None, 2);
         any |= ops > 0;
+        odd |= windows % 2 == 1;
     }
-    assert!(any);
+    assert!(any && odd);
 }
 
 /// A non-power-of-two size at a forced small window (many windows, the
@@ -105,7 +120,8 @@ fn edge_cases_equal_the_cpu_engine() {
 fn windows_and_the_backend_seam() {
     let points = random_points::<C>(150, 21).points;
     let scalars = random_scalars::<C>(150, 22);
-    check("n = 150, c = 6", points.clone(), &scalars, Some(6));
+    let (_, _, windows) = check("n = 150, c = 6", points.clone(), &scalars, Some(6), 2);
+    assert_eq!(windows % 2, 1, "an idle core in the last pass");
     let backend = RtlBackend::new(Device::shared().unwrap());
     let ctx = MsmBuilder::new().window(Some(8)).build_context(backend, &points[..100]).unwrap();
     let got = ctx.msm_bigint_report(&scalars[..100]).unwrap().result.to_affine();
@@ -119,7 +135,35 @@ fn uniform_4096_equals_the_cpu_engine_and_the_model() {
     let n = 1 << 12;
     let points = random_points::<C>(n, 31).points;
     let scalars = random_scalars::<C>(n, 32);
-    let (ops, rtl, model) = check("uniform 2^12", points, &scalars, None);
-    assert_eq!(rtl, model, "RTL vs model accumulation cycles");
-    println!("uniform 2^12: {:.4} additions/cycle", ops as f64 / rtl as f64);
+    let (ops, rtl, _) = check("uniform 2^12", points, &scalars, None, 1);
+    println!("uniform 2^12, one core: {:.4} additions/cycle", ops as f64 / rtl as f64);
+}
+
+/// N = 2^10 on both cores, and on one core of them: the same result, the
+/// model's cycles, and two cores in about half the cycles of one.
+#[test]
+fn uniform_1024_on_two_cores() {
+    let n = 1 << 10;
+    let points = random_points::<C>(n, 41).points;
+    let scalars = random_scalars::<C>(n, 42);
+    let (ops, two, windows) = check("uniform 2^10, two cores", points.clone(), &scalars, None, 2);
+    let (_, one, _) = check("uniform 2^10, one core", points, &scalars, None, 1);
+    println!(
+        "uniform 2^10: {windows} windows, {two} cycles on two cores, {one} on one ({:.3}x), {:.4} additions/cycle",
+        one as f64 / two as f64,
+        ops as f64 / two as f64
+    );
+    assert!(2 * two < one + one / 4, "two cores should take about half the cycles: {two} vs {one}");
+}
+
+/// More cores than the simulated accelerator has: refused in one line.
+#[test]
+fn more_cores_than_built_are_refused() {
+    let points = random_points::<C>(4, 51).points;
+    let mut e = RtlEngine::new(points, Validation::Full, Device::shared().unwrap()).unwrap();
+    let built = Device::shared().unwrap().ncores();
+    let err = e.set_cores(built + 1).unwrap_err().to_string();
+    assert!(err.contains("--rtl-cores") && err.contains("NCORES") && !err.contains('\n'), "{err}");
+    assert!(e.set_cores(0).is_err());
+    assert!(e.set_cores(built).is_ok());
 }

@@ -98,16 +98,24 @@ fn setup(seed: u64) -> (Sim, Vec<u64>, rand_chacha::ChaCha8Rng) {
 }
 
 /// Exact buckets and exactly the model's accumulation cycles, with point
-/// memory at full bandwidth (any latency) and the host always ready.
+/// memory at full bandwidth (any latency) and the host always ready, on one
+/// or both cores of the two-core top (the model runs the same fan-out).
 #[test]
 fn model_matches_the_stand_in_core() {
     let (mut sim, points, mut rng) = setup(1);
     let p = params(&sim);
     assert_eq!((p.cmax, p.pd, p.brl, p.hz), (10, 16, 2, 26));
-    let (mut ops, mut cycles) = (0u64, 0u64);
-    for t in 0..150 {
-        let cs = case(&mut rng, p.cmax, 1000);
-        let opts = Opts { mem_latency: rng.gen_range(1..60), ..Opts::default() };
+    let info = sim.info();
+    assert_eq!((info.ncores, info.fanout_depth), (2, 4));
+    let (mut ops, mut cycles, mut stalls) = (0u64, 0u64, 0u64);
+    for t in 0..200 {
+        let mut cs = case(&mut rng, p.cmax, 1000);
+        if t % 4 == 0 {
+            // the pending queue fills: one core holds the stream for both
+            cs.digits.iter_mut().for_each(|d| *d = d.signum());
+        }
+        let cores = rng.gen_range(1..=info.ncores);
+        let opts = Opts { mem_latency: rng.gen_range(1..60), cores, ..Opts::default() };
         sim.set_opts(&opts);
         let (words, st) = sim.run(cs.n, cs.c, cs.windows, cs.top, &cs.digits).unwrap();
         let mut got: Vec<u32> = words.iter().map(|&w| w as u32).collect();
@@ -118,19 +126,26 @@ fn model_matches_the_stand_in_core() {
         let plan = Plan { c: cs.c, windows: cs.windows, buckets: 1 << (cs.c - 1) };
         let mut cfg = model_config(&p, &plan, 253, cs.n, opts.mem_latency);
         cfg.core.top_bits = Some(cs.top.unwrap_or(31));
+        cfg.core.cores = cores;
+        cfg.core.fanout_depth = info.fanout_depth;
         let src = StreamDigits { digits: &cs.digits, n: cs.n, windows: cs.windows as usize, c: cs.c };
         let model = cfg.run_stats_digits(&src);
         assert_eq!(
             st.acc_cycles, model.acc.cycles,
-            "case {t}: n {} c {} windows {} top {:?}: RTL vs model accumulation cycles",
+            "case {t}: n {} c {} windows {} top {:?} cores {cores}: RTL vs model accumulation cycles",
             cs.n, cs.c, cs.windows, cs.top
         );
         assert_eq!(st.conflicts, model.acc.conflicts, "case {t}: conflicts");
         assert_eq!(st.bubbles, model.acc.bubbles, "case {t}: bubbles");
+        let model_stalls = model.acc.extra.iter().find(|e| e.0 == "fanout_stalls").map_or(0.0, |e| e.1) as u64;
+        assert_eq!(st.fanout_stalls, model_stalls, "case {t}: cycles the fan-out held the point stream");
         ops += nz;
         cycles += st.acc_cycles;
+        stalls += st.fanout_stalls;
     }
-    println!("150 cases: {ops} additions in {cycles} accumulation cycles, RTL = model in every case");
+    println!(
+        "200 cases: {ops} additions in {cycles} accumulation cycles, fan-out stalls {stalls}, RTL = model in every case"
+    );
 }
 
 /// Slow, bursty point memory, gaps in the digit stream and a host that is
@@ -147,6 +162,7 @@ fn backpressure_everywhere_changes_timing_not_results() {
             dg_rate_pct: rng.gen_range(30..=100),
             out_ready_pct: rng.gen_range(10..=100),
             seed: rng.gen(),
+            cores: rng.gen_range(1..=2),
             ..Opts::default()
         };
         sim.set_opts(&opts);

@@ -97,6 +97,13 @@ pub struct SimArgs {
     /// Core: do not spread the narrow last window over its bucket slots.
     #[arg(long)]
     pub no_spread_top: bool,
+    /// Core: cores on one point stream (window w on core w mod K; the
+    /// RTL's NCORES > 1 top, fan-out FIFOs of --fanout-depth beats).
+    #[arg(long)]
+    pub cores: Option<u32>,
+    /// Core: depth of each core's fan-out FIFO (default 4 with --cores > 1).
+    #[arg(long)]
+    pub fanout_depth: Option<u32>,
     /// Hardcaml per-window stall FIFO depth.
     #[arg(long)]
     pub stall_fifo: Option<usize>,

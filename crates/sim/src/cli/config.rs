@@ -51,6 +51,16 @@ impl SimArgs {
             c.core.cmax = v.clamp(3, 20);
         }
         c.core.spread_top = !self.no_spread_top;
+        if let Some(k) = self.cores {
+            c.core.cores = k.max(1);
+            c.core.fanout_depth = if k > 1 { 4 } else { 0 };
+        }
+        if let Some(v) = self.fanout_depth {
+            c.core.fanout_depth = v;
+        }
+        if c.core.cores > 1 && c.core.fanout_depth == 0 {
+            return Err(SimError::CoreFanout);
+        }
         if c.sched == SchedKind::Core && c.c > c.core.cmax {
             return Err(SimError::CoreWindow { c: c.c, cmax: c.core.cmax });
         }

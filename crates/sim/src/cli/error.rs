@@ -15,6 +15,9 @@ pub enum SimError {
     /// `--groups` not a power of two.
     #[error("--groups {0}: must be a power of two")]
     Groups(usize),
+    /// Several cores need fan-out FIFOs.
+    #[error("--cores above 1 needs --fanout-depth of at least 1")]
+    CoreFanout,
     /// The core needs a pending FIFO.
     #[error("--fifo-depth must be at least 1 for the core")]
     CoreFifoDepth,

@@ -31,6 +31,19 @@
 //! never to run dry (point memory at full bandwidth) and the bucket output
 //! never to be held. `AccStats::cycles` is the RTL's ACC_CYCLES counter:
 //! cycles until the last bucket write-back of the last window.
+//!
+//! Several cores on one point stream (rtl/src/zk_msm_top.sv with NCORES > 1,
+//! SuperScalar's arrangement): with `cores` = K, window w runs on core
+//! w mod K, and a pass streams the N points once with the digits of K
+//! windows, so W windows take ceil(W / K) passes. The stream reaches each
+//! core through a FIFO of `fanout_depth` beats (rtl/src/zk_fanout.sv); a
+//! beat is pushed into every core that has a window in its pass at once,
+//! when none of their FIFOs is full, and the core takes it through its input
+//! register slice (zk_skid). The model runs the K cores' registers in
+//! lockstep with the FIFOs and slices, so a core whose pending queue fills
+//! holds the stream for all (`fanout_stalls`); the accumulation cycles are
+//! the last core's. `fanout_depth` 0 is the one-core top (no FIFO: the
+//! input register slice takes the reader's stream directly).
 
 use super::{bucket_of, AccStats, Machine, RmwPipe, Scheduler};
 use crate::datapath::{Buckets, Datapath};
@@ -38,7 +51,8 @@ use crate::digits::DigitSource;
 use std::collections::VecDeque;
 
 /// The RTL core's scheduler (rtl/src/zk_msm_core.sv), cycle-exact: a pending FIFO with swap in
-/// front of the adder, windows back to back on two bucket banks.
+/// front of the adder, windows back to back on two bucket banks; `cores` of them on one
+/// point stream.
 #[derive(Clone, Debug)]
 pub struct CoreSched {
     /// Pending FIFO capacity (the RTL's PD).
@@ -54,11 +68,25 @@ pub struct CoreSched {
     /// The last window's bucket width tb, set from the plan by the caller
     /// ([`CoreSched::top_bits_for`]); used when `spread_top`.
     pub top_bits: Option<u32>,
+    /// Cores on the point stream (the RTL's CORES register, K).
+    pub cores: u32,
+    /// Depth of each core's fan-out FIFO (the RTL's FD); 0: one core fed
+    /// directly (the top built with NCORES = 1).
+    pub fanout_depth: u32,
 }
 
 impl Default for CoreSched {
     fn default() -> Self {
-        Self { pending_cap: 16, read_latency: 2, input_latency: 0, cmax: 16, spread_top: true, top_bits: None }
+        Self {
+            pending_cap: 16,
+            read_latency: 2,
+            input_latency: 0,
+            cmax: 16,
+            spread_top: true,
+            top_bits: None,
+            cores: 1,
+            fanout_depth: 0,
+        }
     }
 }
 
@@ -79,8 +107,269 @@ impl CoreSched {
     }
 }
 
-/// A pending operation: point, window, bucket index, sign.
+/// A pending operation: point, window (the MSM's), bucket index, sign.
 type Pending = (u32, u32, u32, bool);
+
+/// What every core of a run shares.
+struct Geometry {
+    n: u64,
+    /// Windows of the MSM.
+    nw: u32,
+    nb: u32,
+    hz: u64,
+    ofd: u32,
+    cap: usize,
+    ns: usize,
+    spread: Option<u32>,
+    cores: u32,
+}
+
+/// One core's registers (zk_msm_core), one clock edge per [`Lane::step`].
+/// Its windows are the MSM's windows k, k + K, ...; buckets and hazards are
+/// indexed by the MSM's window.
+struct Lane<V> {
+    k: u32,
+    /// Windows of this core.
+    nw: u32,
+    in_win: u32,
+    in_cnt: u64,
+    in_open: bool,
+    bk_busy: [bool; 4],
+    bk_win: [u32; 4],
+    bk_indone: [bool; 4],
+    bk_out: [u64; 4],
+    ro_win: u32,
+    ro_act: bool,
+    ro_k: u32,
+    clr_v: bool,
+    clr_last: bool,
+    clr_b: usize,
+    ro_p: VecDeque<bool>,
+    o_count: u32,
+    pending: VecDeque<Pending>,
+    writebacks: VecDeque<(u64, usize)>,
+    last_read_out: u64,
+    pipe: RmwPipe<V>,
+    st: AccStats,
+    done: bool,
+}
+
+impl<V: Clone> Lane<V> {
+    fn new(g: &Geometry, k: u32, depth: u32, brl: usize) -> Self {
+        let nw = if k < g.cores && k < g.nw { (g.nw - k).div_ceil(g.cores) } else { 0 };
+        Self {
+            k,
+            nw,
+            in_win: 0,
+            in_cnt: 0,
+            in_open: false,
+            bk_busy: [false; 4],
+            bk_win: [0; 4],
+            bk_indone: [false; 4],
+            bk_out: [0; 4],
+            ro_win: 0,
+            ro_act: false,
+            ro_k: 0,
+            clr_v: false,
+            clr_last: false,
+            clr_b: 0,
+            ro_p: VecDeque::from(vec![false; brl]),
+            o_count: 0,
+            pending: VecDeque::with_capacity(g.cap),
+            writebacks: VecDeque::new(),
+            last_read_out: 0,
+            pipe: RmwPipe::new(depth, (g.nw as usize * g.nb as usize).max(1), 0),
+            st: AccStats::default(),
+            done: false,
+        }
+    }
+
+    /// The MSM's window of this core's window `w`.
+    fn global(&self, g: &Geometry, w: u32) -> u32 {
+        self.k + g.cores * w
+    }
+
+    /// Cycle `t`, the input register slice holding a beat if `head_valid`:
+    /// returns whether the core takes it; sets `done` (and returns false) in
+    /// the cycle the core goes idle.
+    fn step<D: Datapath<V = V>, S: DigitSource>(
+        &mut self,
+        g: &Geometry,
+        digits: &S,
+        dp: &D,
+        buckets: &mut Buckets<V>,
+        t: u64,
+        head_valid: bool,
+    ) -> bool {
+        let nb = g.nb;
+        let slot = |gw: u32, idx: u32| gw * nb + idx;
+        // the bucket an operation really goes to (the MSM's last window spread)
+        let place = |gw: u32, i: u64, idx: u32| match g.spread {
+            Some(tb) if gw + 1 == g.nw => ((i as u32) & ((nb >> tb) - 1)) << tb | idx,
+            _ => idx,
+        };
+        let in_fin = self.in_win == self.nw;
+        let in_bank = self.in_win as usize % g.ns;
+        let in_gw = self.global(g, self.in_win);
+        let acc_complete = in_fin && self.bk_out == [0; 4];
+        // ---- the decision (combinational in the RTL)
+        let s_ok = self.in_open && head_valid;
+        let s = if s_ok {
+            bucket_of(digits.digit(self.in_cnt as usize, in_gw as usize))
+                .map(|(b, neg)| (place(in_gw, self.in_cnt, b), neg))
+        } else {
+            None
+        };
+        let s_skip = s_ok && s.is_none();
+        let s_busy = s.is_some_and(|(b, _)| self.pipe.busy(slot(in_gw, b), t));
+        let p = self.pending.front().copied();
+        let p_ready = p.is_some_and(|(_, w, b, _)| !self.pipe.busy(slot(w, b), t));
+        let p_first = p_ready
+            && (!self.in_open
+                || ((p.unwrap().1 - self.k) / g.cores) as usize % g.ns != in_bank
+                || 2 * self.pending.len() >= g.cap);
+        let issue_s = s.is_some() && !s_busy && !p_first;
+        let swap = s.is_some() && s_busy;
+        let issue_p = p_ready && !issue_s;
+        let push = swap && (self.pending.len() < g.cap || issue_p);
+        let consume = s_skip || issue_s || push;
+        // ---- counters
+        let st = &mut self.st;
+        st.slots += 1;
+        if !acc_complete {
+            st.cycles += 1;
+            if !(issue_s || issue_p) {
+                st.bubbles += 1;
+            }
+        }
+        if head_valid && !in_fin && !consume {
+            st.input_stalls += 1;
+        }
+        // ---- the issued operation
+        let mut wb_bank = None;
+        if issue_p {
+            let (i, w, b, neg) = self.pending.pop_front().unwrap();
+            self.pipe.issue(dp, buckets, t, slot(w, b), i, neg);
+            self.writebacks.push_back((t + 1 + g.hz, ((w - self.k) / g.cores) as usize % g.ns));
+        }
+        if let (true, Some((b, neg))) = (issue_s, s) {
+            self.pipe.issue(dp, buckets, t, slot(in_gw, b), self.in_cnt as u32, neg);
+            self.writebacks.push_back((t + 1 + g.hz, in_bank));
+        }
+        if push {
+            let (b, neg) = s.unwrap();
+            self.pending.push_back((self.in_cnt as u32, in_gw, b, neg));
+            st.conflicts += 1;
+            st.queue_hwm = st.queue_hwm.max(self.pending.len() as u64);
+        }
+        if s_skip {
+            st.zero_digits += 1;
+        }
+        if self.writebacks.front().is_some_and(|&(c, _)| c == t) {
+            wb_bank = self.writebacks.pop_front().map(|x| x.1);
+        }
+        // ---- read-out (combinational part)
+        let ro_b = self.ro_win as usize % g.ns;
+        let ro_start = !self.ro_act
+            && !self.clr_v
+            && self.ro_win != self.nw
+            && self.bk_busy[ro_b]
+            && self.bk_win[ro_b] == self.ro_win
+            && self.bk_indone[ro_b]
+            && self.bk_out[ro_b] == 0;
+        let inflight = self.ro_p.iter().filter(|&&x| x).count() as u32;
+        let ro_rd = self.ro_act && inflight + self.o_count < g.ofd;
+        let ro_done = self.clr_v && self.clr_last;
+        if self.ro_win == self.nw && self.o_count == 0 && !self.ro_act && !self.clr_v && inflight == 0 {
+            self.done = true;
+            return false;
+        }
+        // ---- next state (the clock edge)
+        let mut n_in_open = self.in_open;
+        if !self.in_open && !in_fin && !self.bk_busy[in_bank] {
+            self.bk_busy[in_bank] = true;
+            self.bk_win[in_bank] = self.in_win;
+            self.in_cnt = 0;
+            if g.n == 0 {
+                self.bk_indone[in_bank] = true;
+                self.in_win += 1;
+            } else {
+                self.bk_indone[in_bank] = false;
+                n_in_open = true;
+            }
+        }
+        if consume {
+            self.in_cnt += 1;
+            if self.in_cnt == g.n {
+                self.bk_indone[in_bank] = true;
+                self.in_win += 1;
+                self.in_cnt = 0;
+                let other = (in_bank + 1) % g.ns;
+                if self.in_win != self.nw && !self.bk_busy[other] {
+                    self.bk_busy[other] = true;
+                    self.bk_win[other] = self.in_win;
+                    self.bk_indone[other] = false;
+                } else {
+                    n_in_open = false;
+                }
+            }
+        }
+        self.in_open = n_in_open;
+        let (n_clr_v, n_clr_last, n_clr_b) = (ro_rd, self.ro_k + 1 == nb, ro_b);
+        if ro_start {
+            self.ro_act = true;
+            self.ro_k = 0;
+        } else if ro_rd {
+            if self.ro_k + 1 == nb {
+                self.ro_act = false;
+            }
+            self.ro_k += 1;
+        }
+        if ro_done {
+            self.bk_busy[self.clr_b] = false;
+            self.last_read_out = t;
+            self.ro_win += 1;
+        }
+        (self.clr_v, self.clr_last, self.clr_b) = (n_clr_v, n_clr_last, n_clr_b);
+        let arrive = self.ro_p.pop_back().unwrap();
+        self.ro_p.push_front(ro_rd);
+        self.o_count = self.o_count + arrive as u32 - (self.o_count > 0) as u32;
+        if issue_s || push {
+            self.bk_out[in_bank] += 1;
+        }
+        if let Some(b) = wb_bank {
+            self.bk_out[b] -= 1;
+        }
+        consume
+    }
+}
+
+/// A core's input register slice (zk_skid): `m_valid` is the head the core
+/// sees; it takes a beat when its skid register is empty.
+#[derive(Clone, Copy, Default)]
+struct Skid {
+    m_valid: bool,
+    sk_valid: bool,
+}
+
+impl Skid {
+    /// The clock edge: upstream offers a beat if `s_valid`, the core takes
+    /// the head if `m_ready`. Returns whether the upstream beat was taken.
+    fn edge(&mut self, s_valid: bool, m_ready: bool) -> bool {
+        let taken = s_valid && !self.sk_valid;
+        if self.sk_valid {
+            if m_ready {
+                self.m_valid = true;
+                self.sk_valid = false;
+            }
+        } else if !self.m_valid || m_ready {
+            self.m_valid = s_valid;
+        } else if s_valid {
+            self.sk_valid = true;
+        }
+        taken
+    }
+}
 
 impl Scheduler for CoreSched {
     fn name(&self) -> &'static str {
@@ -96,174 +385,86 @@ impl Scheduler for CoreSched {
         dp: &D,
         buckets: &mut Buckets<D::V>,
     ) -> AccStats {
-        let mut st = AccStats::default();
         let n = digits.len() as u64;
         let nw = digits.windows() as u32;
         let nb = buckets.per_window as u32;
-        let hz = m.depth as u64;
         let brl = self.read_latency.max(1) as usize;
-        let ofd = (brl + 2).next_power_of_two() as u32;
-        let cap = self.pending_cap.max(1);
         let c = digits.window_bits();
         assert!(c <= self.cmax, "window {c} larger than the bucket memory's {}", self.cmax);
-        let ns = self.slots(c);
-        let mut pipe = RmwPipe::<D::V>::new(m.depth, (nw as usize * nb as usize).max(1), 0);
-        let slot = |w: u32, idx: u32| w * nb + idx;
-        // the bucket an operation really goes to (the last window spread)
-        let spread = self.top_bits.filter(|&tb| self.spread_top && tb + 1 < c);
-        let place = |w: u32, i: u64, idx: u32| match spread {
-            Some(tb) if w + 1 == nw => ((i as u32) & ((nb >> tb) - 1)) << tb | idx,
-            _ => idx,
+        let cores = self.cores.max(1);
+        assert!(cores == 1 || self.fanout_depth > 0, "several cores need the fan-out FIFOs");
+        let g = Geometry {
+            n,
+            nw,
+            nb,
+            hz: m.depth as u64,
+            ofd: (brl + 2).next_power_of_two() as u32,
+            cap: self.pending_cap.max(1),
+            ns: self.slots(c),
+            spread: self.top_bits.filter(|&tb| self.spread_top && tb + 1 < c),
+            cores,
         };
-
-        // registers, as in zk_msm_core
-        let (mut in_win, mut in_cnt, mut in_open) = (0u32, 0u64, false);
-        let mut bk_busy = [false; 4];
-        let mut bk_win = [0u32; 4];
-        let mut bk_indone = [false; 4];
-        let mut bk_out = [0u64; 4];
-        let (mut ro_win, mut ro_act, mut ro_k) = (0u32, false, 0u32);
-        let (mut clr_v, mut clr_last, mut clr_b) = (false, false, 0usize);
-        let mut ro_p = VecDeque::from(vec![false; brl]); // reads in flight, oldest at the back
-        let mut o_count = 0u32;
-        let mut pending: VecDeque<Pending> = VecDeque::with_capacity(cap);
-        let mut writebacks: VecDeque<(u64, usize)> = VecDeque::new(); // (cycle of the write, bank)
-        let mut window_done = vec![0u64; nw as usize];
-
+        let mut lanes: Vec<Lane<D::V>> = (0..cores).map(|k| Lane::new(&g, k, m.depth, brl)).collect();
         let mut t = 0u64;
-        loop {
-            let in_fin = in_win == nw;
-            let in_bank = in_win as usize % ns;
-            let acc_complete = in_fin && bk_out == [0; 4];
-            // ---- the decision (combinational in the RTL)
-            let s_ok = in_open && t >= self.input_latency;
-            let s = if s_ok {
-                bucket_of(digits.digit(in_cnt as usize, in_win as usize))
-                    .map(|(b, neg)| (place(in_win, in_cnt, b), neg))
-            } else {
-                None
-            };
-            let s_skip = s_ok && s.is_none();
-            let s_busy = s.is_some_and(|(b, _)| pipe.busy(slot(in_win, b), t));
-            let p = pending.front().copied();
-            let p_ready = p.is_some_and(|(_, w, b, _)| !pipe.busy(slot(w, b), t));
-            let p_first = p_ready && (!in_open || p.unwrap().1 as usize % ns != in_bank || 2 * pending.len() >= cap);
-            let issue_s = s.is_some() && !s_busy && !p_first;
-            let swap = s.is_some() && s_busy;
-            let issue_p = p_ready && !issue_s;
-            let push = swap && (pending.len() < cap || issue_p);
-            let consume = s_skip || issue_s || push;
-            // ---- counters
-            st.slots += 1;
-            if !acc_complete {
-                st.cycles += 1;
-                if !(issue_s || issue_p) {
-                    st.bubbles += 1;
+        let mut fanout_stalls = 0u64;
+        if self.fanout_depth == 0 {
+            // the point reader's stream straight into the core's input slice,
+            // never dry from input_latency on
+            let lane = &mut lanes[0];
+            loop {
+                lane.step(&g, digits, dp, buckets, t, t >= self.input_latency);
+                if lane.done {
+                    break;
                 }
+                t += 1;
             }
-            if t >= self.input_latency && !in_fin && !consume {
-                st.input_stalls += 1;
-            }
-            // ---- the issued operation
-            let mut wb_bank = None;
-            if issue_p {
-                let (i, w, b, neg) = pending.pop_front().unwrap();
-                pipe.issue(dp, buckets, t, slot(w, b), i, neg);
-                writebacks.push_back((t + 1 + hz, w as usize % ns));
-            }
-            if let (true, Some((b, neg))) = (issue_s, s) {
-                pipe.issue(dp, buckets, t, slot(in_win, b), in_cnt as u32, neg);
-                writebacks.push_back((t + 1 + hz, in_bank));
-            }
-            if push {
-                let (b, neg) = s.unwrap();
-                pending.push_back((in_cnt as u32, in_win, b, neg));
-                st.conflicts += 1;
-                st.queue_hwm = st.queue_hwm.max(pending.len() as u64);
-            }
-            if s_skip {
-                st.zero_digits += 1;
-            }
-            if writebacks.front().is_some_and(|&(c, _)| c == t) {
-                wb_bank = writebacks.pop_front().map(|x| x.1);
-            }
-            // ---- read-out (combinational part)
-            let ro_b = ro_win as usize % ns;
-            let ro_start = !ro_act
-                && !clr_v
-                && ro_win != nw
-                && bk_busy[ro_b]
-                && bk_win[ro_b] == ro_win
-                && bk_indone[ro_b]
-                && bk_out[ro_b] == 0;
-            let inflight = ro_p.iter().filter(|&&x| x).count() as u32;
-            let ro_rd = ro_act && inflight + o_count < ofd;
-            let ro_done = clr_v && clr_last;
-            let done = ro_win == nw && o_count == 0 && !ro_act && !clr_v && inflight == 0;
-            if done {
-                break;
-            }
-            // ---- next state (the clock edge)
-            let mut n_in_open = in_open;
-            if !in_open && !in_fin && !bk_busy[in_bank] {
-                bk_busy[in_bank] = true;
-                bk_win[in_bank] = in_win;
-                in_cnt = 0;
-                if n == 0 {
-                    bk_indone[in_bank] = true;
-                    in_win += 1;
-                } else {
-                    bk_indone[in_bank] = false;
-                    n_in_open = true;
+        } else {
+            // the reader's stream (valid from input_latency - 1, the slice's
+            // cycle before) pushed into the FIFOs of the pass's cores
+            let fd = self.fanout_depth as usize;
+            let passes = nw.div_ceil(cores) as u64;
+            let total = n * passes;
+            let mut fifo = vec![0usize; cores as usize];
+            let mut skid = vec![Skid::default(); cores as usize];
+            let mut pushed = 0u64;
+            let mut takes = vec![false; cores as usize];
+            loop {
+                for (k, lane) in lanes.iter_mut().enumerate() {
+                    takes[k] = !lane.done && lane.step(&g, digits, dp, buckets, t, skid[k].m_valid);
                 }
-            }
-            if consume {
-                in_cnt += 1;
-                if in_cnt == n {
-                    bk_indone[in_bank] = true;
-                    in_win += 1;
-                    in_cnt = 0;
-                    let other = (in_bank + 1) % ns;
-                    if in_win != nw && !bk_busy[other] {
-                        bk_busy[other] = true;
-                        bk_win[other] = in_win;
-                        bk_indone[other] = false;
-                    } else {
-                        n_in_open = false;
-                    }
+                if lanes.iter().all(|l| l.done) {
+                    break;
                 }
-            }
-            in_open = n_in_open;
-            let (n_clr_v, n_clr_last, n_clr_b) = (ro_rd, ro_k + 1 == nb, ro_b);
-            if ro_start {
-                ro_act = true;
-                ro_k = 0;
-            } else if ro_rd {
-                if ro_k + 1 == nb {
-                    ro_act = false;
+                let valid = t + 1 >= self.input_latency && pushed < total;
+                let left = nw.saturating_sub(if n == 0 { 0 } else { (pushed / n) as u32 * cores });
+                let ready = (0..cores).all(|k| k >= left || fifo[k as usize] < fd);
+                let push = valid && ready;
+                if valid && !ready {
+                    fanout_stalls += 1;
                 }
-                ro_k += 1;
+                for k in 0..cores as usize {
+                    let popped = skid[k].edge(fifo[k] > 0, takes[k]);
+                    fifo[k] = fifo[k] + (push && (k as u32) < left) as usize - popped as usize;
+                }
+                pushed += push as u64;
+                t += 1;
             }
-            if ro_done {
-                bk_busy[clr_b] = false;
-                window_done[ro_win as usize] = t;
-                ro_win += 1;
-            }
-            (clr_v, clr_last, clr_b) = (n_clr_v, n_clr_last, n_clr_b);
-            let arrive = ro_p.pop_back().unwrap();
-            ro_p.push_front(ro_rd);
-            o_count = o_count + arrive as u32 - (o_count > 0) as u32;
-            if issue_s || push {
-                bk_out[in_bank] += 1;
-            }
-            if let Some(b) = wb_bank {
-                bk_out[b] -= 1;
-            }
-            t += 1;
         }
-        pipe.flush::<D>(buckets);
+        let mut st = AccStats::default();
+        for lane in &mut lanes {
+            lane.pipe.flush::<D>(buckets);
+            let l = &lane.st;
+            st.cycles = st.cycles.max(l.cycles);
+            st.slots += l.slots;
+            st.bubbles += l.bubbles;
+            st.conflicts += l.conflicts;
+            st.input_stalls += l.input_stalls;
+            st.zero_digits += l.zero_digits;
+            st.queue_hwm = st.queue_hwm.max(l.queue_hwm);
+            st.ops += lane.pipe.ops;
+        }
         // the host adds up the last window's copies
-        if let (Some(tb), true, true) = (spread, D::FUNCTIONAL, nw > 0) {
+        if let (Some(tb), true, true) = (g.spread, D::FUNCTIONAL, nw > 0) {
             let base = ((nw - 1) * nb) as usize;
             for k in 0..(1usize << tb) {
                 let mut acc: Option<D::V> = None;
@@ -278,10 +479,14 @@ impl Scheduler for CoreSched {
                 buckets.slots[base + k] = acc;
             }
         }
-        st.ops = pipe.ops;
         st.passes = 1;
         st.extra.push(("total_cycles", (t + 1) as f64));
-        st.extra.push(("last_window_read_out", window_done.last().copied().unwrap_or(0) as f64));
+        st.extra.push(("point_passes", nw.div_ceil(cores) as f64));
+        let last = lanes.iter().map(|l| l.last_read_out).max().unwrap_or(0);
+        st.extra.push(("last_window_read_out", last as f64));
+        if self.fanout_depth > 0 {
+            st.extra.push(("fanout_stalls", fanout_stalls as f64));
+        }
         st
     }
 }
