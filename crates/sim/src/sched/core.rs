@@ -436,7 +436,7 @@ impl Scheduler for CoreSched {
                     break;
                 }
                 let valid = t + 1 >= self.input_latency && pushed < total;
-                let left = nw.saturating_sub(if n == 0 { 0 } else { (pushed / n) as u32 * cores });
+                let left = nw.saturating_sub(pushed.checked_div(n).unwrap_or(0) as u32 * cores);
                 let ready = (0..cores).all(|k| k >= left || fifo[k as usize] < fd);
                 let push = valid && ready;
                 if valid && !ready {
