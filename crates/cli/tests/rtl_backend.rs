@@ -108,8 +108,13 @@ fn rtl_msm_on_files_equals_the_cpu_engine() {
 #[cfg(feature = "rtl")]
 #[test]
 fn rtl_cores_beyond_the_built_model_are_refused() {
-    let err = one_line_error(&["demo", "--log-n", "3", "--backend", "rtl", "--rtl-cores", "3"]);
-    assert!(err.contains("--rtl-cores 3") && err.contains("2 cores"), "{err}");
+    // (the demo's progress lines come first: the device is asked after the inputs exist)
+    let out = zkmsm(&["demo", "--log-n", "3", "--backend", "rtl", "--rtl-cores", "3"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    let errors: Vec<&str> = err.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(errors[0].contains("--rtl-cores 3") && errors[0].contains("2 cores"), "{err}");
 }
 
 #[test]
