@@ -19,8 +19,9 @@
 #                                and point additions, both multiplier variants
 #                                as RTL and as netlist, 3000 MSMs per stand-in
 # Knobs (environment, override either size): MUL_OPS, PADD_OPS, ADDSUB_OPS,
-# CORE_CASES, VARIANTS (RTL models: "default rw384"), NET_VARIANTS (netlist
-# models), JOBS (2), SEED (1), CARGO_TARGET_DIR (honoured).
+# CORE_CASES, VARIANTS (RTL models: "default rw384", RTL_FULL adds "kara0
+# qport"), NET_VARIANTS (netlist models), JOBS (2), SEED (1),
+# CARGO_TARGET_DIR (honoured).
 set -u
 cd "$(dirname "$0")"
 RTL=$PWD
@@ -33,7 +34,8 @@ if [ "$RTL_FULL" = 1 ]; then
   PADD_OPS=${PADD_OPS:-20000}
   ADDSUB_OPS=${ADDSUB_OPS:-20000}
   CORE_CASES=${CORE_CASES:-3000}
-  NET_VARIANTS=${NET_VARIANTS:-default rw384}
+  NET_VARIANTS=${NET_VARIANTS:-default rw384 kara0 qport}
+  VARIANTS=${VARIANTS:-default rw384 kara0 qport}
 else
   MUL_OPS=${MUL_OPS:-10000}
   PADD_OPS=${PADD_OPS:-2000}
@@ -81,6 +83,11 @@ if verilator --lint-only -Wall -Isrc -DZK_TB_RW=384 $SRCS --top-module zk_tb_top
 else
   bad "verilator --lint-only -Wall (zk_tb_top, RW = 384)"
 fi
+if verilator --lint-only -Wall -Isrc -DZK_TB_RW=384 -DZK_TB_KARA=0 -DZK_TB_QCONST=0 $SRCS --top-module zk_tb_top; then
+  ok "verilator --lint-only -Wall (zk_tb_top, RW = 384, KARA = 0, QCONST = 0)"
+else
+  bad "verilator --lint-only -Wall (zk_tb_top, RW = 384, KARA = 0, QCONST = 0)"
+fi
 
 # The multiplier variants: the default (zk_params.svh's RW, word-serial
 # reduction) and RW = NB (one-word reduction, m*q on DSPs: the modules
@@ -92,6 +99,10 @@ defs_of() {
   case $1 in
     default) echo "" ;;
     rw384) if [ "$RTL_FULL" = 1 ]; then echo "-DZK_TB_RW=384"; else echo "-DZK_TB_RW=384 -DZK_TB_WITH_PA=0"; fi ;;
+    # RW = 384 with zk_kmul's subtractive Karatsuba (KARA = 0), and with q
+    # through the m*q product's port instead of a constant (QCONST = 0)
+    kara0) echo "-DZK_TB_RW=384 -DZK_TB_KARA=0" ;;
+    qport) echo "-DZK_TB_RW=384 -DZK_TB_QCONST=0" ;;
   esac
 }
 runs_of() { if [ "$1" = rw384 ] && [ "$RTL_FULL" != 1 ]; then echo mul; else echo "mul addsub padd"; fi; }

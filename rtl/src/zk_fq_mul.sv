@@ -29,7 +29,9 @@ module zk_fq_mul #(
     parameter integer         RW     = `ZK_RW,  // Montgomery reduction word (NB: one-word variant)
     parameter integer         WIN    = `ZK_WIN,   // wNAF window of q
     parameter integer         FANIN  = `ZK_FANIN,    // reduction adder-tree fan-in
-    parameter integer         SPLIT  = `ZK_SPLIT  // reduction: final add over 2 stages
+    parameter integer         SPLIT  = `ZK_SPLIT,  // reduction: final add over 2 stages
+    parameter integer         KARA   = 1,  // Karatsuba: 1 additive, 0 subtractive (zk_kmul)
+    parameter integer         QCONST = 1   // RW = NB: m*q with q a constant operand (zk_kmul BC)
 ) (
     input  logic          clk,
     input  logic          rst,       // clears the valid pipeline only
@@ -51,7 +53,8 @@ module zk_fq_mul #(
       .TA(TA),
       .TB(TB),
       .SPLIT(SPLIT),
-      .CHAIN(RW == NB ? 1 : 0)  // the one-word variant also sums tile rows in DSPs
+      .CHAIN(RW == NB ? 1 : 0),  // the one-word variant also sums tile rows in DSPs
+      .KARA(KARA)
   ) u_kmul (
       .clk(clk),
       .a  (a),
@@ -91,7 +94,10 @@ module zk_fq_mul #(
           .TA(TA),
           .TB(TB),
           .SPLIT(SPLIT),
-          .CHAIN(1)
+          .CHAIN(1),
+          .KARA(KARA),
+          .BC(QCONST),
+          .BV(Q[NB-1:0])
       ) u_kmq (
           .clk(clk),
           .a  (m),

@@ -15,11 +15,17 @@ module zk_mul_tiled #(
     // (the shape of a DSP48E2 post-adder; Yosys 0.23 leaves the additions
     // in fabric, as narrow adders), then the NTA rows across the full
     // width. 0: every shifted tile added across the full width.
-    parameter integer CHAIN = 0
+    parameter integer CHAIN = 0,
+    // 1: b is the constant BV (port b unused): constant tile operands, and
+    // Yosys drops the tiles whose slice of BV is zero
+    parameter integer BC = 0,
+    parameter logic [WB-1:0] BV = '0
 ) (
     input  logic               clk,
     input  logic [     WA-1:0] a,
-    input  logic [     WB-1:0] b,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  logic [     WB-1:0] b,  // unused when BC = 1
+    /* verilator lint_on UNUSEDSIGNAL */
     output logic [WA+WB-1:0]   p
 );
 `include "zk_funcs.svh"
@@ -33,7 +39,7 @@ module zk_mul_tiled #(
     ap = '0;
     ap[WA-1:0] = a;
     bp = '0;
-    bp[WB-1:0] = b;
+    bp[WB-1:0] = (BC != 0) ? BV : b;
   end
 
   logic [TA+TB-1:0] pr[NTA*NTB];

@@ -15,6 +15,14 @@
 `ifndef ZK_TB_RW
 `define ZK_TB_RW `ZK_RW
 `endif
+// zk_fq_mul's KARA (1: additive Karatsuba, 0: subtractive) and QCONST
+// (RW = NB: q a constant operand of the m*q product)
+`ifndef ZK_TB_KARA
+`define ZK_TB_KARA 1
+`endif
+`ifndef ZK_TB_QCONST
+`define ZK_TB_QCONST 1
+`endif
 module zk_tb_top #(
     parameter integer         NB     = `ZK_NB,
     parameter integer         QBITS  = `ZK_QBITS,
@@ -26,6 +34,8 @@ module zk_tb_top #(
     parameter integer         WIN    = `ZK_WIN,
     parameter integer         FANIN  = `ZK_FANIN,
     parameter integer         SPLIT  = `ZK_SPLIT,  // reduction: final add over 2 stages
+    parameter integer         KARA   = `ZK_TB_KARA,
+    parameter integer         QCONST = `ZK_TB_QCONST,
     parameter integer         AS_STG = 2,  // add/sub pipe stages
     parameter integer         TAGW   = 32,
     // which DUTs this build contains (separate simulation models are much
@@ -91,7 +101,9 @@ module zk_tb_top #(
         .RW(RW),
         .WIN(WIN),
         .FANIN(FANIN),
-        .SPLIT(SPLIT)
+        .SPLIT(SPLIT),
+        .KARA(KARA),
+        .QCONST(QCONST)
     ) u_mul (
         .clk(clk),
         .rst(rst),
@@ -151,6 +163,8 @@ module zk_tb_top #(
         .WIN(WIN),
         .FANIN(FANIN),
         .SPLIT(SPLIT),
+        .KARA(KARA),
+        .QCONST(QCONST),
         .TAGW(TAGW)
     ) u_pa (
         .clk(clk),

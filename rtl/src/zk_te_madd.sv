@@ -26,6 +26,8 @@ module zk_te_madd #(
     parameter integer         WIN    = `ZK_WIN,
     parameter integer         FANIN  = `ZK_FANIN,
     parameter integer         SPLIT  = `ZK_SPLIT,  // reduction: final add over 2 stages
+    parameter integer         KARA   = 1,  // multiplier variant (zk_fq_mul)
+    parameter integer         QCONST = 1,  // multiplier variant (zk_fq_mul)
     parameter integer         TAGW   = 32
 ) (
     input  logic            clk,
@@ -105,7 +107,9 @@ module zk_te_madd #(
       .RW(RW),
       .WIN(WIN),
       .FANIN(FANIN),
-      .SPLIT(SPLIT)
+      .SPLIT(SPLIT),
+      .KARA(KARA),
+      .QCONST(QCONST)
   ) u_mul_a (
       .clk(clk),
       .rst(1'b0),
@@ -125,7 +129,9 @@ module zk_te_madd #(
       .RW(RW),
       .WIN(WIN),
       .FANIN(FANIN),
-      .SPLIT(SPLIT)
+      .SPLIT(SPLIT),
+      .KARA(KARA),
+      .QCONST(QCONST)
   ) u_mul_b (
       .clk(clk),
       .rst(1'b0),
@@ -145,7 +151,9 @@ module zk_te_madd #(
       .RW(RW),
       .WIN(WIN),
       .FANIN(FANIN),
-      .SPLIT(SPLIT)
+      .SPLIT(SPLIT),
+      .KARA(KARA),
+      .QCONST(QCONST)
   ) u_mul_c (
       .clk(clk),
       .rst(1'b0),
@@ -220,7 +228,9 @@ module zk_te_madd #(
       .RW(RW),
       .WIN(WIN),
       .FANIN(FANIN),
-      .SPLIT(SPLIT)
+      .SPLIT(SPLIT),
+      .KARA(KARA),
+      .QCONST(QCONST)
   ) u_mul_x (
       .clk(clk),
       .rst(1'b0),
@@ -240,7 +250,9 @@ module zk_te_madd #(
       .RW(RW),
       .WIN(WIN),
       .FANIN(FANIN),
-      .SPLIT(SPLIT)
+      .SPLIT(SPLIT),
+      .KARA(KARA),
+      .QCONST(QCONST)
   ) u_mul_y (
       .clk(clk),
       .rst(1'b0),
@@ -260,7 +272,9 @@ module zk_te_madd #(
       .RW(RW),
       .WIN(WIN),
       .FANIN(FANIN),
-      .SPLIT(SPLIT)
+      .SPLIT(SPLIT),
+      .KARA(KARA),
+      .QCONST(QCONST)
   ) u_mul_t (
       .clk(clk),
       .rst(1'b0),
@@ -280,7 +294,9 @@ module zk_te_madd #(
       .RW(RW),
       .WIN(WIN),
       .FANIN(FANIN),
-      .SPLIT(SPLIT)
+      .SPLIT(SPLIT),
+      .KARA(KARA),
+      .QCONST(QCONST)
   ) u_mul_z (
       .clk(clk),
       .rst(1'b0),
