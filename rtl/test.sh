@@ -42,8 +42,8 @@ else
   ADDSUB_OPS=${ADDSUB_OPS:-5000}
   CORE_CASES=${CORE_CASES:-1000}
   NET_VARIANTS=${NET_VARIANTS:-default}
+  VARIANTS=${VARIANTS:-default}
 fi
-VARIANTS=${VARIANTS:-default rw384}
 JOBS=${JOBS:-2}
 SEED=${SEED:-1}
 PASS=0
@@ -145,6 +145,16 @@ step "${CARGO_TEST[*]} --test verilated --test rtl_backend --no-run"
 if ! (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test verilated --test rtl_backend --no-run -q); then
   bad "cargo build (the Verilated core, the CLI with --features rtl)"
   summary
+fi
+# clippy on the code behind the features (the workspace's clippy in
+# scripts/test.sh sees the default build only): check mode, so only the two
+# crates are checked again
+step "cargo clippy --features zkmsm-rtl/verilated,zkmsm-cli/rtl (-D warnings)"
+if (cd "$ROOT" && nice -n 5 cargo clippy --release --workspace --all-targets \
+  --features zkmsm-rtl/verilated,zkmsm-cli/rtl -q -- -D warnings); then
+  ok "cargo clippy with the Verilated core (zkmsm-rtl/verilated, zkmsm-cli/rtl)"
+else
+  bad "cargo clippy with the Verilated core (zkmsm-rtl/verilated, zkmsm-cli/rtl)"
 fi
 TDIR=${CARGO_TARGET_DIR:-$ROOT/target}
 case "$TDIR" in /*) ;; *) TDIR=$ROOT/$TDIR ;; esac  # cargo resolves it from the root

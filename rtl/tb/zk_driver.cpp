@@ -77,7 +77,7 @@ struct Base {
   virtual ~Base() = default;
   virtual void info(zk_sim_info* out) = 0;
   virtual int load(const uint64_t* words, size_t n) = 0;
-  virtual int run(uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, const int32_t* digits,
+  virtual int run(uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, zk_digit_source next, void* ctx,
                   uint64_t* buckets, zk_sim_stats* st) = 0;
   zk_sim_opts o{};
   std::string err;
@@ -271,15 +271,15 @@ struct Sim final : Base {
 
   bool chance(uint32_t pct) { return pct >= 100 || (uint32_t)(rng() % 100) < pct; }
 
-  int run(uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, const int32_t* digits, uint64_t* buckets,
-          zk_sim_stats* st) override {
-    int rc = run1(n, c, windows, top_bits, digits, buckets, st);
+  int run(uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, zk_digit_source next, void* ctx,
+          uint64_t* buckets, zk_sim_stats* st) override {
+    int rc = run1(n, c, windows, top_bits, next, ctx, buckets, st);
     if (rc < 0) reset();
     return rc;
   }
 
-  int run1(uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, const int32_t* digits, uint64_t* buckets,
-           zk_sim_stats* st) {
+  int run1(uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, zk_digit_source next, void* ctx,
+           uint64_t* buckets, zk_sim_stats* st) {
     auto t0 = std::chrono::steady_clock::now();
     if (n > npoints) {
       err = "more digits per window than points loaded";
@@ -312,6 +312,20 @@ struct Sim final : Base {
     const uint64_t total_buckets = nb * windows;
     const int v64 = (vw + 63) / 64;
     uint64_t dg = 0, bk = 0;
+    // the window-major digits received from the producer so far; a beat of
+    // pass p needs window p*cores + k's digit i for every core k in use,
+    // so chunks are fetched (blocking) up to the highest window it needs
+    std::vector<int32_t> got;
+    const uint64_t stream_len = (uint64_t)n * windows;
+    auto need = [&](uint64_t off) {
+      while (got.size() <= off) {
+        const int32_t* chunk = nullptr;
+        size_t len = next(ctx, &chunk);
+        if (len == 0) return false;
+        got.insert(got.end(), chunk, chunk + len);
+      }
+      return true;
+    };
     std::vector<uint32_t> val(vw32 + 1);
     const uint64_t limit = ticks + o.max_cycles;
     while (bk < total_buckets || (axil_read(0x10) & 4) == 0) {
@@ -347,9 +361,15 @@ struct Sim final : Base {
       top->s_dg_tvalid = dg_valid;
       if (dg_valid) {
         uint64_t p = dg / n, i = dg % n;
+        uint64_t last_w = std::min<uint64_t>(p * cores + cores, windows) - 1;
+        if (!need(std::min<uint64_t>(last_w * n + i, stream_len - 1))) {
+          err = "the digit stream ended after " + std::to_string(got.size()) + " of " + std::to_string(stream_len) +
+                " digits";
+          return -1;
+        }
         for (uint32_t k = 0; k < ncores; k++) {
           uint64_t w = p * cores + k;
-          beat[k] = k < cores && w < windows ? (uint32_t)digits[w * n + i] : 0;
+          beat[k] = k < cores && w < windows ? (uint32_t)got[w * n + i] : 0;
         }
         put(top->s_dg_tdata, beat.data(), (int)ncores);
         top->s_dg_tlast = (dg % n) == n - 1;
@@ -475,10 +495,30 @@ void zk_sim_free(zk_sim* s) { delete s; }
 void zk_sim_get_info(zk_sim* s, zk_sim_info* out) { s->impl->info(out); }
 void zk_sim_set_opts(zk_sim* s, const zk_sim_opts* o) { s->impl->o = *o; }
 int zk_sim_load_points(zk_sim* s, const uint64_t* words, size_t n) { return s->impl->load(words, n); }
+namespace {
+struct Whole {
+  const int32_t* digits;
+  size_t len;
+  bool given;
+};
+size_t whole_source(void* ctx, const int32_t** chunk) {  // the whole array as one chunk
+  auto* w = static_cast<Whole*>(ctx);
+  if (w->given) return 0;
+  w->given = true;
+  *chunk = w->digits;
+  return w->len;
+}
+}  // namespace
+
 int zk_sim_run(zk_sim* s, uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, const int32_t* digits,
                uint64_t* buckets, zk_sim_stats* stats) {
+  Whole w{digits, (size_t)n * windows, false};
+  return zk_sim_run_stream(s, n, c, windows, top_bits, whole_source, &w, buckets, stats);
+}
+int zk_sim_run_stream(zk_sim* s, uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, zk_digit_source next,
+                      void* ctx, uint64_t* buckets, zk_sim_stats* stats) {
   s->impl->err.clear();
-  return s->impl->run(n, c, windows, top_bits, digits, buckets, stats);
+  return s->impl->run(n, c, windows, top_bits, next, ctx, buckets, stats);
 }
 const char* zk_sim_error(zk_sim* s) { return s->impl->err.c_str(); }
 }

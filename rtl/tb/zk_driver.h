@@ -64,6 +64,16 @@ int zk_sim_load_points(zk_sim* s, const uint64_t* words, size_t n);
 // -1 if it did not run to the end. zk_sim_error() says why.
 int zk_sim_run(zk_sim* s, uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, const int32_t* digits,
                uint64_t* buckets, zk_sim_stats* stats);
+// The digit stream from a producer instead of one array: zk_sim_run_stream
+// calls next(ctx, &chunk) whenever it has used up the previous chunk; next
+// returns the chunk's length (digits in the window-major order above, chunks
+// of any length, a window may span chunks) or 0 when it has none, which
+// fails the run if digits are still owed. The chunk must stay valid until
+// the next call. This is how a host streams windows while the core runs
+// (crates/rtl's backend computes window w+1's digits meanwhile).
+typedef size_t (*zk_digit_source)(void* ctx, const int32_t** chunk);
+int zk_sim_run_stream(zk_sim* s, uint32_t n, uint32_t c, uint32_t windows, uint32_t top_bits, zk_digit_source next,
+                      void* ctx, uint64_t* buckets, zk_sim_stats* stats);
 const char* zk_sim_error(zk_sim* s);
 
 #ifdef __cplusplus

@@ -9,16 +9,17 @@
 //!   run (a window's tail overlaps the next window's head), with the host's
 //!   plan, digits (`zkmsm::digits`), bucket aggregation and result
 //!   aggregation around it, and beside the simulated cycles the cycle
-//!   model's for the same digits. `zkmsm msm --backend rtl` uses it.
+//!   model's for the same digits. `zkmsm msm --backend rtl` uses it. The
+//!   digits are streamed: a producer thread computes window w+1's digits
+//!   while the core takes window w ([`crate::machine::produce_digits`]).
 
 use crate::format::{bucket_from_words, point_words, POINT_WORDS};
-use crate::machine::{model_config, spread_bits, window_for, CoreParams, StreamDigits};
+use crate::machine::{model_config, produce_digits, spread_bits, window_for, CoreParams, StreamDigits, DIGIT_CHUNK};
 use crate::sim::{Kind, Opts, Sim, Stats};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use zkmsm::bucket_aggregation::partitioned_sum;
 use zkmsm::context::check_scalars;
-use zkmsm::digits::window_digits;
 use zkmsm::load::validate_points;
 use zkmsm::result_aggregation::combine_windows;
 use zkmsm::{Backend, Bucket, MsmEngine, MsmError, MsmOutput, PhaseTimings, Plan, ScalarLimbs};
@@ -37,7 +38,9 @@ pub struct RtlReport {
     pub model_cycles: u64,
     /// Non-zero digits: additions.
     pub additions: u64,
+    /// Window size in bits.
     pub c: u32,
+    /// Windows in the run.
     pub windows: u32,
     /// Cores the MSM ran on.
     pub cores: u32,
@@ -75,6 +78,7 @@ impl Device {
         Ok(d.as_ref().unwrap().clone())
     }
 
+    /// The core's parameters (read from its registers).
     pub fn params(&self) -> CoreParams {
         self.params
     }
@@ -104,6 +108,7 @@ pub struct RtlPoints {
 }
 
 impl RtlBackend {
+    /// A backend on `device` (contexts on one device take turns).
     pub fn new(device: Arc<Device>) -> Self {
         Self { device, last: Arc::default(), cores: 1 }
     }
@@ -127,6 +132,7 @@ impl RtlBackend {
         self.cores
     }
 
+    /// The core's parameters (read from its registers).
     pub fn params(&self) -> CoreParams {
         self.device.params
     }
@@ -136,16 +142,16 @@ impl RtlBackend {
         *self.last.lock().unwrap()
     }
 
-    /// Run `windows` windows of `n` digits (window-major) over `points`
-    /// through the core and return each window's buckets (the spread last
-    /// window added up).
+    /// Run `windows` windows of `n` digits over `points` through the core,
+    /// the digits streamed window-major in `chunks` (see `Sim::run_stream`),
+    /// and return each window's buckets (the spread last window added up).
     fn run(
         &self,
         points: &RtlPoints,
         plan: &Plan,
         windows: u32,
         top: Option<u32>,
-        digits: &[i32],
+        chunks: impl Iterator<Item = Vec<i32>>,
     ) -> Result<Vec<Vec<TeExtended>>, MsmError> {
         let p = &self.device.params;
         if plan.c > p.cmax {
@@ -155,6 +161,9 @@ impl RtlBackend {
             )));
         }
         let n = points.n;
+        // the streamed digits, kept for the cycle model after the run
+        let mut digits = Vec::with_capacity(n * windows as usize);
+        let recorded = chunks.inspect(|ch| digits.extend_from_slice(ch));
         let (words, stats) = {
             let mut dev = self.device.sim.lock().unwrap();
             dev.0.set_opts(&Opts { cores: self.cores, ..self.device.opts });
@@ -162,7 +171,7 @@ impl RtlBackend {
                 dev.0.load_points(&points.words);
                 dev.1 = points.owner;
             }
-            dev.0.run(n, plan.c, windows, top, digits).map_err(|e| MsmError::Unsupported(e.to_string()))?
+            dev.0.run_stream(n, plan.c, windows, top, recorded).map_err(|e| MsmError::Unsupported(e.to_string()))?
         };
         let nb = plan.buckets;
         let per = crate::format::BUCKET_WORDS;
@@ -181,7 +190,7 @@ impl RtlBackend {
         cfg.core.top_bits = Some(top.unwrap_or(31)); // 31: no spreading, as the TOP register
         cfg.core.cores = self.cores;
         cfg.core.fanout_depth = self.device.fanout_depth;
-        let src = StreamDigits { digits, n, windows: windows as usize, c: plan.c };
+        let src = StreamDigits { digits: &digits, n, windows: windows as usize, c: plan.c };
         let model_cycles = cfg.run_stats_digits(&src).acc.cycles;
         let additions = digits.iter().filter(|&&d| d != 0).count() as u64;
         *self.last.lock().unwrap() =
@@ -216,7 +225,7 @@ impl Backend<Bls12_377> for RtlBackend {
         let max = digits.iter().map(|d| d.unsigned_abs()).max().unwrap_or(0);
         let tb = (32 - max.saturating_sub(1).leading_zeros()).min(plan.c - 1);
         let top = (max > 0 && max <= 1 << tb && tb + 1 < plan.c).then_some(tb);
-        match self.run(points, plan, 1, top, digits) {
+        match self.run(points, plan, 1, top, std::iter::once(digits.to_vec())) {
             Ok(mut w) => w.pop().unwrap_or_else(|| vec![TeExtended::identity(); plan.buckets]),
             Err(e) => panic!("rtl backend: {e}"),
         }
@@ -244,6 +253,7 @@ impl RtlEngine {
         Ok(Self { backend, points, window: None })
     }
 
+    /// The backend (device and last report) this engine runs on.
     pub fn backend(&self) -> &RtlBackend {
         &self.backend
     }
@@ -287,15 +297,20 @@ impl MsmEngine<Bls12_377> for RtlEngine {
         if n == 0 {
             return Ok(MsmOutput { result: Xyzz::identity(), plan, timings, schedule: None });
         }
-        let t = Instant::now();
-        let mut digits = Vec::with_capacity(n * plan.windows as usize);
-        for w in 0..plan.windows {
-            digits.extend(window_digits(scalars, w, &plan));
-        }
-        timings.digits = t.elapsed();
+        // digits streamed: the producer runs at most one window (of chunks)
+        // ahead of the core; `timings.digits` is its computing time, which
+        // overlaps `timings.accumulation` (the run's wall time)
         let t = Instant::now();
         let top = spread_bits(&plan, SCALAR_BITS);
-        let windows = self.backend.run(&self.points, &plan, plan.windows, top, &digits)?;
+        let (windows, per_window) = std::thread::scope(|s| {
+            let (tx, rx) = std::sync::mpsc::sync_channel(n.div_ceil(DIGIT_CHUNK));
+            let producer = s.spawn(move || produce_digits(scalars, &plan, DIGIT_CHUNK, &tx));
+            let windows = self.backend.run(&self.points, &plan, plan.windows, top, rx.into_iter());
+            (windows, producer.join())
+        });
+        let per_window = per_window.map_err(|_| MsmError::Unsupported("the digit producer panicked".into()))?;
+        let windows = windows?;
+        timings.digits = per_window.iter().sum();
         timings.accumulation = t.elapsed();
         let t = Instant::now();
         let sums: Vec<Xyzz<Bls12_377>> =

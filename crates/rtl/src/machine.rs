@@ -3,7 +3,10 @@
 //! core is (crates/sim's `core` scheduler), so the model's cycles can be put
 //! beside the simulation's.
 
-use zkmsm::Plan;
+use std::sync::mpsc::SyncSender;
+use std::time::{Duration, Instant};
+use zkmsm::digits::extend_window_digits;
+use zkmsm::{Plan, ScalarLimbs};
 use zkmsm_sim::digits::DigitSource;
 use zkmsm_sim::model::{AggKind, ModelConfig, SchedKind};
 use zkmsm_sim::sched::core::CoreSched;
@@ -74,6 +77,34 @@ pub fn model_config(p: &CoreParams, plan: &Plan, scalar_bits: u32, n: usize, mem
         ..CoreSched::default()
     };
     cfg
+}
+
+/// Scalars per chunk of the digit stream the host sends the core.
+pub const DIGIT_CHUNK: usize = 1 << 16;
+
+/// The host's digit producer: every window's signed digits (`zkmsm::digits`,
+/// the rule the CPU engines and the model use) in the core's window-major
+/// order, in chunks of at most `chunk` scalars, sent to `tx`. Run on its own
+/// thread with a channel bounded to one window's chunks, it computes window
+/// w+1 while the core takes window w. Returns the time spent computing each
+/// window (waits on the channel excluded); stops early when the receiver is
+/// gone (the run failed).
+pub fn produce_digits(scalars: &[ScalarLimbs], plan: &Plan, chunk: usize, tx: &SyncSender<Vec<i32>>) -> Vec<Duration> {
+    let mut per_window = Vec::with_capacity(plan.windows as usize);
+    for w in 0..plan.windows {
+        let mut busy = Duration::ZERO;
+        for part in scalars.chunks(chunk.max(1)) {
+            let t = Instant::now();
+            let mut d = Vec::with_capacity(part.len());
+            extend_window_digits(&mut d, part, w, plan);
+            busy += t.elapsed();
+            if tx.send(d).is_err() {
+                return per_window;
+            }
+        }
+        per_window.push(busy);
+    }
+    per_window
 }
 
 /// Window-major digits (the stream the core takes) as a model digit source.

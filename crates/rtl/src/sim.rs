@@ -3,7 +3,8 @@
 //! build script with the `verilated` feature.
 
 use std::ffi::CStr;
-use std::os::raw::{c_char, c_int};
+use std::os::raw::{c_char, c_int, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Which Verilated configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +27,7 @@ pub struct Opts {
     pub dg_rate_pct: u32,
     /// Bucket stream: cycles the host is ready, per 100.
     pub out_ready_pct: u32,
+    /// Seed of the random patterns above.
     pub seed: u64,
     /// Give up after this many cycles per MSM.
     pub max_cycles: u64,
@@ -51,15 +53,21 @@ impl Default for Opts {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Info {
+    /// Datapath: 0 the integer stand-in, 1 the twisted Edwards adder.
     pub dp: u32,
+    /// Largest window (bucket memory of 2^(CMAX-1) buckets per window slot).
     pub cmax: u32,
+    /// Pending queue depth.
     pub pd: u32,
+    /// Bucket-memory read latency.
     pub brl: u32,
     /// Datapath latency (the adder's 110).
     pub lat_dp: u32,
     /// Hazard window: bucket-read latency + datapath latency.
     pub lat_hz: u32,
+    /// Bits of a point word in point memory.
     pub point_bits: u32,
+    /// Bits of a bucket value.
     pub value_bits: u32,
     /// Cores built (NCORES).
     pub ncores: u32,
@@ -75,15 +83,25 @@ pub struct Stats {
     pub cycles: u64,
     /// START to the last bucket write-back: the accumulation cycles.
     pub acc_cycles: u64,
+    /// Additions issued to the datapath.
     pub issued: u64,
+    /// Operations that found their bucket in flight (sent to the pending queue).
     pub conflicts: u64,
+    /// Cycles the input head held an operation it could not take yet.
     pub stalls: u64,
+    /// Accumulation cycles with nothing issued.
     pub bubbles: u64,
+    /// Zero digits consumed (no addition).
     pub zero_digits: u64,
+    /// Cycles the bucket stream was held back by the host (not ready).
     pub ro_stalls: u64,
+    /// The pending queue's high-water mark.
     pub pending_hwm: u64,
+    /// STATUS register at the end.
     pub status: u32,
+    /// Cycles simulated for this MSM, register accesses included.
     pub sim_cycles: u64,
+    /// Wall time of the simulation.
     pub sim_seconds: f64,
     /// Cycles a point beat waited for a core's full fan-out FIFO.
     pub fanout_stalls: u64,
@@ -110,6 +128,17 @@ extern "C" {
         buckets: *mut u64,
         stats: *mut Stats,
     ) -> c_int;
+    fn zk_sim_run_stream(
+        s: *mut Raw,
+        n: u32,
+        c: u32,
+        windows: u32,
+        top_bits: u32,
+        next: extern "C" fn(*mut c_void, *mut *const i32) -> usize,
+        ctx: *mut c_void,
+        buckets: *mut u64,
+        stats: *mut Stats,
+    ) -> c_int;
     fn zk_sim_error(s: *mut Raw) -> *const c_char;
 }
 
@@ -128,7 +157,10 @@ unsafe impl Send for Sim {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunError {
     /// The MSM ran, but the core flagged its input (STATUS bits 4..7).
-    Flagged { status: u32 },
+    Flagged {
+        /// The STATUS register.
+        status: u32,
+    },
     /// The MSM did not complete (timeout, a broken stream order, ...).
     Failed(String),
     /// The call was malformed (lengths).
@@ -161,10 +193,12 @@ impl Sim {
         Some(Self { raw, info, points: 0 })
     }
 
+    /// The core's parameters (read from its registers at reset).
     pub fn info(&self) -> Info {
         self.info
     }
 
+    /// Change the environment (memory latency and bandwidth, stream rates) for the next runs.
     pub fn set_opts(&mut self, opts: &Opts) {
         // SAFETY: `raw` is live.
         unsafe { zk_sim_set_opts(self.raw, opts) };
@@ -174,6 +208,7 @@ impl Sim {
     pub fn point_words(&self) -> usize {
         self.info.point_bits.div_ceil(64) as usize
     }
+    /// 64-bit words per bucket value.
     pub fn value_words(&self) -> usize {
         self.info.value_bits.div_ceil(64) as usize
     }
@@ -187,6 +222,7 @@ impl Sim {
         self.points = n;
     }
 
+    /// Points in point memory.
     pub fn points(&self) -> usize {
         self.points
     }
@@ -204,11 +240,48 @@ impl Sim {
         top_bits: Option<u32>,
         digits: &[i32],
     ) -> Result<(Vec<u64>, Stats), RunError> {
-        if n > self.points {
-            return Err(RunError::Invalid(format!("{n} digits per window but {} points loaded", self.points)));
-        }
         if digits.len() != n * windows as usize {
             return Err(RunError::Invalid(format!("{} digits for {windows} windows of {n}", digits.len())));
+        }
+        self.run_with(n, c, windows, |raw, buckets, st| {
+            // SAFETY: `digits` holds windows x n digits; the buffers have the sizes zk_sim_run documents.
+            unsafe { zk_sim_run(raw, n as u32, c, windows, top_bits.unwrap_or(31), digits.as_ptr(), buckets, st) }
+        })
+    }
+
+    /// [`Sim::run`] with the digit stream from a producer: `chunks` yields
+    /// the same window-major digits in pieces of any length, in order, and
+    /// is asked for the next piece only when the core has taken the previous
+    /// one, so a host can compute window w+1's digits while the core
+    /// accumulates window w. A stream that ends early fails the run.
+    pub fn run_stream<I: Iterator<Item = Vec<i32>>>(
+        &mut self,
+        n: usize,
+        c: u32,
+        windows: u32,
+        top_bits: Option<u32>,
+        chunks: I,
+    ) -> Result<(Vec<u64>, Stats), RunError> {
+        let mut src = Source { chunks, current: Vec::new() };
+        let ctx = &mut src as *mut Source<I> as *mut c_void;
+        self.run_with(n, c, windows, |raw, buckets, st| {
+            // SAFETY: `ctx` points to `src`, alive for the call; the buffers have the sizes zk_sim_run documents.
+            unsafe {
+                zk_sim_run_stream(raw, n as u32, c, windows, top_bits.unwrap_or(31), next_chunk::<I>, ctx, buckets, st)
+            }
+        })
+    }
+
+    /// The checks and buffers around one run; `call` runs it.
+    fn run_with(
+        &mut self,
+        n: usize,
+        c: u32,
+        windows: u32,
+        call: impl FnOnce(*mut Raw, *mut u64, *mut Stats) -> c_int,
+    ) -> Result<(Vec<u64>, Stats), RunError> {
+        if n > self.points {
+            return Err(RunError::Invalid(format!("{n} digits per window but {} points loaded", self.points)));
         }
         if !(1..=self.info.cmax).contains(&c) {
             return Err(RunError::Invalid(format!("window {c} outside the core's 1..={}", self.info.cmax)));
@@ -216,19 +289,7 @@ impl Sim {
         let nb = 1usize << (c - 1);
         let mut buckets = vec![0u64; (nb * windows as usize).max(1) * self.value_words()];
         let mut st = Stats::default();
-        // SAFETY: the buffers have the sizes zk_sim_run documents.
-        let rc = unsafe {
-            zk_sim_run(
-                self.raw,
-                n as u32,
-                c,
-                windows,
-                top_bits.unwrap_or(31),
-                digits.as_ptr(),
-                buckets.as_mut_ptr(),
-                &mut st,
-            )
-        };
+        let rc = call(self.raw, buckets.as_mut_ptr(), &mut st);
         buckets.truncate(nb * windows as usize * self.value_words());
         match rc {
             0 => Ok((buckets, st)),
@@ -240,6 +301,31 @@ impl Sim {
     fn error(&self) -> String {
         // SAFETY: zk_sim_error returns a NUL-terminated string owned by the object.
         unsafe { CStr::from_ptr(zk_sim_error(self.raw)) }.to_string_lossy().into_owned()
+    }
+}
+
+/// A digit producer as the driver sees it: the iterator and the chunk it
+/// handed out last (kept alive until the next call).
+struct Source<I> {
+    chunks: I,
+    current: Vec<i32>,
+}
+
+/// `zk_digit_source`: the next non-empty chunk, or 0 at the end (or if the
+/// producer panicked: the run then fails with a message, nothing unwinds
+/// into C++).
+extern "C" fn next_chunk<I: Iterator<Item = Vec<i32>>>(ctx: *mut c_void, chunk: *mut *const i32) -> usize {
+    // SAFETY: `ctx` is the `Source<I>` run_stream passed, alive and not otherwise borrowed during the call.
+    let src = unsafe { &mut *(ctx as *mut Source<I>) };
+    let next = catch_unwind(AssertUnwindSafe(|| src.chunks.find(|v| !v.is_empty())));
+    match next {
+        Ok(Some(v)) => {
+            src.current = v;
+            // SAFETY: `chunk` is the driver's out-pointer.
+            unsafe { *chunk = src.current.as_ptr() };
+            src.current.len()
+        }
+        _ => 0,
     }
 }
 

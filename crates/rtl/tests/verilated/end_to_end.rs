@@ -15,6 +15,9 @@ use zkmsm_rtl::backend::{Device, RtlBackend, RtlEngine};
 
 type C = Bls12_377;
 
+/// A named case: points and their scalars.
+type Case = (&'static str, Vec<Affine<C>>, Vec<ScalarLimbs>);
+
 fn order_minus(k: u64) -> ScalarLimbs {
     let mut s = [0u64; 4];
     s[..C::ORDER.len()].copy_from_slice(C::ORDER);
@@ -81,7 +84,7 @@ fn edge_cases_equal_the_cpu_engine() {
     let rnd = random_scalars::<C>(300, 12);
     let p = pts[0];
     let r1 = order_minus(1);
-    let cases: Vec<(&str, Vec<Affine<C>>, Vec<ScalarLimbs>)> = vec![
+    let cases: Vec<Case> = vec![
         ("n = 0", vec![], vec![]),
         ("n = 1", vec![p], vec![rnd[0]]),
         ("n = 1, scalar r-1", vec![p], vec![r1]),

@@ -4,8 +4,8 @@
 //! accumulation cycles on the same digits. Needs the `verilated` feature.
 
 use rand::{Rng, SeedableRng};
-use zkmsm::Plan;
-use zkmsm_rtl::machine::{model_config, CoreParams, StreamDigits};
+use zkmsm::{Plan, ScalarLimbs};
+use zkmsm_rtl::machine::{model_config, produce_digits, CoreParams, StreamDigits};
 use zkmsm_rtl::sim::{Kind, Opts, RunError, Sim};
 
 struct Case {
@@ -61,11 +61,11 @@ fn expected(case: &Case, points: &[u64]) -> Vec<u32> {
     let nb = 1usize << (case.c - 1);
     let mut b = vec![0u32; nb * case.windows as usize];
     for w in 0..case.windows as usize {
-        for i in 0..case.n {
+        for (i, &pt) in points.iter().enumerate().take(case.n) {
             let d = case.digits[w * case.n + i];
             if d != 0 {
                 let k = &mut b[w * nb + d.unsigned_abs() as usize - 1];
-                *k = if d > 0 { k.wrapping_add(points[i] as u32) } else { k.wrapping_sub(points[i] as u32) };
+                *k = if d > 0 { k.wrapping_add(pt as u32) } else { k.wrapping_sub(pt as u32) };
             }
         }
     }
@@ -185,4 +185,62 @@ fn out_of_range_digits_are_flagged_and_skipped() {
     let (_, st) = sim.run(4, 3, 1, None, &[1, 4, -2, 0]).unwrap();
     assert_eq!(st.issued, 3);
     assert!(matches!(sim.run(4, 11, 1, None, &[1, 1, 1, 1]), Err(RunError::Invalid(_))));
+}
+
+/// The digit stream from a producer (`Sim::run_stream`), cut into chunks of
+/// random lengths that end inside windows, with empty chunks between: the
+/// same buckets and the same cycles as the whole array; a stream that ends
+/// early fails the run with a message, and the core is usable afterwards.
+#[test]
+fn streamed_digits_in_any_chunks_equal_the_whole_stream() {
+    let (mut sim, points, mut rng) = setup(4);
+    let p = params(&sim);
+    for t in 0..40 {
+        let cs = case(&mut rng, p.cmax, 600);
+        let (whole, st_whole) = sim.run(cs.n, cs.c, cs.windows, cs.top, &cs.digits).unwrap();
+        let mut chunks = Vec::new();
+        let mut rest = &cs.digits[..];
+        while !rest.is_empty() {
+            let k = rng.gen_range(1..=rest.len().min(700));
+            chunks.push(rest[..k].to_vec());
+            if rng.gen_bool(0.2) {
+                chunks.push(Vec::new());
+            }
+            rest = &rest[k..];
+        }
+        let (streamed, st) = sim.run_stream(cs.n, cs.c, cs.windows, cs.top, chunks.into_iter()).unwrap();
+        assert_eq!(streamed, whole, "case {t}: buckets");
+        assert_eq!(st.acc_cycles, st_whole.acc_cycles, "case {t}: accumulation cycles");
+        let mut got: Vec<u32> = streamed.iter().map(|&w| w as u32).collect();
+        fold(&cs, &mut got);
+        assert_eq!(got, expected(&cs, &points), "case {t}: buckets vs the reference");
+    }
+    let short = vec![vec![1, 2, 3], vec![-1]];
+    let err = sim.run_stream(4, 3, 2, None, short.into_iter()).unwrap_err();
+    assert!(matches!(&err, RunError::Failed(m) if m.contains("digit stream ended after 4 of 8")), "{err}");
+    let (_, st) = sim.run(4, 3, 1, None, &[1, 4, -2, 0]).unwrap();
+    assert_eq!(st.issued, 3);
+}
+
+/// The host's producer (`machine::produce_digits`): any chunk size gives
+/// the window-major digits of `zkmsm::digits`, and it stops when the
+/// receiver is gone.
+#[test]
+fn produced_chunks_are_the_window_major_digits() {
+    let scalars: Vec<ScalarLimbs> = (0..37u64).map(|i| [i * 0x9e37_79b9_7f4a_7c15, !i, i << 60, i >> 1]).collect();
+    let plan = Plan::with_window(7, 253);
+    let want: Vec<i32> = (0..plan.windows).flat_map(|w| zkmsm::digits::window_digits(&scalars, w, &plan)).collect();
+    for chunk in [1, 5, 37, 64] {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1 << 16); // room for every chunk: consumed after
+        let times = produce_digits(&scalars, &plan, chunk, &tx);
+        assert_eq!(times.len(), plan.windows as usize);
+        drop(tx);
+        let got: Vec<Vec<i32>> = rx.iter().collect();
+        assert!(got.iter().all(|c| !c.is_empty() && c.len() <= chunk));
+        assert_eq!(got.concat(), want, "chunk {chunk}");
+    }
+    // a receiver that is gone stops the producer
+    let (tx, rx) = std::sync::mpsc::sync_channel(0);
+    drop(rx);
+    assert!(produce_digits(&scalars, &plan, 8, &tx).is_empty());
 }
