@@ -128,9 +128,26 @@ YS
     grep -q "verilator hier_block" "$B/$name.v"
 }
 
-step "yosys prep -flatten ($NET_VARIANTS, in the background)"
+# The whole core's netlist on the stand-in datapath (configuration a
+# below): zk_msm_top flattened by the same Yosys flow, run by the same
+# random-MSM test bench (zk_core_tb) as the RTL (no multiplier inside:
+# DP = 0, so cheap to build). The BLS12-377 core's netlist: RTL_FULL.
+core_netlist() {
+  cat >"$B/core_net.ys" <<YS
+read_verilog -sv -I$RTL/src $(echo $SRCS | sed "s#src/#$RTL/src/#g")
+hierarchy -check -top zk_msm_top $CORE_A_CHPARAM
+prep -flatten
+write_verilog -noattr $B/core_net.v
+YS
+  yosys -q -l "$B/core_net.yosys.log" "$B/core_net.ys" >/dev/null
+}
+CORE_A=(-GDP=0 -GCMAX=6 -GPD=4 -GSLAT=6 -GBRL=2 -GSW=16)
+CORE_A_CHPARAM=$(printf '%s\n' "${CORE_A[@]}" | sed -E 's/^-G([A-Z]+)=(.*)/-chparam \1 \2/' | tr '\n' ' ')
+
+step "yosys prep -flatten ($NET_VARIANTS; the core on the stand-in; in the background)"
 (
   for v in $NET_VARIANTS; do netlist "$(net_of "$v")" "$(defs_of "$v")" || exit 1; done
+  core_netlist || exit 1
 ) >"$B/net.out" 2>&1 &
 YPID=$!
 
@@ -198,14 +215,15 @@ for v in $VARIANTS; do
   fi
 done
 
-# the core on its integer stand-in datapath: NAME PARAMS...
+# the core on its integer stand-in datapath: NAME PARAMS... (sources:
+# $CORE_SRCS, the RTL unless set)
 core_model() {
   local name=$1
   shift
   rm -rf "$B/obj_$name"
   verilator --cc --exe --build -j "$JOBS" -O3 --x-assign fast --x-initial fast \
     -Wno-fatal -Wno-lint -Wno-style -Isrc --top-module zk_msm_top --prefix Vzk_int "$@" \
-    --Mdir "$B/obj_$name" -o zk_core_tb $SRCS "$RTL/tb/zk_driver.cpp" "$RTL/tb/zk_core_tb.cpp" \
+    --Mdir "$B/obj_$name" -o zk_core_tb ${CORE_SRCS:-$SRCS} "$RTL/tb/zk_driver.cpp" "$RTL/tb/zk_core_tb.cpp" \
     -CFLAGS "-O1 -std=c++17 -DZK_WITH_INT" -MAKEFLAGS "OPT_FAST=-O1" >"$B/$name.build.log" 2>&1 &&
     [ -x "$B/obj_$name/zk_core_tb" ]
 }
@@ -216,7 +234,7 @@ core_run() {
 }
 
 step "verilator: the MSM core, stand-in datapath (CMAX 6, PD 4, latency 6, BRL 2)"
-if core_model core_a -GDP=0 -GCMAX=6 -GPD=4 -GSLAT=6 -GBRL=2 -GSW=16; then core_run core_a; else bad "build core_a (see $B/core_a.build.log)"; fi
+if core_model core_a "${CORE_A[@]}"; then core_run core_a; else bad "build core_a (see $B/core_a.build.log)"; fi
 step "verilator: three MSM cores on one point stream, stand-in datapath (CMAX 4, PD 2, latency 1, BRL 1, fan-out FIFOs of 2)"
 if core_model core_b -GDP=0 -GCMAX=4 -GPD=2 -GSLAT=1 -GBRL=1 -GSW=12 -GNCORES=3 -GFD=2; then core_run core_b; else bad "build core_b (see $B/core_b.build.log)"; fi
 
@@ -240,6 +258,8 @@ if wait $YPID; then
     n=$(net_of "$v")
     if model "$n" "$B/$n.v" "$(defs_of "$v")"; then runall "$n" "$(runs_of "$v")"; else bad "build $n (see $B/$n.build.log)"; fi
   done
+  step "verilator: Yosys netlist of the whole core, stand-in datapath (configuration a)"
+  if CORE_SRCS=$B/core_net.v core_model core_net; then core_run core_net; else bad "build core_net (see $B/core_net.build.log)"; fi
 else
   bad "yosys netlist (see $B/net.out and $B/net*.yosys.log)"
 fi
