@@ -12,15 +12,17 @@
 # end to end vs the CPU engine) and the CLI's `--backend rtl` tests.
 #
 # Two sizes (docs/RTL.md, "Verification"):
-#   bash rtl/test.sh             CI: every module on Verilator at reduced op
-#                                counts, the RW = 384 multiplier alone, one
-#                                netlist (default parameters) of each datapath
+#   bash rtl/test.sh             CI: every module of the default build on
+#                                Verilator at reduced op counts (RW = 384 is
+#                                linted only), one netlist (default
+#                                parameters) of the datapath, the whole
+#                                core's netlist on the stand-in datapath
 #   RTL_FULL=1 bash rtl/test.sh  long runs: 100k multiplications, 20k adds
 #                                and point additions, both multiplier variants
 #                                as RTL and as netlist, 3000 MSMs per stand-in
 # Knobs (environment, override either size): MUL_OPS, PADD_OPS, ADDSUB_OPS,
-# CORE_CASES, VARIANTS (RTL models: "default rw384", RTL_FULL adds "kara0
-# qport"), NET_VARIANTS (netlist models), JOBS (2), SEED (1),
+# CORE_CASES, VARIANTS (RTL models: "default" in CI, RTL_FULL "default
+# rw384 kara0 qport"), NET_VARIANTS (netlist models), JOBS (2), SEED (1),
 # CARGO_TARGET_DIR (honoured).
 set -u
 cd "$(dirname "$0")"
