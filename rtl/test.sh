@@ -137,14 +137,16 @@ YS
 core_netlist() {
   cat >"$B/core_net.ys" <<YS
 read_verilog -sv -I$RTL/src $(echo $SRCS | sed "s#src/#$RTL/src/#g")
-hierarchy -check -top zk_msm_top $CORE_A_CHPARAM
+chparam $CORE_A_CHPARAM zk_msm_top
+hierarchy -check -top zk_msm_top
 prep -flatten
+rename -top zk_msm_top
 write_verilog -noattr $B/core_net.v
 YS
   yosys -q -l "$B/core_net.yosys.log" "$B/core_net.ys" >/dev/null
 }
 CORE_A=(-GDP=0 -GCMAX=6 -GPD=4 -GSLAT=6 -GBRL=2 -GSW=16)
-CORE_A_CHPARAM=$(printf '%s\n' "${CORE_A[@]}" | sed -E 's/^-G([A-Z]+)=(.*)/-chparam \1 \2/' | tr '\n' ' ')
+CORE_A_CHPARAM=$(printf '%s\n' "${CORE_A[@]}" | sed -E 's/^-G([A-Z]+)=(.*)/-set \1 \2/' | tr '\n' ' ')
 
 step "yosys prep -flatten ($NET_VARIANTS; the core on the stand-in; in the background)"
 (
