@@ -10,22 +10,33 @@
 # (longest chain of LUT/MUXF/CARRY cells between registers or memories).
 #
 #   CMAX=12 bash rtl/synth/synth_core.sh    # writes rtl/build/synth_core_c12/*
+#   NCORES=4 FD=4 CMAX=15 bash rtl/synth/synth_core.sh   # K cores behind
+#       zk_fanout, every adder a black box (rtl/build/synth_core_c15_k4/*)
 #
 # Not part of rtl/test.sh (minutes of CPU per size).
 set -eu
 cd "$(dirname "$0")/.."
 RTL=$PWD
 CMAX=${CMAX:-12}
+NCORES=${NCORES:-1}
+FD=${FD:-4}
 OUT=$RTL/build/synth_core_c$CMAX
+CHP="chparam -set CMAX $CMAX zk_msm_top"
+if [ "$NCORES" != 1 ]; then
+  OUT=${OUT}_k$NCORES
+  CHP="chparam -set CMAX $CMAX -set NCORES $NCORES -set FD $FD zk_msm_top"
+fi
 mkdir -p "$OUT"
 SRCS=$(ls "$RTL"/src/*.sv | grep -v zk_tb_top | tr '\n' ' ')
 
-echo "== synth_xilinx -family xcup -uram -top zk_msm_top, CMAX = $CMAX, zk_te_madd a black box ($(date -u +%H:%M:%S))"
+echo "== synth_xilinx -family xcup -uram -top zk_msm_top, CMAX = $CMAX, NCORES = $NCORES, zk_te_madd a black box ($(date -u +%H:%M:%S))"
 cat >"$OUT/synth.ys" <<YS
 read_verilog -sv -I$RTL/src $SRCS
 blackbox zk_te_madd
-chparam -set CMAX $CMAX zk_msm_top
+$CHP
 hierarchy -check -top zk_msm_top
+# hierarchy names the parameterised top \$paramod...: give it its name back
+rename -top zk_msm_top
 synth_xilinx -family xcup -uram -top zk_msm_top -flatten
 tee -o $OUT/stat.txt stat
 write_rtlil $OUT/synth.il
@@ -35,6 +46,6 @@ YS
 /usr/bin/time -f "synthesis: %e s wall, %U s user, %M KB max RSS" \
   yosys -q -l "$OUT/synth.log" "$OUT/synth.ys" >/dev/null
 
-echo "== zk_msm_top, CMAX = $CMAX (zk_te_madd excluded)"
+echo "== zk_msm_top, CMAX = $CMAX, NCORES = $NCORES (zk_te_madd excluded)"
 grep -E "Number of cells|DSP48E2|LUT[1-6]|CARRY|FD[CPRS]E|RAMB|URAM|RAM[0-9]|SRL|MUXF|zk_te_madd" "$OUT/stat.txt" || true
 grep -H "^Longest" "$OUT/ltp.txt" || true
