@@ -12,17 +12,18 @@
 # end to end vs the CPU engine) and the CLI's `--backend rtl` tests.
 #
 # Two sizes (docs/RTL.md, "Verification"):
-#   bash rtl/test.sh             CI: every module of the default build on
-#                                Verilator at reduced op counts (RW = 384 is
-#                                linted only), one netlist (default
-#                                parameters) of the datapath, the whole
-#                                core's netlist on the stand-in datapath
+#   bash rtl/test.sh             CI: every module of the default build
+#                                (RW = 384) on Verilator at reduced op
+#                                counts (RW = 48 is linted only), one
+#                                netlist (default parameters) of the
+#                                datapath, the whole core's netlist on the
+#                                stand-in datapath
 #   RTL_FULL=1 bash rtl/test.sh  long runs: 100k multiplications, 20k adds
-#                                and point additions, both multiplier variants
+#                                and point additions, every multiplier variant
 #                                as RTL and as netlist, 3000 MSMs per stand-in
 # Knobs (environment, override either size): MUL_OPS, PADD_OPS, ADDSUB_OPS,
 # CORE_CASES, VARIANTS (RTL models: "default" in CI, RTL_FULL "default
-# rw384 kara0 qport"), NET_VARIANTS (netlist models), JOBS (2), SEED (1),
+# rw48 kara0 qport"), NET_VARIANTS (netlist models), JOBS (2), SEED (1),
 # CARGO_TARGET_DIR (honoured).
 set -u
 cd "$(dirname "$0")"
@@ -36,8 +37,8 @@ if [ "$RTL_FULL" = 1 ]; then
   PADD_OPS=${PADD_OPS:-20000}
   ADDSUB_OPS=${ADDSUB_OPS:-20000}
   CORE_CASES=${CORE_CASES:-3000}
-  NET_VARIANTS=${NET_VARIANTS:-default rw384 kara0 qport}
-  VARIANTS=${VARIANTS:-default rw384 kara0 qport}
+  NET_VARIANTS=${NET_VARIANTS:-default rw48 kara0 qport}
+  VARIANTS=${VARIANTS:-default rw48 kara0 qport}
 else
   MUL_OPS=${MUL_OPS:-10000}
   PADD_OPS=${PADD_OPS:-2000}
@@ -80,10 +81,10 @@ if verilator --lint-only -Wall -Isrc $SRCS --top-module zk_msm_top -GNCORES=2; t
 else
   bad "verilator --lint-only -Wall (zk_msm_top, NCORES = 2)"
 fi
-if verilator --lint-only -Wall -Isrc -DZK_TB_RW=384 $SRCS --top-module zk_tb_top; then
-  ok "verilator --lint-only -Wall (zk_tb_top, RW = 384)"
+if verilator --lint-only -Wall -Isrc -DZK_TB_RW=48 $SRCS --top-module zk_tb_top; then
+  ok "verilator --lint-only -Wall (zk_tb_top, RW = 48)"
 else
-  bad "verilator --lint-only -Wall (zk_tb_top, RW = 384)"
+  bad "verilator --lint-only -Wall (zk_tb_top, RW = 48)"
 fi
 if verilator --lint-only -Wall -Isrc -DZK_TB_RW=384 -DZK_TB_KARA=0 -DZK_TB_QCONST=0 $SRCS --top-module zk_tb_top; then
   ok "verilator --lint-only -Wall (zk_tb_top, RW = 384, KARA = 0, QCONST = 0)"
@@ -91,23 +92,24 @@ else
   bad "verilator --lint-only -Wall (zk_tb_top, RW = 384, KARA = 0, QCONST = 0)"
 fi
 
-# The multiplier variants: the default (zk_params.svh's RW, word-serial
-# reduction) and RW = NB (one-word reduction, m*q on DSPs: the modules
-# zk_mont_lo and zk_tri_tree and zk_kmul's chained rows exist only there).
-# In CI the RW = 384 model holds the multiplier alone (the adder around it
-# is the default one's, checked there); RTL_FULL=1 builds and runs all
-# three DUTs of both variants.
+# The multiplier variants: the default (zk_params.svh's RW = NB = 384:
+# one-word reduction, m*q on DSPs; zk_mont_lo, zk_tri_tree and zk_kmul's
+# chained rows exist only there) and RW = 48 (word-serial shift-add
+# reduction: zk_redc_step and zk_sum_tree exist only there). In CI the
+# RW = 48 model (VARIANTS="default rw48") holds the multiplier alone (the
+# adder around it is the default one's, checked there); RTL_FULL=1 builds
+# and runs all three DUTs of every variant.
 defs_of() {
   case $1 in
     default) echo "" ;;
-    rw384) if [ "$RTL_FULL" = 1 ]; then echo "-DZK_TB_RW=384"; else echo "-DZK_TB_RW=384 -DZK_TB_WITH_PA=0"; fi ;;
+    rw48) if [ "$RTL_FULL" = 1 ]; then echo "-DZK_TB_RW=48"; else echo "-DZK_TB_RW=48 -DZK_TB_WITH_PA=0"; fi ;;
     # RW = 384 with zk_kmul's subtractive Karatsuba (KARA = 0), and with q
     # through the m*q product's port instead of a constant (QCONST = 0)
     kara0) echo "-DZK_TB_RW=384 -DZK_TB_KARA=0" ;;
     qport) echo "-DZK_TB_RW=384 -DZK_TB_QCONST=0" ;;
   esac
 }
-runs_of() { if [ "$1" = rw384 ] && [ "$RTL_FULL" != 1 ]; then echo mul; else echo "mul addsub padd"; fi; }
+runs_of() { if [ "$1" = rw48 ] && [ "$RTL_FULL" != 1 ]; then echo mul; else echo "mul addsub padd"; fi; }
 net_of() { case $1 in default) echo net ;; *) echo "net_$1" ;; esac; }
 rtl_of() { case $1 in default) echo rtl ;; *) echo "rtl_$1" ;; esac; }
 

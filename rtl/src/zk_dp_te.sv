@@ -6,7 +6,7 @@
 //   point  = {kxy, y+x, y-x}   precomputed affine point, canonical
 //   out    = bucket + point (in_sub: bucket - point), same form as bucket
 //
-// Latency: zk_te_madd_lat(zk_fq_mul_lat(...)) registers (110 by default).
+// Latency: zk_te_madd_lat(zk_fq_mul_lat(...)) registers (74 by default, 110 with RW = 48).
 module zk_dp_te #(
     parameter integer         NB     = `ZK_NB,
     parameter integer         QBITS  = `ZK_QBITS,

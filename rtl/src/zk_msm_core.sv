@@ -45,7 +45,7 @@
 // Otherwise its few buckets would serialize on the hazards.
 //
 // Latencies (computed, on the LAT_* outputs): DLAT datapath registers
-// (zk_te_madd_lat: 110), HZ = BRL + DLAT hazard window. An operation
+// (zk_te_madd_lat: 74 by default, 110 with RW = 48), HZ = BRL + DLAT hazard window. An operation
 // decided in cycle t reads its bucket at the clock edge ending t+1 and
 // writes it at the edge ending t+1+HZ; another operation on the same bucket
 // may be decided from t+HZ+1 on.

@@ -17,7 +17,11 @@
 `define ZK_LEVELS 3
 `define ZK_TA 26
 `define ZK_TB 17
-`define ZK_RW 48
+// ZK_RW, the Montgomery reduction word: 384 (= NB, default) is the one-word
+// reduction with m*q on DSPs (adder: 2,198 DSP48E2, 245k LUT, latency 74);
+// 48 the word-serial shift-add reduction (1,134 DSP48E2, 649k LUT, latency
+// 110), selected per instance by the RW parameter (docs/RTL.md, Resources).
+`define ZK_RW 384
 `define ZK_WIN 4
 `define ZK_FANIN 4
 `define ZK_SPLIT 1

@@ -25,8 +25,8 @@ pub struct CoreParams {
 }
 
 /// The parameters of the synthesized core (rtl/src/zk_msm_core.sv defaults,
-/// zk_te_madd's 110-cycle latency).
-pub const SYNTHESIZED: CoreParams = CoreParams { cmax: 16, pd: 16, brl: 2, hz: 112 };
+/// zk_te_madd's 74-cycle latency at the default `RW = 384`).
+pub const SYNTHESIZED: CoreParams = CoreParams { cmax: 16, pd: 16, brl: 2, hz: 76 };
 
 /// Cycles from START to the first work beat the core can take, in the
 /// test-bench environment (rtl/tb/zk_driver.cpp) with a point memory of

@@ -61,7 +61,7 @@ pub struct Info {
     pub pd: u32,
     /// Bucket-memory read latency.
     pub brl: u32,
-    /// Datapath latency (the adder's 110).
+    /// Datapath latency (the adder's 74; 110 with RW = 48).
     pub lat_dp: u32,
     /// Hazard window: bucket-read latency + datapath latency.
     pub lat_hz: u32,

@@ -104,9 +104,10 @@ impl SchedKind {
                 ..base
             },
             // rtl/src/zk_msm_core.sv at its synthesized parameters: T = HZ =
-            // bucket-read latency 2 + adder latency 110 (zk_te_madd).
+            // bucket-read latency 2 + adder latency 74 (zk_te_madd at the
+            // default RW = 384; 110 with RW = 48: --depth 112).
             SchedKind::Core => {
-                ModelConfig { machine: Machine { depth: 112, ..Machine::default() }, agg: AggKind::Host, ..base }
+                ModelConfig { machine: Machine { depth: 76, ..Machine::default() }, agg: AggKind::Host, ..base }
             }
         }
     }

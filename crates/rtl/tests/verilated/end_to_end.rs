@@ -90,7 +90,7 @@ fn edge_cases_equal_the_cpu_engine() {
         ("n = 1, scalar r-1", vec![p], vec![r1]),
         ("n = 3", pts[..3].to_vec(), rnd[..3].to_vec()),
         ("all zero scalars", pts.clone(), vec![[0; 4]; 300]),
-        // every addition on one bucket waits out the adder (112 cycles): kept small
+        // every addition on one bucket waits out the adder (76 cycles): kept small
         ("all scalars equal", pts[..8].to_vec(), vec![rnd[5]; 8]),
         ("scalar r-1 everywhere", pts[..8].to_vec(), vec![r1; 8]),
         ("repeated point", vec![p; 200], rnd[..200].to_vec()),
