@@ -73,6 +73,15 @@ impl<C: SwCurve> Affine<C> {
         Some(if y.is_lexicographically_largest() { (neg, y) } else { (y, neg) })
     }
 
+    /// The point (x, y) or (x, -y), whichever has the given sign (true: the
+    /// lexicographically largest y), for `y` a square root of x^3 + b found by
+    /// the caller (not checked).
+    pub fn from_x_and_root(x: C::Base, y: C::Base, largest: bool) -> Self {
+        let neg = -y;
+        let y = if y.is_lexicographically_largest() == largest { y } else { neg };
+        Self::new_unchecked(x, y)
+    }
+
     /// Point with the given x and "sign" (true: the lexicographically largest y).
     pub fn from_x(x: C::Base, largest: bool) -> Option<Self> {
         let (small, large) = Self::ys_from_x(x)?;

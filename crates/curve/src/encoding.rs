@@ -103,6 +103,23 @@ fn from_be<F: PrimeField>(b: &[u8]) -> Option<F> {
     F::from_bytes_le(le)
 }
 
+/// One point's encoding with its flags and coordinates checked: the point,
+/// or for a compressed (non-infinity) point its x and sign flag, whose square
+/// root is still to be taken (x^3 + b may turn out not to be a square:
+/// [`DecodeError::NoSuchX`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decoded<C: SwCurve> {
+    /// The whole point (uncompressed and on the curve, or infinity).
+    Point(Affine<C>),
+    /// A compressed point: x, and whether y is the lexicographically largest root.
+    Compressed {
+        /// The x coordinate (canonical).
+        x: C::Base,
+        /// The sign flag: y is the lexicographically largest of the two roots.
+        largest: bool,
+    },
+}
+
 impl<C: MsmCurve> Affine<C> {
     /// The arkworks-canonical encoding of this point in `format` (what `CanonicalSerialize`
     /// writes).
@@ -145,6 +162,16 @@ impl<C: MsmCurve> Affine<C> {
 
     /// Decode one point; checks encoding and curve equation, not the subgroup.
     pub fn from_bytes(bytes: &[u8], format: PointFormat) -> Result<Self, DecodeError> {
+        match Self::decode_deferred(bytes, format)? {
+            Decoded::Point(p) => Ok(p),
+            Decoded::Compressed { x, largest } => Self::from_x(x, largest).ok_or(DecodeError::NoSuchX),
+        }
+    }
+
+    /// As [`Self::from_bytes`], but a compressed point's square root is left
+    /// to the caller ([`Decoded::Compressed`]), so that many can be taken at
+    /// once (zkmsm's lane-parallel decompression).
+    pub fn decode_deferred(bytes: &[u8], format: PointFormat) -> Result<Decoded<C>, DecodeError> {
         let n = C::Base::NUM_BYTES;
         let expected = format.size::<C>();
         if bytes.len() != expected {
@@ -156,7 +183,7 @@ impl<C: MsmCurve> Affine<C> {
         }
     }
 
-    fn decode_le(bytes: &[u8], format: PointFormat, n: usize) -> Result<Self, DecodeError> {
+    fn decode_le(bytes: &[u8], format: PointFormat, n: usize) -> Result<Decoded<C>, DecodeError> {
         let last = bytes.len() - 1;
         let flags = bytes[last] & (LE_NEG | LE_INF);
         if flags == LE_NEG | LE_INF {
@@ -177,12 +204,12 @@ impl<C: MsmCurve> Affine<C> {
             if !x.is_zero() || y.is_some_and(|y| !y.is_zero()) {
                 return Err(DecodeError::NonZeroInfinity);
             }
-            return Ok(Self::identity());
+            return Ok(Decoded::Point(Self::identity()));
         }
         Self::finish(x, y, flags == LE_NEG)
     }
 
-    fn decode_be(bytes: &[u8], format: PointFormat, n: usize) -> Result<Self, DecodeError> {
+    fn decode_be(bytes: &[u8], format: PointFormat, n: usize) -> Result<Decoded<C>, DecodeError> {
         let flags = bytes[0] & (BE_COMPRESSED | BE_INF | BE_LARGEST);
         let compressed = flags & BE_COMPRESSED != 0;
         let infinity = flags & BE_INF != 0;
@@ -205,22 +232,22 @@ impl<C: MsmCurve> Affine<C> {
             if !x.is_zero() || y.is_some_and(|y| !y.is_zero()) {
                 return Err(DecodeError::NonZeroInfinity);
             }
-            return Ok(Self::identity());
+            return Ok(Decoded::Point(Self::identity()));
         }
         Self::finish(x, y, largest)
     }
 
-    fn finish(x: C::Base, y: Option<C::Base>, largest: bool) -> Result<Self, DecodeError> {
+    fn finish(x: C::Base, y: Option<C::Base>, largest: bool) -> Result<Decoded<C>, DecodeError> {
         match y {
             Some(y) => {
                 let p = Self::new_unchecked(x, y);
                 if p.is_on_curve() {
-                    Ok(p)
+                    Ok(Decoded::Point(p))
                 } else {
                     Err(DecodeError::NotOnCurve)
                 }
             }
-            None => Self::from_x(x, largest).ok_or(DecodeError::NoSuchX),
+            None => Ok(Decoded::Compressed { x, largest }),
         }
     }
 }

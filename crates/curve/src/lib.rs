@@ -17,7 +17,7 @@ pub mod te;
 pub mod xyzz;
 
 pub use affine::Affine;
-pub use encoding::{DecodeError, Encoding, PointFormat};
+pub use encoding::{DecodeError, Decoded, Encoding, PointFormat};
 pub use params::{Bls12_377, Bls12_381, Toy17};
 pub use xyzz::Xyzz;
 
@@ -49,6 +49,13 @@ pub trait SwCurve: 'static + Copy + Clone + Debug + Default + Eq + Send + Sync {
     /// override it with one built on precomputed tables ([`sqrt::SqrtTable`]).
     fn sqrt_base(a: &Self::Base) -> Option<Self::Base> {
         a.sqrt()
+    }
+    /// The precomputed square-root tables behind [`Self::sqrt_base`], for
+    /// callers that take many roots at once (the exponentiation of
+    /// [`sqrt::SqrtTable::exponent`] done in lanes, then
+    /// [`sqrt::SqrtTable::sqrt_given_power`]); `None` where the curve has none.
+    fn sqrt_table() -> Option<&'static sqrt::SqrtTable<Self::Base>> {
+        None
     }
 }
 

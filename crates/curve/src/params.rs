@@ -48,8 +48,11 @@ impl SwCurve for Bls12_377 {
         endomorphism_check(p, U377, *BETA.get_or_init(|| find_beta::<Self>(U377)))
     }
     fn sqrt_base(a: &Bls12_377Fq) -> Option<Bls12_377Fq> {
+        Self::sqrt_table().expect("tables for this field").sqrt(a)
+    }
+    fn sqrt_table() -> Option<&'static SqrtTable<Bls12_377Fq>> {
         static TABLE: OnceLock<SqrtTable<Bls12_377Fq>> = OnceLock::new();
-        TABLE.get_or_init(SqrtTable::new).sqrt(a)
+        Some(TABLE.get_or_init(SqrtTable::new))
     }
 }
 
@@ -82,8 +85,11 @@ impl SwCurve for Bls12_381 {
         endomorphism_check(p, U381, *BETA.get_or_init(|| find_beta::<Self>(U381)))
     }
     fn sqrt_base(a: &Bls12_381Fq) -> Option<Bls12_381Fq> {
+        Self::sqrt_table().expect("tables for this field").sqrt(a)
+    }
+    fn sqrt_table() -> Option<&'static SqrtTable<Bls12_381Fq>> {
         static TABLE: OnceLock<SqrtTable<Bls12_381Fq>> = OnceLock::new();
-        TABLE.get_or_init(SqrtTable::new).sqrt(a)
+        Some(TABLE.get_or_init(SqrtTable::new))
     }
 }
 

@@ -163,7 +163,23 @@ impl<F: PrimeField> SqrtTable<F> {
         if a.is_zero() {
             return Some(F::ZERO);
         }
-        let v = pow_vartime(a, &self.exp);
+        self.sqrt_given_power(a, &pow_vartime(a, &self.exp))
+    }
+
+    /// The exponent (t - 1) / 2 (little-endian words) of the one
+    /// exponentiation a square root takes: most of its cost, which callers
+    /// with many inputs may compute their own way (in lanes) before
+    /// [`Self::sqrt_given_power`].
+    pub fn exponent(&self) -> &[u64] {
+        &self.exp
+    }
+
+    /// [`Self::sqrt`] of `a`, given `v = a^exponent()`.
+    pub fn sqrt_given_power(&self, a: &F, v: &F) -> Option<F> {
+        if a.is_zero() {
+            return Some(F::ZERO);
+        }
+        let v = *v;
         let x = *a * v;
         let mut b = x * v;
         // b = z^e; find e from the bottom, w bits at a time

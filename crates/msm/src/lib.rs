@@ -20,6 +20,7 @@ pub mod backend;
 pub mod bucket_aggregation;
 pub mod builder;
 pub mod context;
+pub mod decompress;
 pub mod digits;
 pub mod encoded;
 pub mod engine;

@@ -8,7 +8,8 @@
 pub use crate::validate::{validate_points, validate_points_with_progress};
 use crate::MsmError;
 use rayon::prelude::*;
-use zkmsm_curve::{Affine, DecodeError, MsmCurve, PointFormat};
+use zkmsm_curve::{Affine, DecodeError, Decoded, MsmCurve, PointFormat};
+use zkmsm_field::PrimeField;
 
 /// How much to check of the points given to a context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,13 +107,53 @@ pub fn decode_chunk<C: MsmCurve>(
     out.reserve(bytes.len() / size);
     let mut decoded = Vec::new();
     for (s, step) in bytes.chunks(STEP * size).enumerate() {
-        step.par_chunks_exact(size).map(|b| Affine::<C>::from_bytes(b, format)).collect_into_vec(&mut decoded);
+        decode_step::<C>(step, format, &mut decoded);
         for (k, p) in decoded.drain(..).enumerate() {
             let index = first + s * STEP + k;
             out.push(p.map_err(|e| BadPoint::new::<C>(index, format, e.into()))?);
         }
     }
     Ok(())
+}
+
+/// Decode whole points onto `out` (cleared first), one result per point:
+/// flags and coordinates in parallel, then the compressed points' square
+/// roots all at once ([`crate::decompress`]: the exponentiation in lanes).
+fn decode_step<C: MsmCurve>(bytes: &[u8], format: PointFormat, out: &mut Vec<Result<Affine<C>, DecodeError>>) {
+    let size = format.size::<C>();
+    let mut deferred = Vec::new();
+    bytes.par_chunks_exact(size).map(|b| Affine::<C>::decode_deferred(b, format)).collect_into_vec(&mut deferred);
+    out.clear();
+    let table = C::sqrt_table().filter(|_| format == PointFormat::Compressed);
+    let Some(table) = table else {
+        out.extend(deferred.into_iter().map(|d| match d? {
+            Decoded::Point(p) => Ok(p),
+            Decoded::Compressed { x, largest } => Affine::<C>::from_x(x, largest).ok_or(DecodeError::NoSuchX),
+        }));
+        return;
+    };
+    // x^3 + b of the compressed points (zero for the rest: skipped below)
+    let rhs: Vec<C::Base> = deferred
+        .par_iter()
+        .map(|d| match d {
+            Ok(Decoded::Compressed { x, .. }) => x.square() * *x + C::coeff_b(),
+            _ => C::Base::ZERO,
+        })
+        .collect();
+    let mut power = rhs.clone();
+    crate::decompress::pow_batch(&mut power, table.exponent());
+    deferred
+        .into_par_iter()
+        .zip(rhs.into_par_iter())
+        .zip(power.into_par_iter())
+        .map(|((d, a), v)| match d? {
+            Decoded::Point(p) => Ok(p),
+            Decoded::Compressed { x, largest } => table
+                .sqrt_given_power(&a, &v)
+                .map(|y| Affine::<C>::from_x_and_root(x, y, largest))
+                .ok_or(DecodeError::NoSuchX),
+        })
+        .collect_into_vec(out);
 }
 
 #[cfg(test)]
