@@ -5,17 +5,18 @@
 //!
 //!     cargo bench -p zkmsm --bench auto_sweep -- [curve] [max_log_n] [rounds]
 //!
-//! (defaults: both curves, sizes 1..7, 12, 50, 100, 300, 1000 and 2^11..2^18,
-//! 7 rounds; max_log_n up to 22 adds the larger powers of two, whose points
-//! take a while to generate.)
+//! (defaults: both curves, every n from 1 to 16, then four sizes per
+//! doubling (2^(k/4), rounded) up to 2^max_log_n, max_log_n 18, 7 rounds; up
+//! to 22 adds the larger sizes, whose points take a while to generate.)
 
 use std::time::Instant;
 use zkmsm::gen::{random_points, random_scalars};
 use zkmsm::*;
 
 fn sizes(max_log_n: u32) -> Vec<usize> {
-    let mut n = vec![1, 2, 3, 4, 5, 6, 7, 12, 50, 100, 300, 1000];
-    n.extend((11..=max_log_n).map(|l| 1usize << l));
+    let mut n: Vec<usize> = (1..=16).collect();
+    n.extend((17..=4 * max_log_n).map(|k| 2f64.powf(k as f64 / 4.0).round() as usize).filter(|&v| v > 16));
+    n.dedup();
     n
 }
 
