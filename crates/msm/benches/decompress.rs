@@ -15,7 +15,7 @@ use zkmsm::io::encode_points;
 use zkmsm::load::decode_chunk;
 use zkmsm::*;
 use zkmsm_curve::sqrt::pow_vartime;
-use zkmsm_curve::{PointFormat, SwCurve};
+use zkmsm_curve::PointFormat;
 use zkmsm_field::PrimeField;
 
 /// Microseconds of this thread's CPU time per item, best of 3.
