@@ -20,9 +20,12 @@
 #                                stand-in datapath
 #   RTL_FULL=1 bash rtl/test.sh  long runs: 100k multiplications, 20k adds
 #                                and point additions, every multiplier variant
-#                                as RTL and as netlist, 3000 MSMs per stand-in
+#                                as RTL and as netlist, 3000 MSMs per stand-in,
+#                                the BLS12-377 core's netlist on whole MSMs
 # Knobs (environment, override either size): MUL_OPS, PADD_OPS, ADDSUB_OPS,
-# CORE_CASES, VARIANTS (RTL models: "default" in CI, RTL_FULL "default
+# CORE_CASES, CORE_TE_NET (1: the BLS12-377 core's netlist end to end;
+# RTL_FULL only by default: ~6 min of CPU), NET_OPS (the netlist models run the first NET_OPS vectors of
+# each file, edge cases first; 0: all), VARIANTS (RTL models: "default" in CI, RTL_FULL "default
 # rw48 kara0 qport"), NET_VARIANTS (netlist models), JOBS (2), SEED (1),
 # CARGO_TARGET_DIR (honoured).
 set -u
@@ -37,6 +40,8 @@ if [ "$RTL_FULL" = 1 ]; then
   PADD_OPS=${PADD_OPS:-20000}
   ADDSUB_OPS=${ADDSUB_OPS:-20000}
   CORE_CASES=${CORE_CASES:-3000}
+  NET_OPS=${NET_OPS:-0}
+  CORE_TE_NET=${CORE_TE_NET:-1}
   NET_VARIANTS=${NET_VARIANTS:-default rw48 kara0 qport}
   VARIANTS=${VARIANTS:-default rw48 kara0 qport}
 else
@@ -44,6 +49,8 @@ else
   PADD_OPS=${PADD_OPS:-2000}
   ADDSUB_OPS=${ADDSUB_OPS:-5000}
   CORE_CASES=${CORE_CASES:-1000}
+  NET_OPS=${NET_OPS:-2500}
+  CORE_TE_NET=${CORE_TE_NET:-0}
   NET_VARIANTS=${NET_VARIANTS:-default}
   VARIANTS=${VARIANTS:-default}
 fi
@@ -150,10 +157,41 @@ YS
 CORE_A=(-GDP=0 -GCMAX=6 -GPD=4 -GSLAT=6 -GBRL=2 -GSW=16)
 CORE_A_CHPARAM=$(printf '%s\n' "${CORE_A[@]}" | sed -E 's/^-G([A-Z]+)=(.*)/-set \1 \2/' | tr '\n' ' ')
 
+# The BLS12-377 core's netlist: zk_msm_top with the twisted Edwards adder
+# (DP = 1) at a small bucket memory (CMAX $CORE_TE_CMAX, one core), by the
+# same Yosys flow, the multiplier kept as one hierarchical block (as in
+# netlist()); run on a few small MSMs by zk_msm_file_tb, whose cases and
+# checks come from zkmsm-vectors msm-cases / msm-check (results against
+# the CPU engine, accumulation cycles against the model).
+CORE_TE_CMAX=5
+core_te_netlist() {
+  cat >"$B/core_te_net.ys" <<YS
+read_verilog -sv -I$RTL/src $(echo $SRCS | sed "s#src/#$RTL/src/#g")
+chparam -set DP 1 -set CMAX $CORE_TE_CMAX zk_msm_top
+hierarchy -check -top zk_msm_top
+prep -flatten
+rename -top zk_msm_top
+write_verilog -noattr $B/core_te_net_raw.v
+YS
+  yosys -q -l "$B/core_te_net.yosys.log" "$B/core_te_net.ys" >/dev/null &&
+    sed -E -e 's/\\\$paramod\$[0-9a-f]+\\zk_fq_mul /zk_fq_mul_net /g' \
+      -e '/^module zk_fq_mul_net *\(/a /*verilator hier_block*/' "$B/core_te_net_raw.v" >"$B/core_te_net.v" &&
+    grep -q "verilator hier_block" "$B/core_te_net.v"
+}
+core_te_model() {
+  rm -rf "$B/obj_core_te_net"
+  verilator --cc --exe --build --hierarchical -j "$JOBS" -O3 --x-assign fast --x-initial fast \
+    -Wno-fatal -Wno-lint -Wno-style --top-module zk_msm_top --prefix Vzk_te \
+    --Mdir "$B/obj_core_te_net" -o zk_msm_file_tb "$B/core_te_net.v" "$RTL/tb/zk_driver.cpp" "$RTL/tb/zk_msm_file_tb.cpp" \
+    -CFLAGS "-std=c++17 -DZK_WITH_TE" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" >"$B/core_te_net.build.log" 2>&1 &&
+    [ -x "$B/obj_core_te_net/zk_msm_file_tb" ]
+}
+
 step "yosys prep -flatten ($NET_VARIANTS; the core on the stand-in; in the background)"
 (
   for v in $NET_VARIANTS; do netlist "$(net_of "$v")" "$(defs_of "$v")" || exit 1; done
   core_netlist || exit 1
+  if [ "$CORE_TE_NET" = 1 ]; then core_te_netlist || exit 1; fi
 ) >"$B/net.out" 2>&1 &
 YPID=$!
 
@@ -214,6 +252,16 @@ runall() {
   for m in $modes; do run "$name" "$m" "$B/vec/$m.txt"; done
 }
 
+# the netlist models simulate 5-10x slower than the RTL models: the first
+# NET_OPS vectors of each file (the edge cases lead every file)
+netall() {
+  local name=$1 modes=$2
+  for m in $modes; do
+    if [ "$NET_OPS" -gt 0 ]; then head -n "$NET_OPS" "$B/vec/$m.txt" >"$B/vec/net_$m.txt"; else cp "$B/vec/$m.txt" "$B/vec/net_$m.txt"; fi
+    run "$name" "$m" "$B/vec/net_$m.txt"
+  done
+}
+
 for v in $VARIANTS; do
   step "verilator: RTL model ($v: $(runs_of "$v"))"
   if model "$(rtl_of "$v")" "$SRCS" "$(defs_of "$v")"; then runall "$(rtl_of "$v")" "$(runs_of "$v")"; else
@@ -262,10 +310,24 @@ if wait $YPID; then
   for v in $NET_VARIANTS; do
     step "verilator: Yosys netlist model ($v: $(runs_of "$v"))"
     n=$(net_of "$v")
-    if model "$n" "$B/$n.v" "$(defs_of "$v")"; then runall "$n" "$(runs_of "$v")"; else bad "build $n (see $B/$n.build.log)"; fi
+    if model "$n" "$B/$n.v" "$(defs_of "$v")"; then netall "$n" "$(runs_of "$v")"; else bad "build $n (see $B/$n.build.log)"; fi
   done
   step "verilator: Yosys netlist of the whole core, stand-in datapath (configuration a)"
   if CORE_SRCS=$B/core_net.v core_model core_net; then core_run core_net; else bad "build core_net (see $B/core_net.build.log)"; fi
+  if [ "$CORE_TE_NET" = 1 ]; then
+    step "verilator: Yosys netlist of the BLS12-377 core (CMAX $CORE_TE_CMAX), whole MSMs against the CPU engine and the model"
+    if core_te_model; then
+      if "$VECTORS" msm-cases "$CORE_TE_CMAX" "$SEED" "$B/vec/msm_cases.txt" &&
+        "$B/obj_core_te_net/zk_msm_file_tb" "$B/vec/msm_cases.txt" "$B/core_te_net.buckets" &&
+        "$VECTORS" msm-check "$CORE_TE_CMAX" "$SEED" "$B/core_te_net.buckets"; then
+        ok "core_te_net: BLS12-377 MSMs on the core's netlist"
+      else
+        bad "core_te_net: BLS12-377 MSMs on the core's netlist"
+      fi
+    else
+      bad "build core_te_net (see $B/core_te_net.build.log)"
+    fi
+  fi
 else
   bad "yosys netlist (see $B/net.out and $B/net*.yosys.log)"
 fi

@@ -5,6 +5,7 @@
 //!   last window's spreading, the cycle model configured like the core);
 //! * [`mod@format`]: points and buckets as the core reads and writes them;
 //! * [`params`]: the RTL's parameter file and the C++ header made from it;
+//! * [`msm_file`]: whole MSMs as files, for the Yosys netlist of the core;
 //! * `sim`, `backend` (feature `verilated`, needs Verilator): the Verilated
 //!   accelerator and the `rtl` backend on it;
 //! * reference vectors for the datapath test benches (below).
@@ -21,6 +22,7 @@
 
 pub mod format;
 pub mod machine;
+pub mod msm_file;
 pub mod params;
 
 #[cfg(feature = "verilated")]

@@ -1,5 +1,7 @@
 //! zkmsm-vectors KIND COUNT SEED OUT
 //! zkmsm-vectors params OUT      (the C++ header generated from rtl/src/zk_params.svh)
+//! zkmsm-vectors msm-cases CMAX SEED OUT       (whole MSMs for zk_msm_file_tb)
+//! zkmsm-vectors msm-check CMAX SEED BUCKETS   (its buckets checked; exit 1 on a mismatch)
 //!
 //! Writes reference vectors for the RTL test benches (see docs/RTL.md):
 //!   mul    "a b c"                         c = a*b/2^384 mod q
@@ -23,8 +25,15 @@ fn main() {
         eprintln!("zkmsm-vectors: wrote {}", args[2]);
         return;
     }
+    if args.len() == 5 && (args[1] == "msm-cases" || args[1] == "msm-check") {
+        msm_file(&args[1], &args[2], &args[3], &args[4]);
+        return;
+    }
     if args.len() != 5 {
-        eprintln!("usage: zkmsm-vectors mul|addsub|padd COUNT SEED OUT | zkmsm-vectors params OUT");
+        eprintln!(
+            "usage: zkmsm-vectors mul|addsub|padd COUNT SEED OUT | zkmsm-vectors params OUT | \
+             zkmsm-vectors msm-cases CMAX SEED OUT | zkmsm-vectors msm-check CMAX SEED BUCKETS"
+        );
         std::process::exit(2);
     }
     let count: usize = args[2].parse().expect("COUNT");
@@ -67,4 +76,37 @@ fn main() {
     }
     w.flush().unwrap();
     eprintln!("zkmsm-vectors: wrote {n} {} vectors to {}", args[1], args[4]);
+}
+
+/// Whole MSMs for a core simulated outside cargo (`zkmsm_rtl::msm_file`).
+fn msm_file(kind: &str, cmax: &str, seed: &str, path: &str) {
+    let fail = |e: String| -> ! {
+        eprintln!("zkmsm-vectors {kind}: {e}");
+        std::process::exit(1);
+    };
+    let cmax: u32 = cmax.parse().unwrap_or_else(|_| fail(format!("CMAX {cmax:?} is not a number")));
+    if !(1..=20).contains(&cmax) {
+        fail(format!("CMAX {cmax} out of range 1..=20"));
+    }
+    let seed: u64 = seed.parse().unwrap_or_else(|_| fail(format!("SEED {seed:?} is not a number")));
+    let cases = zkmsm_rtl::msm_file::cases(seed);
+    if kind == "msm-cases" {
+        std::fs::write(path, zkmsm_rtl::msm_file::write_cases(&cases, cmax))
+            .unwrap_or_else(|e| fail(format!("{path}: {e}")));
+        eprintln!("zkmsm-vectors: wrote {} MSM cases to {path}", cases.len());
+        return;
+    }
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(format!("{path}: {e}")));
+    match zkmsm_rtl::msm_file::check(&cases, cmax, &text) {
+        Ok(done) => {
+            for c in &done {
+                println!(
+                    "{}: n {} c {} windows {}: {} additions, {} accumulation cycles = model, result = CPU engine",
+                    c.name, c.n, c.c, c.windows, c.additions, c.acc_cycles
+                );
+            }
+            println!("zkmsm-vectors msm-check: {} MSMs equal to the CPU engine and the model", done.len());
+        }
+        Err(e) => fail(e),
+    }
 }
