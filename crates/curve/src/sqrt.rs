@@ -37,6 +37,8 @@ pub struct SqrtTable<F: PrimeField> {
     powers: Vec<Vec<F>>,
     /// zeta^m -> m for zeta = z^(2^(s-w)), a primitive 2^w-th root of unity.
     dlog: HashMap<Vec<u8>, u32>,
+    /// zeta^m for m in 0..2^w (the keys of `dlog`, in order).
+    roots: Vec<F>,
 }
 
 /// q - 1 as little-endian 64-bit words, from the encoding of -1.
@@ -136,12 +138,14 @@ impl<F: PrimeField> SqrtTable<F> {
             zeta = zeta.square();
         }
         let mut dlog = HashMap::with_capacity(1 << w);
+        let mut roots = Vec::with_capacity(1 << w);
         let mut p = F::ONE;
         for m in 0..1u32 << w {
             dlog.insert(p.to_bytes_le(), m);
+            roots.push(p);
             p *= zeta;
         }
-        Self { s, exp, w, powers, dlog }
+        Self { s, exp, w, powers, dlog, roots }
     }
 
     /// z^(-e), e < 2^s, from the tables.
@@ -172,6 +176,29 @@ impl<F: PrimeField> SqrtTable<F> {
     /// [`Self::sqrt_given_power`].
     pub fn exponent(&self) -> &[u64] {
         &self.exp
+    }
+
+    /// The 2-adicity s of q - 1 (q - 1 = 2^s t, t odd).
+    pub fn two_adicity(&self) -> u32 {
+        self.s
+    }
+
+    /// Bits w of the discrete logarithm found per table step (min(8, s)).
+    pub fn window(&self) -> u32 {
+        self.w
+    }
+
+    /// `powers()[i][m]` = z^(-m 2^(i w)), z = g^t generating the 2^s-th
+    /// roots of unity: the factors that take found digits out of a^t, and
+    /// that make the final z^(-E/2).
+    pub fn powers(&self) -> &[Vec<F>] {
+        &self.powers
+    }
+
+    /// `roots()[m]` = zeta^m, zeta = z^(2^(s-w)) a primitive 2^w-th root of
+    /// unity: the discrete-logarithm table of each step.
+    pub fn roots(&self) -> &[F] {
+        &self.roots
     }
 
     /// [`Self::sqrt`] of `a`, given `v = a^exponent()`.

@@ -1,15 +1,17 @@
 //! Where a compressed point's decoding goes, one thread, CPU time per point
 //! (thread time: other processes on a shared machine disturb it less): the
 //! square root's exponentiation scalar (`pow_vartime`) and in lanes
-//! ([`zkmsm::decompress::pow_batch`]), and the whole decode of compressed
-//! and uncompressed encodings ([`zkmsm::load::decode_chunk`]).
+//! ([`zkmsm::decompress::pow_batch`]), the whole root scalar
+//! (`SqrtTable::sqrt`) and in lanes ([`zkmsm::decompress::sqrt_batch`]), and
+//! the whole decode of compressed and uncompressed encodings
+//! ([`zkmsm::load::decode_chunk`]).
 //!
 //!     cargo bench -p zkmsm --bench decompress -- [log_n]       (default 14)
 
 #[path = "common.rs"]
 mod common;
 use common::thread_time;
-use zkmsm::decompress::{pow_batch, pow_engine};
+use zkmsm::decompress::{pow_batch, pow_engine, sqrt_batch};
 use zkmsm::gen::random_points;
 use zkmsm::io::encode_points;
 use zkmsm::load::decode_chunk;
@@ -42,6 +44,12 @@ fn run<C: EngineCurve>(log_n: u32) {
         pow_batch(&mut v, table.exponent());
         std::hint::black_box(v);
     });
+    let root_scalar = us_per(n, || {
+        std::hint::black_box(rhs.iter().map(|a| table.sqrt(a)).collect::<Vec<_>>());
+    });
+    let root_lanes = us_per(n, || {
+        std::hint::black_box(sqrt_batch(table, &rhs));
+    });
     let mut decode = Vec::new();
     for format in [PointFormat::Compressed, PointFormat::Uncompressed] {
         let bytes = encode_points(&points, format, false);
@@ -52,10 +60,11 @@ fn run<C: EngineCurve>(log_n: u32) {
         }));
     }
     println!(
-        "| {} | 2^{log_n} | {scalar:.2} | {lanes:.2} ({}) | {:.2} | {:.2} | {:.2} |",
+        "| {} | 2^{log_n} | {scalar:.2} | {lanes:.2} ({}) | {:.2} | {root_scalar:.2} | {root_lanes:.2} | {:.2} | {:.2} | {:.2} |",
         C::NAME,
         pow_engine::<C::Base>(),
         scalar / lanes,
+        root_scalar / root_lanes,
         decode[0],
         decode[1]
     );
@@ -65,8 +74,8 @@ fn main() {
     let log_n = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(14);
     // one worker thread, and everything run on it, so that its thread time is the whole cost
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-    println!("| curve | n | exponentiation, scalar us | in lanes us | speed-up | decode compressed us/point | decode uncompressed us/point |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| curve | n | exponentiation, scalar us | in lanes us | speed-up | whole root, scalar us | in lanes us | speed-up | decode compressed us/point | decode uncompressed us/point |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     pool.install(|| {
         run::<Bls12_377>(log_n);
         run::<Bls12_381>(log_n);

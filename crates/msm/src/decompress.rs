@@ -1,16 +1,18 @@
-//! Decompression's square roots, many at once: the one exponentiation each
-//! root takes (a^((t-1)/2), [`zkmsm_curve::sqrt::SqrtTable::exponent`]: about
-//! 380 squarings and 70 products, nearly all of a root's cost) runs in the
-//! MSM's lane arithmetic ([`crate::backend::lanes`]): two chains of four
-//! lanes (FMA) or eight (IFMA), so eight or sixteen roots share one sequence
-//! of vector products; the rest of the root (Tonelli-Shanks' table steps,
-//! the sign) is scalar. Without a lane arithmetic the scalar
-//! exponentiation runs.
+//! Decompression's square roots, many at once, in the MSM's lane arithmetic
+//! ([`crate::backend::lanes`]): two chains of four lanes (FMA) or eight
+//! (IFMA), so that eight or sixteen roots share one sequence of vector
+//! products. Both parts of a root run there ([`sqrt_batch`]): the
+//! exponentiation a^((t-1)/2) ([`zkmsm_curve::sqrt::SqrtTable::exponent`]:
+//! about 380 squarings and 70 products) and Tonelli-Shanks' table steps
+//! (BLS12-377's q - 1 = 2^46 t: about 110 squarings and 12 products more,
+//! the same count in every lane since only the digits found differ); per lane
+//! only the digits' table lookups are scalar. Without a lane arithmetic the
+//! scalar root runs.
 
 use crate::backend::lanes::simd::Kernel;
-use crate::backend::lanes::LaneField;
+use crate::backend::lanes::{LaneField, Limbs};
 use rayon::prelude::*;
-use zkmsm_curve::sqrt::pow_vartime;
+use zkmsm_curve::sqrt::{pow_vartime, SqrtTable};
 use zkmsm_field::PrimeField;
 
 /// Sliding-window width of the exponentiation: 2^(W-1) odd powers.
@@ -59,6 +61,38 @@ fn program(e: &[u64]) -> Option<(u8, Vec<Step>)> {
     Some((first?, steps))
 }
 
+/// a^e on two chains of lanes, e given by [`program`] as `first` and `steps`.
+///
+/// # Safety
+///
+/// Inside [`LaneField::run`] only.
+#[inline(always)]
+unsafe fn pow_lanes<F: PrimeField, L: LaneField<F>>(
+    k: &L::Consts,
+    one: L::Fe,
+    a: &[L::Fe; 2],
+    first: u8,
+    steps: &[Step],
+) -> [L::Fe; 2] {
+    // odd[m] = a^(2m+1)
+    let mut odd = [[one; 2]; 1 << (W - 1)];
+    odd[0] = *a;
+    let (a2, b2) = L::square2(k, &a[0], &a[1]);
+    for m in 1..1 << (W - 1) {
+        let (x, y) = L::mul2(k, &odd[m - 1][0], &a2, &odd[m - 1][1], &b2);
+        odd[m] = [x, y];
+    }
+    let mut acc = odd[first as usize];
+    for step in steps {
+        let (x, y) = match *step {
+            Step::Square => L::square2(k, &acc[0], &acc[1]),
+            Step::Mul(m) => L::mul2(k, &acc[0], &odd[m as usize][0], &acc[1], &odd[m as usize][1]),
+        };
+        acc = [x, y];
+    }
+    acc
+}
+
 /// `values[i] <- values[i]^e` for every i (e non-zero), in two chains of
 /// `L::LANES` lanes at a time.
 struct PowKernel<'a, F: PrimeField, L: LaneField<F>> {
@@ -87,22 +121,7 @@ impl<F: PrimeField, L: LaneField<F>> Kernel for PowKernel<'_, F, L> {
                     };
                 }
                 let a: [L::Fe; 2] = [L::from_lanes(&limbs[..lanes]), L::from_lanes(&limbs[lanes..2 * lanes])];
-                // odd[m] = a^(2m+1)
-                let mut odd = [[one; 2]; 1 << (W - 1)];
-                odd[0] = a;
-                let (a2, b2) = L::square2(&k, &a[0], &a[1]);
-                for m in 1..1 << (W - 1) {
-                    let (x, y) = L::mul2(&k, &odd[m - 1][0], &a2, &odd[m - 1][1], &b2);
-                    odd[m] = [x, y];
-                }
-                let mut acc = odd[self.first as usize];
-                for step in self.steps {
-                    let (x, y) = match *step {
-                        Step::Square => L::square2(&k, &acc[0], &acc[1]),
-                        Step::Mul(m) => L::mul2(&k, &acc[0], &odd[m as usize][0], &acc[1], &odd[m as usize][1]),
-                    };
-                    acc = [x, y];
-                }
+                let acc = pow_lanes::<F, L>(&k, one, &a, self.first, self.steps);
                 for (i, v) in group.iter_mut().enumerate() {
                     *v = self.field.value_of(&L::lane(&acc[i / lanes], i % lanes));
                 }
@@ -122,6 +141,189 @@ fn pow_batch_on<F: PrimeField, L: LaneField<F>>(field: &L, values: &mut [F], e: 
         // SAFETY: callers run this only where L::available().
         unsafe { L::run(PowKernel { field, first, steps: &steps, values: chunk }) }
     });
+}
+
+/// Two vectors of lanes from `2 * L::LANES` limbs.
+///
+/// # Safety
+///
+/// Inside [`LaneField::run`] only.
+#[inline(always)]
+unsafe fn pair<F: PrimeField, L: LaneField<F>>(l: &[Limbs; 16]) -> [L::Fe; 2] {
+    [L::from_lanes(&l[..L::LANES]), L::from_lanes(&l[L::LANES..2 * L::LANES])]
+}
+
+/// x * y on both chains.
+///
+/// # Safety
+///
+/// Inside [`LaneField::run`] only.
+#[inline(always)]
+unsafe fn mul<F: PrimeField, L: LaneField<F>>(k: &L::Consts, x: &[L::Fe; 2], y: &[L::Fe; 2]) -> [L::Fe; 2] {
+    let (p, q) = L::mul2(k, &x[0], &y[0], &x[1], &y[1]);
+    [p, q]
+}
+
+/// A [`SqrtTable`]'s tables in one lane arithmetic's form.
+struct LaneTables {
+    /// 2-adicity s and digit width w of the table.
+    s: u32,
+    w: u32,
+    /// `powers[i][m]` = z^(-m 2^(i w)) in the arithmetic's limbs.
+    powers: Vec<Vec<Limbs>>,
+    /// (low word of the canonical form of zeta^m, m), sorted: the digits'
+    /// lookup, confirmed against `roots`.
+    keys: Vec<(u64, u32)>,
+    /// The canonical form of zeta^m.
+    roots: Vec<[u64; 7]>,
+}
+
+impl LaneTables {
+    /// `None` when two roots share a low word (then the scalar roots run).
+    fn new<F: PrimeField, L: LaneField<F>>(field: &L, table: &SqrtTable<F>) -> Option<Self> {
+        let powers = table.powers().iter().map(|row| row.iter().map(|p| field.limbs_of(p)).collect()).collect();
+        let roots: Vec<[u64; 7]> = table.roots().iter().map(|r| field.canonical_words(&field.limbs_of(r))).collect();
+        let mut keys: Vec<(u64, u32)> = roots.iter().enumerate().map(|(m, r)| (r[0], m as u32)).collect();
+        keys.sort_unstable();
+        if keys.windows(2).any(|p| p[0].0 == p[1].0) {
+            return None;
+        }
+        Some(Self { s: table.two_adicity(), w: table.window(), powers, keys, roots })
+    }
+
+    /// m with zeta^m = the element of these canonical words, if any.
+    fn dlog(&self, words: &[u64; 7]) -> Option<u32> {
+        let i = self.keys.binary_search_by_key(&words[0], |k| k.0).ok()?;
+        let m = self.keys[i].1;
+        (self.roots[m as usize] == *words).then_some(m)
+    }
+}
+
+/// `out[i]` = a square root of `values[i]` (either one), `None` for a
+/// non-square, two chains of `L::LANES` lanes at a time.
+struct SqrtKernel<'a, F: PrimeField, L: LaneField<F>> {
+    field: &'a L,
+    first: u8,
+    steps: &'a [Step],
+    tables: &'a LaneTables,
+    values: &'a [F],
+    out: &'a mut [Option<F>],
+}
+
+impl<F: PrimeField, L: LaneField<F>> Kernel for SqrtKernel<'_, F, L> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let lanes = L::LANES;
+        let LaneTables { s, w, .. } = *self.tables;
+        let windows = s.div_ceil(w);
+        let mask = (1u64 << w) - 1;
+        // SAFETY: only run through `L::run` (callers check `L::available()`).
+        unsafe {
+            let k = self.field.consts();
+            let one = self.field.one(&k);
+            let one_limbs = self.field.limbs_of(&F::ONE);
+            for (group, out) in self.values.chunks(2 * lanes).zip(self.out.chunks_mut(2 * lanes)) {
+                let mut limbs = [[0u64; 8]; 16];
+                for (i, l) in limbs.iter_mut().enumerate().take(2 * lanes) {
+                    *l = match group.get(i) {
+                        Some(v) => self.field.limbs_of(v),
+                        None => one_limbs,
+                    };
+                }
+                let a = pair::<F, L>(&limbs);
+                let v = pow_lanes::<F, L>(&k, one, &a, self.first, self.steps);
+                // candidate x = a^((t+1)/2), b = a^t = z^E: find E's digits from the bottom
+                let x = mul::<F, L>(&k, &a, &v);
+                let mut b = mul::<F, L>(&k, &x, &v);
+                let mut e = [0u64; 16];
+                let mut ok = [true; 16];
+                for i in 0..windows {
+                    let mut c = b;
+                    for _ in 0..s.saturating_sub((i + 1) * w) {
+                        let (p, q) = L::square2(&k, &c[0], &c[1]);
+                        c = [p, q];
+                    }
+                    // c is a 2^w-th root of unity: zeta^m; in the last,
+                    // partial window m is the digit times 2^(w - width)
+                    let width = w.min(s - i * w);
+                    let mut g = [[0u64; 8]; 16];
+                    for j in 0..2 * lanes {
+                        let m = self.tables.dlog(&self.field.canonical_words(&L::lane(&c[j / lanes], j % lanes)));
+                        let digit = match m {
+                            Some(m) if (m >> (w - width)) << (w - width) == m => (m >> (w - width)) as u64,
+                            _ => {
+                                ok[j] = false; // a = 0 (b = 0) only
+                                0
+                            }
+                        };
+                        e[j] |= digit << (i * w);
+                        g[j] = self.tables.powers[i as usize][digit as usize];
+                    }
+                    if i + 1 < windows {
+                        b = mul::<F, L>(&k, &b, &pair::<F, L>(&g));
+                    }
+                }
+                // a is a square exactly when E is even; the root is x z^(-E/2)
+                let mut r = x;
+                for i in 0..windows {
+                    let mut g = [[0u64; 8]; 16];
+                    for j in 0..2 * lanes {
+                        g[j] = self.tables.powers[i as usize][(((e[j] >> 1) >> (i * w)) & mask) as usize];
+                    }
+                    r = mul::<F, L>(&k, &r, &pair::<F, L>(&g));
+                }
+                for (j, (a, o)) in group.iter().zip(out.iter_mut()).enumerate() {
+                    *o = if a.is_zero() {
+                        Some(F::ZERO)
+                    } else if ok[j] && e[j] & 1 == 0 {
+                        Some(self.field.value_of(&L::lane(&r[j / lanes], j % lanes)))
+                    } else {
+                        None
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// [`sqrt_batch`] on the lane arithmetic `L` (which must be available and
+/// hold `F`); `None` where its tables cannot be made.
+fn sqrt_batch_on<F: PrimeField, L: LaneField<F>>(
+    field: &L,
+    table: &SqrtTable<F>,
+    values: &[F],
+) -> Option<Vec<Option<F>>> {
+    let tables = LaneTables::new(field, table)?;
+    let (first, steps) = program(table.exponent())?;
+    let mut out = vec![None; values.len()];
+    values.par_chunks(TASK).zip(out.par_chunks_mut(TASK)).for_each(|(values, out)| {
+        let kernel = SqrtKernel { field, first, steps: &steps, tables: &tables, values, out };
+        // SAFETY: callers run this only where L::available().
+        unsafe { L::run(kernel) }
+    });
+    Some(out)
+}
+
+/// A square root of every value (which of the two is unspecified), `None`
+/// for a non-square, in parallel, on the fastest arithmetic this CPU has
+/// for F (IFMA lanes, FMA lanes, else scalar [`SqrtTable::sqrt`]).
+pub fn sqrt_batch<F: PrimeField>(table: &SqrtTable<F>, values: &[F]) -> Vec<Option<F>> {
+    let lanes = match pow_engine::<F>() {
+        #[cfg(target_arch = "x86_64")]
+        "ifma" => {
+            let field = <crate::backend::ifma::Ifma52<F> as LaneField<F>>::new().expect("checked");
+            sqrt_batch_on(&field, table, values)
+        }
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        "fma" => {
+            type Fma<F> = crate::backend::lanes::Fma51<F, crate::backend::lanes::NativeSimd>;
+            let field = <Fma<F> as LaneField<F>>::new().expect("checked");
+            sqrt_batch_on(&field, table, values)
+        }
+        _ => None,
+    };
+    lanes.unwrap_or_else(|| values.par_iter().map(|a| table.sqrt(a)).collect())
 }
 
 /// Which arithmetic [`pow_batch`] runs here: "ifma", "fma" or "scalar".
@@ -232,6 +434,51 @@ mod tests {
             lanes_match::<Bls12_377Fq, Ifma52<Bls12_377Fq>>(300);
             lanes_match::<Bls12_381Fq, Ifma52<Bls12_381Fq>>(300);
         }
+    }
+
+    /// Roots in lanes against the scalar table root on squares, non-squares,
+    /// zero, one, -1 and partial groups.
+    fn sqrt_lanes_match<F: PrimeField, L: LaneField<F>>(n: usize) {
+        if !L::available() {
+            return;
+        }
+        let field = L::new().unwrap();
+        let table = SqrtTable::<F>::new();
+        let mut v = inputs::<F>(n);
+        let squares: Vec<F> = v.iter().map(|x| x.square()).collect();
+        v.extend(squares);
+        for len in [0, 1, 7, 8, 9, 16, 17, v.len()] {
+            let got = sqrt_batch_on(&field, &table, &v[..len]).expect("tables");
+            for (a, r) in v[..len].iter().zip(&got) {
+                let want = table.sqrt(a);
+                assert_eq!(r.is_some(), want.is_some(), "{} {a:?}", L::NAME);
+                if let Some(r) = r {
+                    assert_eq!(r.square(), *a, "{} {a:?}", L::NAME);
+                }
+            }
+        }
+        let all: Vec<bool> = sqrt_batch_on(&field, &table, &v).unwrap().iter().map(|r| r.is_some()).collect();
+        assert!(all.iter().any(|s| !s) && all.iter().filter(|s| **s).count() > v.len() / 2);
+    }
+
+    #[test]
+    fn sqrt_in_lanes_matches_scalar_roots() {
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        {
+            sqrt_lanes_match::<Bls12_377Fq, Fma51<Bls12_377Fq, crate::backend::lanes::NativeSimd>>(300);
+            sqrt_lanes_match::<Bls12_381Fq, Fma51<Bls12_381Fq, crate::backend::lanes::NativeSimd>>(300);
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::backend::ifma::Ifma52;
+            sqrt_lanes_match::<Bls12_377Fq, Ifma52<Bls12_377Fq>>(300);
+            sqrt_lanes_match::<Bls12_381Fq, Ifma52<Bls12_381Fq>>(300);
+        }
+        sqrt_lanes_match::<Bls12_377Fq, Fma51<Bls12_377Fq, Portable>>(40);
+        let table = SqrtTable::<Bls12_377Fq>::new();
+        let v = inputs::<Bls12_377Fq>(50);
+        let want: Vec<_> = v.iter().map(|a| table.sqrt(a).is_some()).collect();
+        assert_eq!(sqrt_batch(&table, &v).iter().map(|r| r.is_some()).collect::<Vec<_>>(), want);
     }
 
     #[test]

@@ -118,7 +118,7 @@ pub fn decode_chunk<C: MsmCurve>(
 
 /// Decode whole points onto `out` (cleared first), one result per point:
 /// flags and coordinates in parallel, then the compressed points' square
-/// roots all at once ([`crate::decompress`]: the exponentiation in lanes).
+/// roots all at once ([`crate::decompress::sqrt_batch`], in lanes).
 fn decode_step<C: MsmCurve>(bytes: &[u8], format: PointFormat, out: &mut Vec<Result<Affine<C>, DecodeError>>) {
     let size = format.size::<C>();
     let mut deferred = Vec::new();
@@ -140,18 +140,15 @@ fn decode_step<C: MsmCurve>(bytes: &[u8], format: PointFormat, out: &mut Vec<Res
             _ => C::Base::ZERO,
         })
         .collect();
-    let mut power = rhs.clone();
-    crate::decompress::pow_batch(&mut power, table.exponent());
+    let roots = crate::decompress::sqrt_batch(table, &rhs);
     deferred
         .into_par_iter()
-        .zip(rhs.into_par_iter())
-        .zip(power.into_par_iter())
-        .map(|((d, a), v)| match d? {
+        .zip(roots.into_par_iter())
+        .map(|(d, y)| match d? {
             Decoded::Point(p) => Ok(p),
-            Decoded::Compressed { x, largest } => table
-                .sqrt_given_power(&a, &v)
-                .map(|y| Affine::<C>::from_x_and_root(x, y, largest))
-                .ok_or(DecodeError::NoSuchX),
+            Decoded::Compressed { x, largest } => {
+                y.map(|y| Affine::<C>::from_x_and_root(x, y, largest)).ok_or(DecodeError::NoSuchX)
+            }
         })
         .collect_into_vec(out);
 }

@@ -48,6 +48,9 @@ impl<F: PrimeField, S: Ifma> LaneField<F> for Ifma52<F, S> {
     fn neg_limbs(&self, y: &Limbs) -> Limbs {
         self.field.neg_limbs52(&Limbs52(*y)).0
     }
+    fn canonical_words(&self, l: &Limbs) -> [u64; 7] {
+        self.field.canonical_words(&Limbs52(*l))
+    }
     #[inline(always)]
     unsafe fn run<K: Kernel>(k: K) -> K::Output {
         S::run(k)

@@ -225,12 +225,19 @@ impl<F: PrimeField> Field51<F> {
         Limbs51(words_to_limbs(&bytes_to_words(&(*x * self.r).to_bytes_le())))
     }
 
-    /// The element whose Montgomery form these limbs hold (any value below 2^400).
-    pub fn from_limbs(&self, l: &Limbs51) -> F {
+    /// The Montgomery form these limbs hold (any value below 2^400),
+    /// reduced below q, as words: equal exactly when the elements are.
+    pub fn canonical_words(&self, l: &Limbs51) -> [u64; 7] {
         let mut w = limbs_to_words(&l.0);
         while geq(&w, &self.q64) {
             sub_in_place(&mut w, &self.q64);
         }
+        w
+    }
+
+    /// The element whose Montgomery form these limbs hold (any value below 2^400).
+    pub fn from_limbs(&self, l: &Limbs51) -> F {
+        let w = self.canonical_words(l);
         let bytes: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).take(48).collect();
         F::from_bytes_le(&bytes).expect("reduced below q") * self.r_inv
     }

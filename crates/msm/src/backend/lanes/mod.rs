@@ -52,6 +52,10 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
     fn value_of(&self, l: &Limbs) -> F;
     /// q - y for canonical y.
     fn neg_limbs(&self, y: &Limbs) -> Limbs;
+    /// The arithmetic's form of the element these limbs hold, reduced below
+    /// q, as words: equal exactly when the elements are (a cheap key, no
+    /// conversion out of the arithmetic's form).
+    fn canonical_words(&self, l: &Limbs) -> [u64; 7];
 
     /// Run `k` with the arithmetic's target features.
     ///
@@ -148,6 +152,9 @@ impl<F: PrimeField, S: Simd> LaneField<F> for Fma51<F, S> {
     }
     fn neg_limbs(&self, y: &Limbs) -> Limbs {
         self.field.neg_limbs(&field51::Limbs51(*y)).0
+    }
+    fn canonical_words(&self, l: &Limbs) -> [u64; 7] {
+        self.field.canonical_words(&field51::Limbs51(*l))
     }
     #[inline(always)]
     unsafe fn run<K: Kernel>(k: K) -> K::Output {
