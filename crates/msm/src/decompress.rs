@@ -436,51 +436,6 @@ mod tests {
         }
     }
 
-    /// Roots in lanes against the scalar table root on squares, non-squares,
-    /// zero, one, -1 and partial groups.
-    fn sqrt_lanes_match<F: PrimeField, L: LaneField<F>>(n: usize) {
-        if !L::available() {
-            return;
-        }
-        let field = L::new().unwrap();
-        let table = SqrtTable::<F>::new();
-        let mut v = inputs::<F>(n);
-        let squares: Vec<F> = v.iter().map(|x| x.square()).collect();
-        v.extend(squares);
-        for len in [0, 1, 7, 8, 9, 16, 17, v.len()] {
-            let got = sqrt_batch_on(&field, &table, &v[..len]).expect("tables");
-            for (a, r) in v[..len].iter().zip(&got) {
-                let want = table.sqrt(a);
-                assert_eq!(r.is_some(), want.is_some(), "{} {a:?}", L::NAME);
-                if let Some(r) = r {
-                    assert_eq!(r.square(), *a, "{} {a:?}", L::NAME);
-                }
-            }
-        }
-        let all: Vec<bool> = sqrt_batch_on(&field, &table, &v).unwrap().iter().map(|r| r.is_some()).collect();
-        assert!(all.iter().any(|s| !s) && all.iter().filter(|s| **s).count() > v.len() / 2);
-    }
-
-    #[test]
-    fn sqrt_in_lanes_matches_scalar_roots() {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            sqrt_lanes_match::<Bls12_377Fq, Fma51<Bls12_377Fq, crate::backend::lanes::NativeSimd>>(300);
-            sqrt_lanes_match::<Bls12_381Fq, Fma51<Bls12_381Fq, crate::backend::lanes::NativeSimd>>(300);
-        }
-        #[cfg(target_arch = "x86_64")]
-        {
-            use crate::backend::ifma::Ifma52;
-            sqrt_lanes_match::<Bls12_377Fq, Ifma52<Bls12_377Fq>>(300);
-            sqrt_lanes_match::<Bls12_381Fq, Ifma52<Bls12_381Fq>>(300);
-        }
-        sqrt_lanes_match::<Bls12_377Fq, Fma51<Bls12_377Fq, Portable>>(40);
-        let table = SqrtTable::<Bls12_377Fq>::new();
-        let v = inputs::<Bls12_377Fq>(50);
-        let want: Vec<_> = v.iter().map(|a| table.sqrt(a).is_some()).collect();
-        assert_eq!(sqrt_batch(&table, &v).iter().map(|r| r.is_some()).collect::<Vec<_>>(), want);
-    }
-
     #[test]
     fn dispatched_batch_matches_scalar() {
         for e in exponents() {

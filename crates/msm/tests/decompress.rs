@@ -162,3 +162,33 @@ fn bulk_decompression_matches_arkworks_bls12_377() {
 fn bulk_decompression_matches_arkworks_bls12_381() {
     against_arkworks::<Bls12_381>(12);
 }
+
+/// [`zkmsm::decompress::sqrt_batch`] (lanes where the CPU has them) against
+/// the scalar table root: zero, one, -1, 2, random elements (about half
+/// non-squares) and their squares, at lengths around the lane groups.
+fn roots_match_scalar<F: PrimeField>(seed: u64) {
+    let table = zkmsm_curve::sqrt::SqrtTable::<F>::new();
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let mut v = vec![F::ZERO, F::ONE, -F::ONE, F::from_u64(2)];
+    v.extend((0..300).map(|_| F::random(&mut rng)));
+    let squares: Vec<F> = v.iter().map(|x| x.square()).collect();
+    v.extend(squares);
+    for len in [0, 1, 7, 8, 9, 16, 17, 513, v.len()] {
+        let got = zkmsm::decompress::sqrt_batch(&table, &v[..len]);
+        assert_eq!(got.len(), len);
+        for (a, r) in v[..len].iter().zip(&got) {
+            assert_eq!(r.is_some(), table.sqrt(a).is_some(), "{a:?}");
+            if let Some(r) = r {
+                assert_eq!(r.square(), *a, "{a:?}");
+            }
+        }
+    }
+    let found = zkmsm::decompress::sqrt_batch(&table, &v).iter().filter(|r| r.is_some()).count();
+    assert!(found > v.len() / 2 + 50 && found < v.len(), "{found} of {}", v.len());
+}
+
+#[test]
+fn batched_roots_match_scalar_roots() {
+    roots_match_scalar::<zkmsm_field::Bls12_377Fq>(21);
+    roots_match_scalar::<zkmsm_field::Bls12_381Fq>(22);
+}
