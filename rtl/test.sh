@@ -21,10 +21,12 @@
 #   RTL_FULL=1 bash rtl/test.sh  long runs: 100k multiplications, 20k adds
 #                                and point additions, every multiplier variant
 #                                as RTL and as netlist, 3000 MSMs per stand-in,
-#                                the BLS12-377 core's netlist on whole MSMs
+#                                the BLS12-377 core's netlist on whole MSMs,
+#                                the BLS12-377 core's RTL on three cores
 # Knobs (environment, override either size): MUL_OPS, PADD_OPS, ADDSUB_OPS,
 # CORE_CASES, CORE_TE_NET (1: the BLS12-377 core's netlist end to end;
-# RTL_FULL only by default: ~6 min of CPU), NET_OPS (the netlist models run the first NET_OPS vectors of
+# RTL_FULL only by default: ~6 min of CPU), CORE_TE3 (1: the BLS12-377 core's
+# RTL on three cores, whole MSMs; RTL_FULL only by default: ~2 min of CPU), NET_OPS (the netlist models run the first NET_OPS vectors of
 # each file, edge cases first; 0: all), VARIANTS (RTL models: "default" in CI, RTL_FULL "default
 # rw48 kara0 qport"), NET_VARIANTS (netlist models), JOBS (2), SEED (1),
 # CARGO_TARGET_DIR (honoured).
@@ -42,6 +44,7 @@ if [ "$RTL_FULL" = 1 ]; then
   CORE_CASES=${CORE_CASES:-3000}
   NET_OPS=${NET_OPS:-0}
   CORE_TE_NET=${CORE_TE_NET:-1}
+  CORE_TE3=${CORE_TE3:-1}
   NET_VARIANTS=${NET_VARIANTS:-default rw48 kara0 qport}
   VARIANTS=${VARIANTS:-default rw48 kara0 qport}
 else
@@ -51,6 +54,7 @@ else
   CORE_CASES=${CORE_CASES:-1000}
   NET_OPS=${NET_OPS:-2500}
   CORE_TE_NET=${CORE_TE_NET:-0}
+  CORE_TE3=${CORE_TE3:-0}
   NET_VARIANTS=${NET_VARIANTS:-default}
   VARIANTS=${VARIANTS:-default}
 fi
@@ -187,6 +191,33 @@ core_te_model() {
     [ -x "$B/obj_core_te_net/zk_msm_file_tb" ]
 }
 
+# The BLS12-377 core on three cores (the RTL, not its netlist): zk_msm_top
+# with the TE adder, NCORES 3 (fan-out FIFOs of 4), CMAX $CORE_TE_CMAX, the
+# same MSM cases run by zk_msm_file_tb on all three cores (window w on core
+# w mod 3, one shared point stream); msm-check models the three cores.
+core_te3_model() {
+  rm -rf "$B/obj_core_te3"
+  verilator --cc --exe --build --hierarchical -j "$JOBS" -O3 --x-assign fast --x-initial fast \
+    -Wno-fatal -Wno-lint -Wno-style -Isrc -DZK_NCORES=3 -DZK_CMAX=$CORE_TE_CMAX --top-module zk_msm_top --prefix Vzk_te \
+    --Mdir "$B/obj_core_te3" -o zk_msm_file_tb $SRCS "$RTL/tb/zk_driver.cpp" "$RTL/tb/zk_msm_file_tb.cpp" \
+    -CFLAGS "-std=c++17 -DZK_WITH_TE" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" >"$B/core_te3.build.log" 2>&1 &&
+    [ -x "$B/obj_core_te3/zk_msm_file_tb" ]
+}
+core_te3() {
+  step "verilator: the BLS12-377 core on three cores (RTL, CMAX $CORE_TE_CMAX), whole MSMs against the CPU engine and the model"
+  if core_te3_model; then
+    if "$VECTORS" msm-cases "$CORE_TE_CMAX" "$SEED" "$B/vec/msm_cases.txt" &&
+      "$B/obj_core_te3/zk_msm_file_tb" "$B/vec/msm_cases.txt" "$B/core_te3.buckets" 3 &&
+      "$VECTORS" msm-check "$CORE_TE_CMAX" "$SEED" "$B/core_te3.buckets"; then
+      ok "core_te3: BLS12-377 MSMs on three cores of the RTL"
+    else
+      bad "core_te3: BLS12-377 MSMs on three cores of the RTL"
+    fi
+  else
+    bad "build core_te3 (see $B/core_te3.build.log)"
+  fi
+}
+
 step "yosys prep -flatten ($NET_VARIANTS; the core on the stand-in; in the background)"
 (
   for v in $NET_VARIANTS; do netlist "$(net_of "$v")" "$(defs_of "$v")" || exit 1; done
@@ -304,6 +335,8 @@ if (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test rtl_backend -q); then
 else
   bad "zkmsm --backend rtl (crates/cli/tests/rtl_backend.rs)"
 fi
+
+if [ "$CORE_TE3" = 1 ]; then core_te3; fi
 
 step "waiting for yosys"
 if wait $YPID; then

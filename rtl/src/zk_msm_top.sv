@@ -2,6 +2,9 @@
 `ifndef ZK_NCORES
 `define ZK_NCORES 1  // (a define, so hierarchical Verilator builds can set it: -DZK_NCORES=2)
 `endif
+`ifndef ZK_CMAX
+`define ZK_CMAX 16  // (likewise: -DZK_CMAX=5)
+`endif
 // zk_msm_top -- the accelerator: control/status registers (AXI4-Lite), the
 // point reader (point memory through DataMover-style command/data streams,
 // joined with the host's digit stream) and NCORES MSM cores behind one point
@@ -44,7 +47,7 @@ module zk_msm_top #(
     parameter integer         DP     = 1,
     parameter integer         SW     = 16,
     parameter integer         SLAT   = 4,
-    parameter integer         CMAX   = 16,
+    parameter integer         CMAX   = `ZK_CMAX,
     parameter integer         PD     = 16,
     parameter integer         BRL    = 2,
     parameter integer         NW     = 32,

@@ -7,7 +7,12 @@
 // CPU engine and the cycle model (crates/rtl/src/msm_file.rs has both
 // formats).
 //
-//   zk_msm_file_tb CASES BUCKETS     exit status 0 if every case ran
+//   zk_msm_file_tb CASES BUCKETS [CORES]   exit status 0 if every case ran
+//
+// CORES (default 1, at most the NCORES built): the cores the MSMs run on
+// (window w on core w mod CORES, one shared point stream); written to the
+// buckets file's info line (with the fan-out FIFO depth) so the check
+// models the same arrangement.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,8 +21,8 @@
 #include "zk_driver.h"
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: zk_msm_file_tb CASES BUCKETS\n");
+  if (argc != 3 && argc != 4) {
+    fprintf(stderr, "usage: zk_msm_file_tb CASES BUCKETS [CORES]\n");
     return 2;
   }
   FILE* in = fopen(argv[1], "r");
@@ -29,6 +34,7 @@ int main(int argc, char** argv) {
   zk_sim_opts o;
   zk_sim_default_opts(&o);
   o.max_cycles = 1 << 22;
+  o.cores = argc == 4 ? (uint32_t)strtoul(argv[3], nullptr, 10) : 1;
   zk_sim* s = zk_sim_new(ZK_SIM_TE, &o);
   if (!s) {
     fprintf(stderr, "zk_sim_new failed\n");
@@ -36,13 +42,20 @@ int main(int argc, char** argv) {
   }
   zk_sim_info inf;
   zk_sim_get_info(s, &inf);
-  printf("core: datapath %u, CMAX %u, pending depth %u, bucket read latency %u, datapath latency %u, hazard window %u\n",
-         inf.dp, inf.cmax, inf.pd, inf.brl, inf.lat_dp, inf.lat_hz);
+  printf(
+      "core: datapath %u, CMAX %u, pending depth %u, bucket read latency %u, datapath latency %u, hazard window %u, "
+      "%u of %u cores\n",
+      inf.dp, inf.cmax, inf.pd, inf.brl, inf.lat_dp, inf.lat_hz, o.cores, inf.ncores);
+  if (o.cores < 1 || o.cores > inf.ncores) {
+    fprintf(stderr, "zk_msm_file_tb: CORES %u out of range 1..%u (NCORES)\n", o.cores, inf.ncores);
+    return 2;
+  }
   if (inf.dp != 1) {
     fprintf(stderr, "zk_msm_file_tb: not the twisted Edwards datapath\n");
     return 2;
   }
-  fprintf(out, "info %u %u %u %u %u\n", inf.cmax, inf.pd, inf.brl, inf.lat_hz, o.mem_latency);
+  fprintf(out, "info %u %u %u %u %u %u %u\n", inf.cmax, inf.pd, inf.brl, inf.lat_hz, o.mem_latency, o.cores,
+          inf.fanout_depth);
   const size_t pw = (inf.point_bits + 63) / 64, vw = (inf.value_bits + 63) / 64;
   unsigned n, c, windows, top;
   int ncase = 0, failed = 0;

@@ -19,7 +19,9 @@
 //! Cases file (whitespace-separated tokens): per case a line
 //! `case N C WINDOWS TOP` (TOP 31: no spreading), then N x 18 point words
 //! (hex), then WINDOWS x N digits (decimal). Buckets file: a line
-//! `info CMAX PD BRL LAT_HZ MEM_LATENCY`, then per case a line
+//! `info CMAX PD BRL LAT_HZ MEM_LATENCY CORES FANOUT_DEPTH` (CORES: the cores
+//! the windows ran on, window w on core w mod CORES, one shared point
+//! stream; FANOUT_DEPTH: the RTL's FD, 0 when built with one core), then per case a line
 //! `case RC ISSUED ACC_CYCLES STATUS` and WINDOWS x 2^(C-1) x 24 bucket
 //! words (hex).
 
@@ -122,6 +124,8 @@ pub struct Checked {
     pub c: u32,
     /// Windows.
     pub windows: u32,
+    /// Cores the windows ran on (window w on core w mod cores).
+    pub cores: u32,
     /// Issued additions (= non-zero digits).
     pub additions: u64,
     /// The core's accumulation cycles (= the model's).
@@ -163,6 +167,11 @@ pub fn check(cases: &[Case], cmax: u32, buckets: &str) -> Result<Vec<Checked>, S
     let brl = tk.dec("BRL")? as u32;
     let hz = tk.dec("LAT_HZ")? as u32;
     let mem_latency = tk.dec("MEM_LATENCY")? as u32;
+    let cores = tk.dec("CORES")? as u32;
+    let fanout_depth = tk.dec("FANOUT_DEPTH")? as u32;
+    if cores == 0 || (cores > 1 && fanout_depth == 0) {
+        return Err(format!("buckets file: {cores} cores with fan-out FIFOs of {fanout_depth}"));
+    }
     if core_cmax != cmax {
         return Err(format!("the simulated core has CMAX {core_cmax}, the cases were made for {cmax}"));
     }
@@ -222,12 +231,14 @@ pub fn check(cases: &[Case], cmax: u32, buckets: &str) -> Result<Vec<Checked>, S
         }
         let mut cfg = model_config(&params, &plan, SCALAR_BITS, n, mem_latency);
         cfg.core.top_bits = Some(top.unwrap_or(31));
+        cfg.core.cores = cores;
+        cfg.core.fanout_depth = fanout_depth;
         let src = StreamDigits { digits: &digits, n, windows: plan.windows as usize, c: plan.c };
         let model = cfg.run_stats_digits(&src).acc.cycles;
         if model != acc_cycles {
             return Err(format!("{name}: {acc_cycles} accumulation cycles simulated, the model says {model}"));
         }
-        out.push(Checked { name, n, c: plan.c, windows: plan.windows, additions, acc_cycles });
+        out.push(Checked { name, n, c: plan.c, windows: plan.windows, cores, additions, acc_cycles });
     }
     if let Ok(t) = tk.word("nothing") {
         return Err(format!("buckets file: more than the cases' buckets (next token {t:?})"));
@@ -249,7 +260,7 @@ mod tests {
         let cases: Vec<Case> = cases(7).into_iter().filter(|c| c.points.len() <= 8).collect();
         let pts_te = |c: &Case| precompute_points(&c.points).unwrap();
         let mut model_cycles = Vec::new();
-        let mut text = format!("info {cmax} 16 2 76 40\n");
+        let mut text = format!("info {cmax} 16 2 76 40 1 0\n");
         for c in &cases {
             let (plan, top) = plan_for(c.points.len(), cmax);
             let digits = stream_digits(&c.scalars, &plan);

@@ -101,8 +101,8 @@ fn msm_file(kind: &str, cmax: &str, seed: &str, path: &str) {
         Ok(done) => {
             for c in &done {
                 println!(
-                    "{}: n {} c {} windows {}: {} additions, {} accumulation cycles = model, result = CPU engine",
-                    c.name, c.n, c.c, c.windows, c.additions, c.acc_cycles
+                    "{}: n {} c {} windows {} on {} core(s): {} additions, {} accumulation cycles = model, result = CPU engine",
+                    c.name, c.n, c.c, c.windows, c.cores, c.additions, c.acc_cycles
                 );
             }
             println!("zkmsm-vectors msm-check: {} MSMs equal to the CPU engine and the model", done.len());
