@@ -3,10 +3,10 @@
 //! (IFMA), so that eight or sixteen roots share one sequence of vector
 //! products. Both parts of a root run there ([`sqrt_batch`]): the
 //! exponentiation a^((t-1)/2) ([`zkmsm_curve::sqrt::SqrtTable::exponent`]:
-//! about 380 squarings and 70 products) and Tonelli-Shanks' table steps
-//! (BLS12-377's q - 1 = 2^46 t: about 110 squarings and 12 products more,
-//! the same count in every lane since only the digits found differ); per lane
-//! only the digits' table lookups are scalar. Without a lane arithmetic the
+//! about 380 squarings and 70 products) and Tonelli-Shanks' digit search by
+//! precomputed powers (BLS12-377's q - 1 = 2^46 t: 38 squarings and 21
+//! products more, the same count in every lane since only the digits found
+//! differ); per lane only the digits' table lookups are scalar. Without a lane arithmetic the
 //! scalar root runs.
 
 use crate::backend::lanes::simd::Kernel;
@@ -164,13 +164,23 @@ unsafe fn mul<F: PrimeField, L: LaneField<F>>(k: &L::Consts, x: &[L::Fe; 2], y: 
     [p, q]
 }
 
-/// A [`SqrtTable`]'s tables in one lane arithmetic's form.
+/// Most digits E has; E itself is kept in a u64 (s <= 64).
+const MAX_DIGITS: usize = 8;
+
+/// A [`SqrtTable`]'s tables in one lane arithmetic's form, plus the extra
+/// rows of the precomputed-powers digit search ([`SqrtKernel`]).
 struct LaneTables {
-    /// 2-adicity s and digit width w of the table.
+    /// 2-adicity s, digit width w, digits k = ceil(s / w); the top digit
+    /// (k - 1) is w' = s - (k - 1) w <= w bits wide.
     s: u32,
     w: u32,
-    /// `powers[i][m]` = z^(-m 2^(i w)) in the arithmetic's limbs.
+    k: u32,
+    /// `powers[j][m]` = z^(-m 2^(j w)) in the arithmetic's limbs: digit j's
+    /// correction when finding the top digit, and the final z^(-E/2).
     powers: Vec<Vec<Limbs>>,
+    /// `shifted[d - 1][m]` = z^(-m 2^(s - (d + 1) w)), d = 1..k-2: digit j's
+    /// correction when finding digit j + d (not the top one).
+    shifted: Vec<Vec<Limbs>>,
     /// (low word of the canonical form of zeta^m, m), sorted: the digits'
     /// lookup, confirmed against `roots`.
     keys: Vec<(u64, u32)>,
@@ -179,16 +189,39 @@ struct LaneTables {
 }
 
 impl LaneTables {
-    /// `None` when two roots share a low word (then the scalar roots run).
+    /// `None` when two roots share a low word or E has too many digits
+    /// (then the scalar roots run).
     fn new<F: PrimeField, L: LaneField<F>>(field: &L, table: &SqrtTable<F>) -> Option<Self> {
+        let (s, w) = (table.two_adicity(), table.window());
+        let k = s.div_ceil(w);
+        if s > 64 || k as usize > MAX_DIGITS || table.powers().len() != k as usize {
+            return None;
+        }
         let powers = table.powers().iter().map(|row| row.iter().map(|p| field.limbs_of(p)).collect()).collect();
+        let z_inv = table.powers()[0][1];
+        let shifted = (1..k.saturating_sub(1))
+            .map(|d| {
+                let mut base = z_inv;
+                for _ in 0..s - (d + 1) * w {
+                    base = base.square();
+                }
+                let mut p = F::ONE;
+                (0..1u32 << w)
+                    .map(|_| {
+                        let l = field.limbs_of(&p);
+                        p *= base;
+                        l
+                    })
+                    .collect()
+            })
+            .collect();
         let roots: Vec<[u64; 7]> = table.roots().iter().map(|r| field.canonical_words(&field.limbs_of(r))).collect();
         let mut keys: Vec<(u64, u32)> = roots.iter().enumerate().map(|(m, r)| (r[0], m as u32)).collect();
         keys.sort_unstable();
         if keys.windows(2).any(|p| p[0].0 == p[1].0) {
             return None;
         }
-        Some(Self { s: table.two_adicity(), w: table.window(), powers, keys, roots })
+        Some(Self { s, w, k, powers, shifted, keys, roots })
     }
 
     /// m with zeta^m = the element of these canonical words, if any.
@@ -201,6 +234,14 @@ impl LaneTables {
 
 /// `out[i]` = a square root of `values[i]` (either one), `None` for a
 /// non-square, two chains of `L::LANES` lanes at a time.
+///
+/// Tonelli-Shanks' digits of b = a^t = z^E by precomputed powers (Sarkar,
+/// "Computing square roots faster than the Tonelli-Shanks/Bernstein
+/// algorithm", 2020): the powers b^(2^(s - (i+1) w)) are squared out once
+/// (s - w squarings in all), and digit i is read from b_i times the found
+/// lower digits' corrections, which are table rows (k(k-1)/2 products).
+/// BLS12-377 (s = 46, w = 8, k = 6): 38 squarings and 15 products where
+/// re-squaring b for each digit took about 110 squarings and 5 products.
 struct SqrtKernel<'a, F: PrimeField, L: LaneField<F>> {
     field: &'a L,
     first: u8,
@@ -215,13 +256,13 @@ impl<F: PrimeField, L: LaneField<F>> Kernel for SqrtKernel<'_, F, L> {
     #[inline(always)]
     fn run(self) {
         let lanes = L::LANES;
-        let LaneTables { s, w, .. } = *self.tables;
-        let windows = s.div_ceil(w);
+        let LaneTables { s, w, k, .. } = *self.tables;
+        let top = s - (k - 1) * w; // the top digit's width
         let mask = (1u64 << w) - 1;
         // SAFETY: only run through `L::run` (callers check `L::available()`).
         unsafe {
-            let k = self.field.consts();
-            let one = self.field.one(&k);
+            let kc = self.field.consts();
+            let one = self.field.one(&kc);
             let one_limbs = self.field.limbs_of(&F::ONE);
             for (group, out) in self.values.chunks(2 * lanes).zip(self.out.chunks_mut(2 * lanes)) {
                 let mut limbs = [[0u64; 8]; 16];
@@ -232,52 +273,68 @@ impl<F: PrimeField, L: LaneField<F>> Kernel for SqrtKernel<'_, F, L> {
                     };
                 }
                 let a = pair::<F, L>(&limbs);
-                let v = pow_lanes::<F, L>(&k, one, &a, self.first, self.steps);
-                // candidate x = a^((t+1)/2), b = a^t = z^E: find E's digits from the bottom
-                let x = mul::<F, L>(&k, &a, &v);
-                let mut b = mul::<F, L>(&k, &x, &v);
-                let mut e = [0u64; 16];
-                let mut ok = [true; 16];
-                for i in 0..windows {
-                    let mut c = b;
-                    for _ in 0..s.saturating_sub((i + 1) * w) {
-                        let (p, q) = L::square2(&k, &c[0], &c[1]);
+                let v = pow_lanes::<F, L>(&kc, one, &a, self.first, self.steps);
+                // candidate x = a^((t+1)/2), b = a^t = z^E
+                let x = mul::<F, L>(&kc, &a, &v);
+                let b = mul::<F, L>(&kc, &x, &v);
+                // bp[i] = b^(2^(s - (i+1) w)) for i < k - 1, bp[k-1] = b: each
+                // a 2^w-th root of unity once the lower digits are taken out
+                let mut bp = [b; MAX_DIGITS];
+                let mut c = b;
+                for i in (0..k as usize - 1).rev() {
+                    let times = if i + 2 == k as usize { top } else { w };
+                    for _ in 0..times {
+                        let (p, q) = L::square2(&kc, &c[0], &c[1]);
                         c = [p, q];
                     }
-                    // c is a 2^w-th root of unity: zeta^m; in the last,
-                    // partial window m is the digit times 2^(w - width)
-                    let width = w.min(s - i * w);
-                    let mut g = [[0u64; 8]; 16];
-                    for j in 0..2 * lanes {
-                        let m = self.tables.dlog(&self.field.canonical_words(&L::lane(&c[j / lanes], j % lanes)));
+                    bp[i] = c;
+                }
+                let mut e = [0u64; 16];
+                let mut ok = [true; 16];
+                for i in 0..k {
+                    let mut c = bp[i as usize];
+                    for j in 0..i {
+                        // digit j's z^(-e_j 2^(j w)), raised as bp[i] was
+                        let row = if i + 1 == k {
+                            &self.tables.powers[j as usize]
+                        } else {
+                            &self.tables.shifted[(i - j - 1) as usize]
+                        };
+                        let mut g = [[0u64; 8]; 16];
+                        for l in 0..2 * lanes {
+                            g[l] = row[((e[l] >> (j * w)) & mask) as usize];
+                        }
+                        c = mul::<F, L>(&kc, &c, &pair::<F, L>(&g));
+                    }
+                    // c = zeta^m; in the top, narrower digit m is the digit
+                    // times 2^(w - width)
+                    let width = if i + 1 == k { top } else { w };
+                    for l in 0..2 * lanes {
+                        let m = self.tables.dlog(&self.field.canonical_words(&L::lane(&c[l / lanes], l % lanes)));
                         let digit = match m {
                             Some(m) if (m >> (w - width)) << (w - width) == m => (m >> (w - width)) as u64,
                             _ => {
-                                ok[j] = false; // a = 0 (b = 0) only
+                                ok[l] = false; // a = 0 (b = 0) only
                                 0
                             }
                         };
-                        e[j] |= digit << (i * w);
-                        g[j] = self.tables.powers[i as usize][digit as usize];
-                    }
-                    if i + 1 < windows {
-                        b = mul::<F, L>(&k, &b, &pair::<F, L>(&g));
+                        e[l] |= digit << (i * w);
                     }
                 }
                 // a is a square exactly when E is even; the root is x z^(-E/2)
                 let mut r = x;
-                for i in 0..windows {
+                for i in 0..k {
                     let mut g = [[0u64; 8]; 16];
-                    for j in 0..2 * lanes {
-                        g[j] = self.tables.powers[i as usize][(((e[j] >> 1) >> (i * w)) & mask) as usize];
+                    for l in 0..2 * lanes {
+                        g[l] = self.tables.powers[i as usize][(((e[l] >> 1) >> (i * w)) & mask) as usize];
                     }
-                    r = mul::<F, L>(&k, &r, &pair::<F, L>(&g));
+                    r = mul::<F, L>(&kc, &r, &pair::<F, L>(&g));
                 }
-                for (j, (a, o)) in group.iter().zip(out.iter_mut()).enumerate() {
+                for (l, (a, o)) in group.iter().zip(out.iter_mut()).enumerate() {
                     *o = if a.is_zero() {
                         Some(F::ZERO)
-                    } else if ok[j] && e[j] & 1 == 0 {
-                        Some(self.field.value_of(&L::lane(&r[j / lanes], j % lanes)))
+                    } else if ok[l] && e[l] & 1 == 0 {
+                        Some(self.field.value_of(&L::lane(&r[l / lanes], l % lanes)))
                     } else {
                         None
                     };

@@ -165,12 +165,21 @@ fn bulk_decompression_matches_arkworks_bls12_381() {
 
 /// [`zkmsm::decompress::sqrt_batch`] (lanes where the CPU has them) against
 /// the scalar table root: zero, one, -1, 2, random elements (about half
-/// non-squares) and their squares, at lengths around the lane groups.
+/// non-squares) and their squares, and 2^s-th roots of unity z^E (the
+/// tables' entries and products of them, times random squares: E with each
+/// digit zero, full or in between, the digit search's corner cases), at
+/// lengths around the lane groups.
 fn roots_match_scalar<F: PrimeField>(seed: u64) {
     let table = zkmsm_curve::sqrt::SqrtTable::<F>::new();
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let mut v = vec![F::ZERO, F::ONE, -F::ONE, F::from_u64(2)];
     v.extend((0..300).map(|_| F::random(&mut rng)));
+    let unity: Vec<F> =
+        table.powers().iter().flat_map(|row| [row[1], row[row.len() / 2], row[row.len() - 1]]).collect();
+    v.extend(unity.iter().copied());
+    v.extend(table.roots().iter().step_by(7).copied());
+    v.extend(unity.iter().map(|u| *u * unity[unity.len() - 1] * F::random(&mut rng).square()));
+    v.push(unity.iter().fold(F::ONE, |acc, u| acc * *u));
     let squares: Vec<F> = v.iter().map(|x| x.square()).collect();
     v.extend(squares);
     for len in [0, 1, 7, 8, 9, 16, 17, 513, v.len()] {
@@ -189,6 +198,8 @@ fn roots_match_scalar<F: PrimeField>(seed: u64) {
 
 #[test]
 fn batched_roots_match_scalar_roots() {
-    roots_match_scalar::<zkmsm_field::Bls12_377Fq>(21);
-    roots_match_scalar::<zkmsm_field::Bls12_381Fq>(22);
+    roots_match_scalar::<zkmsm_field::Bls12_377Fq>(21); // s = 46: a narrower top digit
+    roots_match_scalar::<zkmsm_field::Bls12_381Fq>(22); // s = 1: one one-bit digit
+    roots_match_scalar::<zkmsm_field::Bls12_377Fr>(23); // s = 47
+    roots_match_scalar::<zkmsm_field::Bls12_381Fr>(24); // s = 32: four whole digits
 }
