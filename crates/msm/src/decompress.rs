@@ -6,8 +6,8 @@
 //! about 380 squarings and 70 products) and Tonelli-Shanks' digit search by
 //! precomputed powers (BLS12-377's q - 1 = 2^46 t: 38 squarings and 21
 //! products more, the same count in every lane since only the digits found
-//! differ); per lane only the digits' table lookups are scalar. Without a lane arithmetic the
-//! scalar root runs.
+//! differ); per lane only the digits' table lookups are scalar. Without a
+//! lane arithmetic the scalar root runs.
 
 use crate::backend::lanes::simd::Kernel;
 use crate::backend::lanes::{LaneField, Limbs};
