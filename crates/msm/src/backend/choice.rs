@@ -5,6 +5,8 @@
 //! At the small end every engine's per-window set-up (bucket arrays, vector
 //! constants, one inversion per batch) outweighs its additions, and XYZZ,
 //! which needs none of it, wins: an MSM of 7 points still has 85 windows.
+//! In between, on BLS12-377, twisted Edwards (scalar, no set-up, cheaper
+//! additions) is ahead of both.
 
 use crate::engine::BackendChoice;
 
@@ -34,23 +36,49 @@ impl Arithmetic {
     }
 }
 
-/// Below this many points XYZZ beats the lane engines (FMA measured with
-/// `auto_sweep`; IFMA assumed the same, its per-window costs being alike).
-pub const LANES_FROM: usize = 1 << 11;
+/// The crossovers, measured with `auto_sweep` on the four-lane FMA engine
+/// (AMD Zen 3, two cores; docs/BENCHMARKS.md "auto at the small end"):
+///
+/// - twisted Edwards against XYZZ: neither uses lanes, so the crossover is
+///   the same for every arithmetic. They tie from about 600 to 1000 points;
+///   from about 1000 twisted Edwards (one fewer multiplication per addition)
+///   is ahead, by 1.2-1.3x at 1200-2900 points.
+/// - the FMA lane engine against both: its per-window set-up (bucket arrays,
+///   one inversion per batch) only pays from about 3200 points (1.5x slower
+///   than XYZZ at 2900, ahead at 3400; the old 2^11 cost 1.8-2.2x at
+///   2048-2900 points on BLS12-377).
+/// - IFMA lanes: not measured (no IFMA on this CPU); kept at 2^11, the
+///   previous FMA figure: its lanes are twice as wide and its products
+///   cheaper, so its crossover should come before FMA's. To be measured.
+pub const TWISTED_EDWARDS_FROM: usize = 1 << 10;
 
-/// Below this many points XYZZ beats the scalar batch-affine and twisted
-/// Edwards engines (`zkmsm bench`, docs/BENCHMARKS.md).
+/// Below this many points the FMA lane engine loses (see above).
+pub const FMA_LANES_FROM: usize = 3200;
+
+/// Below this many points the IFMA lane engine loses (see above).
+pub const IFMA_LANES_FROM: usize = 1 << 11;
+
+/// Below this many points XYZZ beats the scalar batch-affine engine, and
+/// (above [`TWISTED_EDWARDS_FROM`]) twisted Edwards beats both (`zkmsm
+/// bench`, docs/BENCHMARKS.md).
 pub const SCALAR_FROM: usize = 1 << 13;
 
 /// `auto` for n points with the given arithmetic; `twisted_edwards`: the
 /// curve has that form (BLS12-377).
 pub fn auto_backend(arith: Arithmetic, twisted_edwards: bool, n: usize) -> BackendChoice {
-    match arith {
-        Arithmetic::Ifma | Arithmetic::Fma if n >= LANES_FROM => BackendChoice::BatchAffineGreedy,
-        Arithmetic::Ifma | Arithmetic::Fma => BackendChoice::Xyzz,
-        Arithmetic::Scalar if n < SCALAR_FROM => BackendChoice::Xyzz,
-        Arithmetic::Scalar if twisted_edwards => BackendChoice::TwistedEdwards,
-        Arithmetic::Scalar => BackendChoice::BatchAffineGreedy,
+    let lanes_from = match arith {
+        Arithmetic::Ifma => IFMA_LANES_FROM,
+        Arithmetic::Fma => FMA_LANES_FROM,
+        Arithmetic::Scalar => usize::MAX,
+    };
+    if n >= lanes_from {
+        BackendChoice::BatchAffineGreedy
+    } else if twisted_edwards && n >= TWISTED_EDWARDS_FROM {
+        BackendChoice::TwistedEdwards
+    } else if arith == Arithmetic::Scalar && !twisted_edwards && n >= SCALAR_FROM {
+        BackendChoice::BatchAffineGreedy
+    } else {
+        BackendChoice::Xyzz
     }
 }
 
@@ -65,7 +93,7 @@ mod tests {
     fn auto_picks_xyzz_at_tiny_sizes_and_lanes_at_large_ones() {
         for arith in [Arithmetic::Ifma, Arithmetic::Fma, Arithmetic::Scalar] {
             for te in [false, true] {
-                for n in (0..=300).chain([1000, 2000]) {
+                for n in 0..=600 {
                     assert_eq!(auto_backend(arith, te, n), BackendChoice::Xyzz, "{arith:?} n {n}");
                 }
                 let large = auto_backend(arith, te, 1 << 20);
@@ -76,6 +104,28 @@ mod tests {
                 assert_eq!(large, want, "{arith:?}");
             }
         }
+    }
+
+    /// Each side of each crossover picks the backend measured faster there.
+    #[test]
+    fn auto_switches_at_each_measured_crossover() {
+        use BackendChoice::*;
+        let at = |arith, te, n| auto_backend(arith, te, n);
+        for arith in [Arithmetic::Ifma, Arithmetic::Fma, Arithmetic::Scalar] {
+            // twisted Edwards against XYZZ, BLS12-377 only
+            assert_eq!(at(arith, true, TWISTED_EDWARDS_FROM - 1), Xyzz);
+            assert_eq!(at(arith, true, TWISTED_EDWARDS_FROM), TwistedEdwards);
+            assert_eq!(at(arith, false, TWISTED_EDWARDS_FROM), Xyzz);
+        }
+        for (arith, from) in [(Arithmetic::Fma, FMA_LANES_FROM), (Arithmetic::Ifma, IFMA_LANES_FROM)] {
+            assert_eq!(at(arith, true, from - 1), TwistedEdwards, "{arith:?}");
+            assert_eq!(at(arith, false, from - 1), Xyzz, "{arith:?}");
+            assert_eq!(at(arith, true, from), BatchAffineGreedy, "{arith:?}");
+            assert_eq!(at(arith, false, from), BatchAffineGreedy, "{arith:?}");
+        }
+        assert_eq!(at(Arithmetic::Scalar, false, SCALAR_FROM - 1), Xyzz);
+        assert_eq!(at(Arithmetic::Scalar, false, SCALAR_FROM), BatchAffineGreedy);
+        assert_eq!(at(Arithmetic::Scalar, true, SCALAR_FROM), TwistedEdwards);
     }
 
     #[test]
