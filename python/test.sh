@@ -5,7 +5,11 @@
 # Usage: bash python/test.sh   (from anywhere; needs python3 with venv, Rust)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p zkmsm-cli
+# the CLI (the tests compare against it): scripts/test.sh has built it
+# already when it sets ZKMSM_BUILT=1
+if [ "${ZKMSM_BUILT:-0}" != 1 ]; then
+  cargo build --release -q -p zkmsm-cli
+fi
 venv=target/pyvenv
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"

@@ -57,8 +57,16 @@ if rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-g
 else
   echo "(skipped: run 'rustup target add aarch64-unknown-linux-gnu' to include it; CI does)"
 fi
+# One build of every library, binary, test and example, with the features
+# `cargo test` resolves (the dev-dependencies' included). The C ABI and
+# Python scripts then use this build's CLI and C library (ZKMSM_BUILT=1)
+# instead of building them again: a plain `cargo build` resolves other
+# features, so it would compile zkmsm and half its dependencies a second time.
+say "cargo build (release: libraries, binaries, tests, examples)"
+cargo build --workspace --release --lib --bins --tests --examples
 say "cargo test (release)"
 cargo test --workspace --release
+export ZKMSM_BUILT=1
 say "C ABI from C (and under valgrind) and Go"
 bash crates/capi/test.sh
 say "Python package (pip install ./python; pytest: CLI, ckzg, local Ray cluster; README snippet)"

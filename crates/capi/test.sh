@@ -5,7 +5,11 @@
 # Usage: bash crates/capi/test.sh   (from anywhere)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cargo build --release -q -p zkmsm-capi -p zkmsm-cli
+# scripts/test.sh sets ZKMSM_BUILT=1 after building the workspace (the CLI
+# and target/release/libzkmsm_capi.a among it): no second build
+if [ "${ZKMSM_BUILT:-0}" != 1 ]; then
+  cargo build --release -q -p zkmsm-capi -p zkmsm-cli
+fi
 zkmsm=$PWD/target/release/zkmsm
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
