@@ -350,6 +350,15 @@ impl<P: FpConfig<N>, const N: usize> PrimeField for Fp<P, N> {
         let c = self.to_canonical();
         c != half && limbs::geq(&c, &half)
     }
+    #[inline]
+    fn write_montgomery_words(&self, out: &mut [u64]) {
+        out[..N].copy_from_slice(&self.mont);
+    }
+    #[inline]
+    fn from_montgomery_words(words: &[u64]) -> Option<Self> {
+        let mont: [u64; N] = words.get(..N)?.try_into().ok()?;
+        (!limbs::geq(&mont, &P::MODULUS)).then_some(Self::from_mont_limbs(mont))
+    }
     fn random<R: rand::Rng + ?Sized>(rng: &mut R) -> Self {
         let top_mask = if Self::NUM_BITS % 64 == 0 { u64::MAX } else { (1u64 << (Self::NUM_BITS % 64)) - 1 };
         loop {

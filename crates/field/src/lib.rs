@@ -67,4 +67,11 @@ pub trait PrimeField:
     fn is_lexicographically_largest(&self) -> bool;
     /// A uniform random element.
     fn random<R: rand::Rng + ?Sized>(rng: &mut R) -> Self;
+    /// The internal Montgomery form, x 2^(8 NUM_BYTES) mod q, as NUM_BYTES / 8
+    /// little-endian words written to the start of `out`: a conversion without
+    /// a multiplication, for arithmetic with its own Montgomery radix.
+    fn write_montgomery_words(&self, out: &mut [u64]);
+    /// The element whose Montgomery form is the first NUM_BYTES / 8 words of
+    /// `words`; `None` unless that value is below q.
+    fn from_montgomery_words(words: &[u64]) -> Option<Self>;
 }

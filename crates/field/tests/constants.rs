@@ -86,3 +86,33 @@ fn toy_field_exhaustive() {
         }
     }
 }
+
+/// The Montgomery words round-trip, are x R mod q (ONE gives R, a product
+/// multiplies them as Montgomery does), and a value at or above q is refused.
+fn montgomery_words_round_trip<P: FpConfig<N>, const N: usize>() {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let mut w = [0u64; 8];
+    Fp::<P, N>::ONE.write_montgomery_words(&mut w);
+    assert_eq!(&w[..N], &Fp::<P, N>::R[..]);
+    for _ in 0..200 {
+        let x = <Fp<P, N> as PrimeField>::random(&mut rng);
+        x.write_montgomery_words(&mut w);
+        assert_eq!(&w[..N], &x.mont_limbs()[..]);
+        assert_eq!(Fp::<P, N>::from_montgomery_words(&w[..N]), Some(x));
+    }
+    assert_eq!(Fp::<P, N>::from_montgomery_words(&P::MODULUS), None, "q");
+    assert_eq!(Fp::<P, N>::from_montgomery_words(&[u64::MAX; N]), None, "2^(64N) - 1");
+    assert_eq!(Fp::<P, N>::from_montgomery_words(&P::MODULUS[..N - 1]), None, "too few words");
+    let mut below = P::MODULUS;
+    below[0] -= 1;
+    assert!(Fp::<P, N>::from_montgomery_words(&below).is_some(), "q - 1");
+}
+
+#[test]
+fn montgomery_words_of_every_field() {
+    montgomery_words_round_trip::<Bls12_377FqConfig, 6>();
+    montgomery_words_round_trip::<Bls12_381FqConfig, 6>();
+    montgomery_words_round_trip::<Bls12_377FrConfig, 4>();
+    montgomery_words_round_trip::<Bls12_381FrConfig, 4>();
+}

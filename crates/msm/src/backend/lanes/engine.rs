@@ -411,8 +411,8 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
         // One scalar inversion for the 2 x LANES chain products.
         let mut prods = [C::Base::ONE; 32];
         for l in 0..lanes {
-            prods[l] = e.field.value_of(&L::lane(&acc[0], l));
-            prods[lanes + l] = e.field.value_of(&L::lane(&acc[1], l));
+            prods[l] = e.field.scaled_value_of(&L::lane(&acc[0], l));
+            prods[lanes + l] = e.field.scaled_value_of(&L::lane(&acc[1], l));
         }
         let prods = &mut prods[..2 * lanes];
         if prods.iter().any(|p| p.is_zero()) {
@@ -424,10 +424,11 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
             *p = all;
             all *= *x;
         }
-        let mut inv_all = all.inverse().expect("non-zero product");
+        // scaled values u = a rho: u^-1 rho^2 = a^-1 rho, which limbs_of_scaled takes
+        let mut inv_all = all.inverse().expect("non-zero product") * e.field.scaled_inverse_factor();
         let mut invs = [[0u64; 8]; 32];
         for i in (0..2 * lanes).rev() {
-            invs[i] = e.field.limbs_of(&(inv_all * prefix[i]));
+            invs[i] = e.field.limbs_of_scaled(&(inv_all * prefix[i]));
             inv_all *= prods[i];
         }
         let mut inv = [L::from_lanes(&invs[..lanes]), L::from_lanes(&invs[lanes..2 * lanes])];

@@ -114,9 +114,12 @@ pub struct Field51<F: PrimeField> {
     q64: [u64; 7],
     /// -q^-1 mod 2^51
     qinv: u64,
-    /// 2^408 mod q and its inverse.
-    r: F,
-    r_inv: F,
+    /// 2^24 = 2^408 / 2^384 (this radix's Montgomery constant over `F`'s)
+    /// and its inverse: limbs are `F`'s Montgomery words of x 2^24.
+    shift: F,
+    shift_inv: F,
+    /// One, as limbs.
+    one: Limbs51,
 }
 
 fn bytes_to_words(b: &[u8]) -> [u64; 7] {
@@ -212,17 +215,42 @@ impl<F: PrimeField> Field51<F> {
             inv = inv.wrapping_mul(2u64.wrapping_sub(q64[0].wrapping_mul(inv)));
         }
         let qinv = inv.wrapping_neg() & MASK;
-        let mut r = F::ONE;
-        for _ in 0..51 * LIMBS {
-            r = r.double();
-        }
-        let r_inv = r.inverse()?;
-        Some(Self { q, q64, qinv, r, r_inv })
+        let shift = F::from_u64(1 << (51 * LIMBS - 8 * F::NUM_BYTES));
+        let shift_inv = shift.inverse()?;
+        let mut f = Self { q, q64, qinv, shift, shift_inv, one: Limbs51::default() };
+        f.one = f.to_limbs(&F::ONE);
+        Some(f)
     }
 
     /// x as limbs of x * 2^408 mod q (canonical).
     pub fn to_limbs(&self, x: &F) -> Limbs51 {
-        Limbs51(words_to_limbs(&bytes_to_words(&(*x * self.r).to_bytes_le())))
+        self.raw_to_limbs(&(*x * self.shift))
+    }
+
+    /// Limbs holding the value of `F`'s Montgomery words of x (canonical):
+    /// the limbs of x / 2^24, without a multiplication.
+    pub fn raw_to_limbs(&self, x: &F) -> Limbs51 {
+        let mut w = [0u64; 7];
+        x.write_montgomery_words(&mut w);
+        Limbs51(words_to_limbs(&w))
+    }
+
+    /// The element whose `F` Montgomery words are the value these limbs hold
+    /// (any value below 2^400), reduced: the limbs' element times 2^24,
+    /// without a multiplication.
+    pub fn raw_from_limbs(&self, l: &Limbs51) -> F {
+        F::from_montgomery_words(&self.canonical_words(l)).expect("reduced below q")
+    }
+
+    /// 2^48: the inverse of [`Self::raw_from_limbs`]'s element times this,
+    /// through [`Self::raw_to_limbs`], gives the limbs of the inverse.
+    pub fn raw_inverse_factor(&self) -> F {
+        self.shift.square()
+    }
+
+    /// One, as limbs.
+    pub fn one_limbs(&self) -> Limbs51 {
+        self.one
     }
 
     /// The Montgomery form these limbs hold (any value below 2^400),
@@ -237,9 +265,7 @@ impl<F: PrimeField> Field51<F> {
 
     /// The element whose Montgomery form these limbs hold (any value below 2^400).
     pub fn from_limbs(&self, l: &Limbs51) -> F {
-        let w = self.canonical_words(l);
-        let bytes: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).take(48).collect();
-        F::from_bytes_le(&bytes).expect("reduced below q") * self.r_inv
+        self.raw_from_limbs(l) * self.shift_inv
     }
 
     /// q - y for canonical y.
@@ -643,6 +669,62 @@ mod tests {
             assert_eq!(f.from_limbs(&f.to_limbs(x)), *x);
             assert_eq!(f.from_limbs(&f.neg_limbs(&f.to_limbs(x))), -*x);
         }
+    }
+
+    /// The multiplication-free conversions against the exact ones, at the
+    /// bounds the engine gives them: canonical limbs, values up to q + q
+    /// (lazily reduced products), every limb at 2^51 - 1 under a small top
+    /// limb, zero and q - 1; and the batch inversion's identity.
+    fn scaled_conversions<F: PrimeField>() {
+        let f = Field51::<F>::new().unwrap();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(17);
+        let shift = F::from_u64(1 << 24);
+        let mut cases: Vec<Limbs51> = [F::ZERO, F::ONE, -F::ONE, F::from_u64(2)]
+            .iter()
+            .chain((0..300).map(|_| F::random(&mut rng)).collect::<Vec<_>>().iter())
+            .map(|x| f.to_limbs(x))
+            .collect();
+        // the same values plus q and plus 2q (limbs unnormalized: not masked)
+        let lazy: Vec<Limbs51> = cases
+            .iter()
+            .flat_map(|l| {
+                [1u64, 2].map(|m| {
+                    let mut t = l.0;
+                    for (v, q) in t.iter_mut().zip(f.q) {
+                        *v += m * q;
+                    }
+                    Limbs51(t)
+                })
+            })
+            .collect();
+        cases.extend(lazy);
+        let mut max = Limbs51([MASK; LIMBS]);
+        max.0[LIMBS - 1] = 1 << 30; // about 2^387: several q
+        cases.push(max);
+        cases.push(Limbs51(words_to_limbs(&{
+            let mut w = f.q64;
+            w[0] -= 1;
+            w
+        })));
+        assert_eq!(f.one_limbs(), f.to_limbs(&F::ONE));
+        for l in &cases {
+            let x = f.from_limbs(l);
+            let u = f.raw_from_limbs(l);
+            assert_eq!(u, x * shift, "scaled value");
+            assert_eq!(f.from_limbs(&f.raw_to_limbs(&u)), x, "round trip");
+            assert_eq!(f.raw_to_limbs(&u), f.to_limbs(&x), "back to canonical limbs");
+            if !x.is_zero() {
+                let inv = f.raw_to_limbs(&(u.inverse().unwrap() * f.raw_inverse_factor()));
+                assert_eq!(f.from_limbs(&inv), x.inverse().unwrap(), "inverse through the scaled values");
+                assert!(inv.0[..LIMBS - 1].iter().all(|&v| v <= MASK) && below(&limbs_to_words(&inv.0), &f.q64));
+            }
+        }
+    }
+
+    #[test]
+    fn scaled_conversions_match_exact() {
+        scaled_conversions::<Bls12_377Fq>();
+        scaled_conversions::<Bls12_381Fq>();
     }
 
     #[test]

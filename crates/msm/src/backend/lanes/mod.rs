@@ -52,6 +52,21 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
     fn value_of(&self, l: &Limbs) -> F;
     /// q - y for canonical y.
     fn neg_limbs(&self, y: &Limbs) -> Limbs;
+    /// A cheaper way out of the lanes for the batch inversion: the element
+    /// these limbs hold times a constant rho of the arithmetic (by default
+    /// rho = 1: [`Self::value_of`]).
+    fn scaled_value_of(&self, l: &Limbs) -> F {
+        self.value_of(l)
+    }
+    /// The way back in: the limbs of x / rho (canonical).
+    fn limbs_of_scaled(&self, x: &F) -> Limbs {
+        self.limbs_of(x)
+    }
+    /// rho^2: for u = [`Self::scaled_value_of`] of a, `limbs_of_scaled(u^-1 rho^2)`
+    /// are the limbs of a^-1.
+    fn scaled_inverse_factor(&self) -> F {
+        F::ONE
+    }
     /// The arithmetic's form of the element these limbs hold, reduced below
     /// q, as words: equal exactly when the elements are (a cheap key, no
     /// conversion out of the arithmetic's form).
@@ -153,6 +168,16 @@ impl<F: PrimeField, S: Simd> LaneField<F> for Fma51<F, S> {
     fn neg_limbs(&self, y: &Limbs) -> Limbs {
         self.field.neg_limbs(&field51::Limbs51(*y)).0
     }
+    /// rho = 2^24: the limbs' value read as `F`'s Montgomery words, no multiplication.
+    fn scaled_value_of(&self, l: &Limbs) -> F {
+        self.field.raw_from_limbs(&field51::Limbs51(*l))
+    }
+    fn limbs_of_scaled(&self, x: &F) -> Limbs {
+        self.field.raw_to_limbs(x).0
+    }
+    fn scaled_inverse_factor(&self) -> F {
+        self.field.raw_inverse_factor()
+    }
     fn canonical_words(&self, l: &Limbs) -> [u64; 7] {
         self.field.canonical_words(&field51::Limbs51(*l))
     }
@@ -174,8 +199,7 @@ impl<F: PrimeField, S: Simd> LaneField<F> for Fma51<F, S> {
     }
     #[inline(always)]
     unsafe fn one(&self, _k: &Self::Consts) -> Self::Fe {
-        let one = self.field.to_limbs(&F::ONE);
-        field51::from_lanes(&[one; 4])
+        field51::from_lanes(&[self.field.one_limbs(); 4])
     }
     #[inline(always)]
     unsafe fn lane(v: &Self::Fe, i: usize) -> Limbs {
