@@ -336,6 +336,15 @@ impl<'f, C: MsmCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
         }
     }
 
+    /// acc + bucket k (a mixed addition; acc itself when the bucket is empty).
+    fn add_to(&self, acc: Xyzz<C>, k: usize) -> Xyzz<C> {
+        if self.occupied[k] {
+            acc.add_affine(&self.affine(&self.buckets[k]))
+        } else {
+            acc
+        }
+    }
+
     /// Bucket k as XYZZ.
     fn xyzz(&self, k: usize) -> Xyzz<C> {
         if self.occupied[k] {
@@ -530,45 +539,62 @@ impl<C: MsmCurve, L: LaneField<C::Base>> LaneWindow<'_, C, L> {
 }
 
 /// PriorMSM's partitioned aggregation with the groups as lanes: G groups of
-/// consecutive buckets each keep a running sum R_g and a total T_g; one step
-/// adds the next bucket (from the top) into every R_g as one batch, then
-/// every R_g into its T_g as another. The window sum is
-/// sum_g T_g + size * sum_g g R_g, the last by a short running sum over groups.
+/// consecutive buckets each keep a running sum R_g and a total T_g, buckets
+/// g and G + g of one engine. Each step is one batch: the next bucket (from
+/// the top) into every R_g and, beside it, every R_g as it was before the
+/// step into T_g (read in pass A, before pass B writes R_g); a last batch adds
+/// the final R_g, so that T_g sums R_g after every step, as a running sum
+/// does. One batch per step instead of two: half the inversions. The window
+/// sum is sum_g T_g + size * sum_g g R_g, the last by a short running sum
+/// over groups (in XYZZ, adding the affine buckets as mixed additions).
 fn aggregate<C: MsmCurve, L: LaneField<C::Base>>(win: &Engine<'_, C, L>) -> Xyzz<C> {
     let nb = win.nb;
-    let groups = (nb / 16).clamp(1, 256);
+    let groups = aggregation_groups(nb);
     let size = nb.div_ceil(groups);
     let pads = (win.pad_start, win.pad_point);
-    let mut running = Engine::<C, L>::new(win.field, pads, groups, groups);
-    let mut total = Engine::<C, L>::new(win.field, pads, groups, groups);
-    let mut ops = Vec::with_capacity(groups);
+    let mut sums = Engine::<C, L>::new(win.field, pads, 2 * groups, 2 * groups);
+    let mut ops = Vec::with_capacity(2 * groups);
+    let mut src: Vec<LanePoint> = Vec::with_capacity(2 * groups);
     for s in (0..size).rev() {
         ops.clear();
+        src.clear();
         for g in 0..groups {
             let k = g * size + s;
             if k < nb && win.occupied[k] {
-                ops.push(Op { point: k as u32, bucket: g as u32, negate: false });
+                ops.push(Op { point: src.len() as u32, bucket: g as u32, negate: false });
+                src.push(win.buckets[k]);
+            }
+            if sums.occupied[g] {
+                ops.push(Op { point: src.len() as u32, bucket: (groups + g) as u32, negate: false });
+                src.push(sums.buckets[g]);
             }
         }
-        running.execute_from(&win.buckets, &ops);
-        ops.clear();
-        ops.extend((0..groups).filter(|&g| running.occupied[g]).map(|g| Op {
-            point: g as u32,
-            bucket: g as u32,
-            negate: false,
-        }));
-        total.execute_from(&running.buckets, &ops);
+        sums.execute_from(&src, &ops);
     }
+    ops.clear();
+    src.clear();
+    for g in (0..groups).filter(|&g| sums.occupied[g]) {
+        ops.push(Op { point: src.len() as u32, bucket: (groups + g) as u32, negate: false });
+        src.push(sums.buckets[g]);
+    }
+    sums.execute_from(&src, &ops);
     let mut sum = Xyzz::identity();
     let (mut run, mut acc) = (Xyzz::identity(), Xyzz::identity());
     for g in (0..groups).rev() {
-        sum = sum.add(&total.xyzz(g));
+        sum = sums.add_to(sum, groups + g);
         if g > 0 {
-            run = run.add(&running.xyzz(g));
+            run = sums.add_to(run, g);
             acc = acc.add(&run);
         }
     }
     sum.add(&acc.mul_bigint(&[size as u64]))
+}
+
+/// Groups of the lane aggregation for `nb` buckets: about sqrt(nb), which
+/// balances the batches (one inversion per step, nb / G steps) against the
+/// scalar tail (three XYZZ additions per group).
+fn aggregation_groups(nb: usize) -> usize {
+    ((nb as f64).sqrt().round() as usize).clamp(1, 256)
 }
 
 /// For benchmarks: `rounds` batches of `batch` additions of the first

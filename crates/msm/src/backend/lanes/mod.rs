@@ -124,6 +124,7 @@ pub struct Fma51<F: PrimeField, S: Simd> {
 /// The FMA arithmetic this CPU runs natively, if any.
 #[cfg(target_arch = "x86_64")]
 pub type NativeSimd = simd::Avx2;
+/// The FMA arithmetic this CPU runs natively (NEON).
 #[cfg(target_arch = "aarch64")]
 pub type NativeSimd = simd::Neon;
 
