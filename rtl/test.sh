@@ -232,7 +232,13 @@ YPID=$!
 # --workspace resolves the dependencies' features as `cargo test
 # --workspace` does (scripts/test.sh runs that first), so nothing below the
 # two crates is rebuilt; --test picks the two test binaries.
+# Under scripts/test.sh (ZKMSM_CARGO_CONFIG set) it is the same build, with
+# the same profile file, so it finds everything built; scripts/test.sh has
+# then also run clippy and these two test binaries with these features
+# (ZKMSM_RTL_CARGO_DONE=1), so they are not run twice here.
 CARGO_TEST=(cargo test --release --workspace --features zkmsm-rtl/verilated,zkmsm-cli/rtl)
+if [ -n "${ZKMSM_CARGO_CONFIG:-}" ]; then CARGO_TEST+=(--config "$ZKMSM_CARGO_CONFIG"); fi
+CARGO_DONE=${ZKMSM_RTL_CARGO_DONE:-0}
 step "${CARGO_TEST[*]} --test verilated --test rtl_backend --no-run"
 if ! (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test verilated --test rtl_backend --no-run -q); then
   bad "cargo build (the Verilated core, the CLI with --features rtl)"
@@ -242,7 +248,9 @@ fi
 # scripts/test.sh sees the default build only): check mode, so only the two
 # crates are checked again
 step "cargo clippy --features zkmsm-rtl/verilated,zkmsm-cli/rtl (-D warnings)"
-if (cd "$ROOT" && nice -n 5 cargo clippy --release --workspace --all-targets \
+if [ "$CARGO_DONE" = 1 ]; then
+  echo "(run by scripts/test.sh with these features)"
+elif (cd "$ROOT" && nice -n 5 cargo clippy --release --workspace --all-targets \
   --features zkmsm-rtl/verilated,zkmsm-cli/rtl -q -- -D warnings); then
   ok "cargo clippy with the Verilated core (zkmsm-rtl/verilated, zkmsm-cli/rtl)"
 else
@@ -324,13 +332,17 @@ step "verilator: three MSM cores on one point stream, stand-in datapath (CMAX 4,
 if core_model core_b -GDP=0 -GCMAX=4 -GPD=2 -GSLAT=1 -GBRL=1 -GSW=12 -GNCORES=3 -GFD=2; then core_run core_b; else bad "build core_b (see $B/core_b.build.log)"; fi
 
 step "zkmsm-rtl's tests on the Verilated core (stand-in vs model, BLS12-377 end to end)"
-if (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test verilated -q -- --test-threads 1); then
+if [ "$CARGO_DONE" = 1 ]; then
+  echo "(run by scripts/test.sh's cargo test: tests/verilated)"
+elif (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test verilated -q -- --test-threads 1); then
   ok "zkmsm-rtl tests with the Verilated core"
 else
   bad "zkmsm-rtl tests with the Verilated core"
 fi
 step "the CLI with --backend rtl (zkmsm msm/demo, equal to the CPU engine)"
-if (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test rtl_backend -q); then
+if [ "$CARGO_DONE" = 1 ]; then
+  echo "(run by scripts/test.sh's cargo test: crates/cli/tests/rtl_backend.rs)"
+elif (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test rtl_backend -q); then
   ok "zkmsm --backend rtl (crates/cli/tests/rtl_backend.rs)"
 else
   bad "zkmsm --backend rtl (crates/cli/tests/rtl_backend.rs)"

@@ -42,11 +42,22 @@ fi
 export CARGO_PROFILE_RELEASE_LTO=false
 export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
 export CARGO_PROFILE_RELEASE_DEBUG=false
+# The crates around the library (the cycle model, the RTL driver, the
+# differential checker) at opt-level 1: half their compile time, and their
+# tests run in seconds either way; the library and its tests stay at 3
+# (scripts/test-profile.toml; rtl/test.sh's cargo lines use it too).
+export ZKMSM_CARGO_CONFIG=$PWD/scripts/test-profile.toml
+CFG=(--config "$ZKMSM_CARGO_CONFIG")
+# Every step builds and tests with the Verilated core and the CLI's
+# `--backend rtl` (Verilator is installed above): one build of every crate
+# with one set of features, instead of a second build of the CLI and the
+# RTL crate in rtl/test.sh.
+FEAT=(--features zkmsm-rtl/verilated,zkmsm-cli/rtl)
 
 say "cargo fmt --check"
 cargo fmt --all -- --check
 say "cargo clippy"
-cargo clippy --workspace --all-targets --release -- -D warnings
+cargo clippy "${CFG[@]}" --workspace --all-targets --release "${FEAT[@]}" -- -D warnings
 say "cargo doc (every public item documented, links resolve; release: reuses clippy's dependencies)"
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace --features zkmsm/ark
 say "generated assembly agrees with its generator (bench/field/gen_asm.py)"
@@ -63,10 +74,10 @@ fi
 # instead of building them again: a plain `cargo build` resolves other
 # features, so it would compile zkmsm and half its dependencies a second time.
 say "cargo build (release: libraries, binaries, tests, examples)"
-cargo build --workspace --release --lib --bins --tests --examples
+cargo build "${CFG[@]}" --workspace --release --lib --bins --tests --examples "${FEAT[@]}"
 say "cargo test (release)"
-cargo test --workspace --release
-export ZKMSM_BUILT=1
+cargo test "${CFG[@]}" --workspace --release "${FEAT[@]}"
+export ZKMSM_BUILT=1 ZKMSM_RTL_CARGO_DONE=1
 say "C ABI from C (and under valgrind) and Go"
 bash crates/capi/test.sh
 say "Python package (pip install ./python; pytest: CLI, ckzg, local Ray cluster; README snippet)"
