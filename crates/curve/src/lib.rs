@@ -10,6 +10,7 @@
 
 pub mod affine;
 pub mod encoding;
+pub mod glv;
 pub mod params;
 pub mod sqrt;
 pub mod subgroup;
@@ -18,6 +19,7 @@ pub mod xyzz;
 
 pub use affine::Affine;
 pub use encoding::{DecodeError, Decoded, Encoding, PointFormat};
+pub use glv::{Glv, Halves};
 pub use params::{Bls12_377, Bls12_381, Toy17};
 pub use xyzz::Xyzz;
 
@@ -68,6 +70,10 @@ pub trait MsmCurve: SwCurve {
     const ENCODING: Encoding;
     /// Canonical little-endian limbs of a scalar (4 limbs for both BLS curves).
     fn scalar_to_limbs(s: &Self::Scalar) -> [u64; 4];
+    /// The GLV endomorphism's constants ([`glv`]), `None` on a curve without it.
+    fn glv() -> Option<&'static Glv<Self::Base>> {
+        None
+    }
 }
 
 /// Errors from point validation.

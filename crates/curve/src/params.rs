@@ -3,7 +3,7 @@
 
 use crate::sqrt::SqrtTable;
 use crate::subgroup::{endomorphism_check, find_beta};
-use crate::{Affine, Encoding, MsmCurve, SwCurve};
+use crate::{Affine, Encoding, Glv, MsmCurve, SwCurve};
 use std::sync::OnceLock;
 use zkmsm_field::{limbs::from_hex, Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, FpConfig, PrimeField, F17};
 
@@ -67,6 +67,10 @@ impl MsmCurve for Bls12_377 {
     fn scalar_to_limbs(s: &Bls12_377Fr) -> [u64; 4] {
         s.to_canonical()
     }
+    fn glv() -> Option<&'static Glv<Bls12_377Fq>> {
+        static GLV: OnceLock<Glv<Bls12_377Fq>> = OnceLock::new();
+        Some(GLV.get_or_init(|| Glv::for_curve::<Self>(U377)))
+    }
 }
 
 impl SwCurve for Bls12_381 {
@@ -98,6 +102,10 @@ impl MsmCurve for Bls12_381 {
     const ENCODING: Encoding = Encoding::ZcashBe;
     fn scalar_to_limbs(s: &Bls12_381Fr) -> [u64; 4] {
         s.to_canonical()
+    }
+    fn glv() -> Option<&'static Glv<Bls12_381Fq>> {
+        static GLV: OnceLock<Glv<Bls12_381Fq>> = OnceLock::new();
+        Some(GLV.get_or_init(|| Glv::for_curve::<Self>(U381)))
     }
 }
 

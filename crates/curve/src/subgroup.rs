@@ -25,7 +25,7 @@ use crate::{Affine, SwCurve, Xyzz};
 use zkmsm_field::PrimeField;
 
 /// The two primitive cube roots of unity of the base field.
-fn cube_roots_of_unity<F: PrimeField>() -> [F; 2] {
+pub(crate) fn cube_roots_of_unity<F: PrimeField>() -> [F; 2] {
     let sqrt_m3 = (-F::from_u64(3)).sqrt().expect("q = 1 mod 3 for BLS12 base fields");
     let half = F::from_u64(2).inverse().unwrap();
     let w = (sqrt_m3 - F::ONE) * half;
