@@ -86,6 +86,27 @@ impl BackendName {
     }
 }
 
+/// The GLV endomorphism (2n points, half-size scalars).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlvName {
+    /// Where it measured faster (backend, size, CPU).
+    Auto,
+    /// Always (not with --precompute, --prepared or --backend rtl).
+    On,
+    /// Never.
+    Off,
+}
+
+impl GlvName {
+    pub fn mode(self) -> zkmsm::GlvMode {
+        match self {
+            GlvName::Auto => zkmsm::GlvMode::Auto,
+            GlvName::On => zkmsm::GlvMode::On,
+            GlvName::Off => zkmsm::GlvMode::Off,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct DemoArgs {
     #[arg(long, value_enum, default_value = "bls12-377")]
@@ -154,6 +175,9 @@ pub struct MsmArgs {
     /// Fixed-base mode: keep M shifted copies of the points (M times the point memory).
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub precompute: Option<u32>,
+    /// The GLV endomorphism: MSM over P_i and phi(P_i) with half-size scalars (twice the point memory).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub glv: GlvName,
     /// `--backend rtl`: cores on the point stream (window w on core w mod K), at most the simulated accelerator's NCORES.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub rtl_cores: u32,

@@ -14,7 +14,9 @@
 use crate::backend::Backend;
 use crate::context::MsmContext;
 use crate::engine::{BackendChoice, EngineCurve, MsmEngine};
+use crate::backend::choice::{auto_glv, Arithmetic};
 use crate::fixed_base::Precompute;
+use crate::glv::{with_images, GlvMode};
 use crate::load::{validate_points, Validation};
 use crate::{MsmError, Plan};
 use std::borrow::Cow;
@@ -31,11 +33,12 @@ pub struct MsmBuilder {
     backend: BackendChoice,
     precompute: Option<u32>,
     window: Option<u32>,
+    glv: GlvMode,
 }
 
 impl Default for MsmBuilder {
     fn default() -> Self {
-        Self { validation: Validation::Full, backend: BackendChoice::Auto, precompute: None, window: None }
+        Self { validation: Validation::Full, backend: BackendChoice::Auto, precompute: None, window: None, glv: GlvMode::Auto }
     }
 }
 
@@ -75,6 +78,14 @@ impl MsmBuilder {
         self
     }
 
+    /// The GLV endomorphism ([`crate::glv`]): `Auto` (the default) where it
+    /// measured faster, `On` always (refused with fixed-base
+    /// precomputation), `Off` never.
+    pub fn glv(mut self, mode: GlvMode) -> Self {
+        self.glv = mode;
+        self
+    }
+
     /// A context with the backend chosen by name, behind a trait object.
     pub fn build<'a, C: EngineCurve>(
         &self,
@@ -102,12 +113,23 @@ impl MsmBuilder {
             Some(c) => Precompute::new(Plan::with_window(c, bits), copies),
             None => Precompute::for_size(len, copies, bits),
         });
-        let prepared = match (&precompute, points) {
-            (Some(pre), points) => backend.prepare_owned(pre.shifted_copies_owned(points.into_owned())),
-            (None, Cow::Borrowed(points)) => backend.prepare(points),
-            (None, Cow::Owned(points)) => backend.prepare_owned(points),
+        let glv = match self.glv {
+            GlvMode::Off => None,
+            GlvMode::On if precompute.is_some() => {
+                return Err(MsmError::Unsupported(
+                    "GLV and fixed-base precomputation do not combine: use one or the other".into(),
+                ))
+            }
+            GlvMode::On => Some(C::glv().ok_or_else(|| MsmError::Unsupported(format!("{} has no GLV", C::NAME)))?),
+            GlvMode::Auto => C::glv().filter(|_| precompute.is_none() && auto_glv(Arithmetic::detect(), backend.name(), len)),
+        };
+        let prepared = match (&precompute, glv, points) {
+            (None, Some(glv), points) => backend.prepare_owned(with_images(glv, points)),
+            (Some(pre), _, points) => backend.prepare_owned(pre.shifted_copies_owned(points.into_owned())),
+            (None, None, Cow::Borrowed(points)) => backend.prepare(points),
+            (None, None, Cow::Owned(points)) => backend.prepare_owned(points),
         };
         let window = precompute.map(|pre| pre.plan.c).or(self.window);
-        Ok(MsmContext { backend, prepared, len, window, precompute, choice: None })
+        Ok(MsmContext { backend, prepared, len, window, precompute, choice: None, glv: glv.is_some() })
     }
 }

@@ -39,6 +39,9 @@ pub struct MsmContext<C: MsmCurve, B: Backend<C> = XyzzBackend> {
     /// The backend by name, when the context was built by name (what a
     /// prepared file records).
     pub(crate) choice: Option<crate::BackendChoice>,
+    /// GLV ([`crate::glv`]): `prepared` holds the 2n points [P | phi(P)] and
+    /// every MSM splits its scalars in halves.
+    pub(crate) glv: bool,
 }
 
 impl<C: MsmCurve> MsmContext<C, XyzzBackend> {
@@ -65,6 +68,13 @@ pub fn check_scalars<C: MsmCurve>(scalars: &[ScalarLimbs]) -> Result<(), MsmErro
         None => Ok(()),
         Some(index) => Err(MsmError::ScalarNotReduced { index }),
     }
+}
+
+/// The scalars as the digits are cut from: whole, or GLV halves (2n of them).
+#[derive(Clone, Copy)]
+enum Cut<'a> {
+    Whole(&'a [ScalarLimbs]),
+    Halves(&'a [i128]),
 }
 
 /// What one bucket set's task hands back.
@@ -103,13 +113,21 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
         }
     }
 
+    /// True when MSMs run with the GLV endomorphism (2n points, half-size scalars).
+    pub fn glv(&self) -> bool {
+        self.glv
+    }
+
     /// The plan the next MSM uses: the forced window or the cost model's choice for this many
-    /// points.
+    /// points (under GLV: twice as many points, half-size scalars).
     pub fn plan(&self) -> Plan {
-        let bits = C::Scalar::NUM_BITS;
+        let (n, bits) = match crate::glv::half_bits::<C>().filter(|_| self.glv) {
+            Some(half) => (2 * self.len, half),
+            None => (self.len, C::Scalar::NUM_BITS),
+        };
         match self.window {
             Some(c) => Plan::with_window(c, bits),
-            None => Plan::for_size(self.len, bits),
+            None => Plan::for_size(n, bits),
         }
     }
 
@@ -139,11 +157,21 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
             return Ok(MsmOutput { result: Xyzz::identity(), plan, timings: PhaseTimings::default(), schedule: None });
         }
         let sets = self.precompute.as_ref().map_or(plan.windows, |pre| pre.sets);
-        let (sums, mut timings, schedule) = if sets as usize >= rayon::current_num_threads() {
-            self.sum_sets_each_in_its_task(scalars, &plan, sets)
-        } else {
-            self.sum_sets_across_threads(scalars, &plan, sets)
+        let mut clock = Stopwatch::start();
+        let halves = match C::glv().filter(|_| self.glv) {
+            Some(glv) => crate::glv::split_scalars::<C>(glv, scalars),
+            None => Vec::new(),
         };
+        clock.lap(Phase::Digits);
+        let split = clock.times();
+        let cut = if self.glv { Cut::Halves(&halves) } else { Cut::Whole(scalars) };
+        let (sums, mut timings, schedule) = if sets as usize >= rayon::current_num_threads() {
+            self.sum_sets_each_in_its_task(cut, &plan, sets)
+        } else {
+            self.sum_sets_across_threads(cut, &plan, sets)
+        };
+        drop(halves);
+        timings.add(&split);
         let mut clock = Stopwatch::start();
         let result = combine_windows(&sums, plan.c);
         clock.lap(Phase::ResultAggregation);
@@ -155,10 +183,11 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
     /// mode the digits of the windows sharing the set. Made inside the set's
     /// task and dropped once accumulated, so only about one stream and one
     /// bucket array per thread are alive at a time, not W x n digits.
-    fn digits(&self, set: u32, scalars: &[ScalarLimbs], plan: &Plan) -> Vec<i32> {
-        match &self.precompute {
-            None => window_digits(scalars, set, plan),
-            Some(pre) => pre.stream(set, scalars),
+    fn digits(&self, set: u32, cut: Cut<'_>, plan: &Plan) -> Vec<i32> {
+        match (&self.precompute, cut) {
+            (None, Cut::Whole(scalars)) => window_digits(scalars, set, plan),
+            (Some(pre), Cut::Whole(scalars)) => pre.stream(set, scalars),
+            (_, Cut::Halves(halves)) => crate::glv::window_digits(halves, set, plan),
         }
     }
 
@@ -167,12 +196,12 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
     /// are freed before the thread takes another set.
     fn sum_sets_each_in_its_task(
         &self,
-        scalars: &[ScalarLimbs],
+        cut: Cut<'_>,
         plan: &Plan,
         sets: u32,
     ) -> (Vec<Xyzz<C>>, PhaseTimings, Option<ScheduleStats>) {
         parallel_stage(sets, |set, clock| {
-            let digits = self.digits(set, scalars, plan);
+            let digits = self.digits(set, cut, plan);
             clock.lap(Phase::Digits);
             let window = self.backend.accumulate(&self.prepared, &digits, plan);
             drop(digits);
@@ -188,12 +217,12 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
     /// then split each set's bucket aggregation across threads (PriorMSM).
     fn sum_sets_across_threads(
         &self,
-        scalars: &[ScalarLimbs],
+        cut: Cut<'_>,
         plan: &Plan,
         sets: u32,
     ) -> (Vec<Xyzz<C>>, PhaseTimings, Option<ScheduleStats>) {
         let (buckets, mut timings, schedule) = parallel_stage(sets, |set, clock| {
-            let digits = self.digits(set, scalars, plan);
+            let digits = self.digits(set, cut, plan);
             clock.lap(Phase::Digits);
             let window = self.backend.accumulate(&self.prepared, &digits, plan);
             let schedule = window.schedule_stats();

@@ -46,6 +46,24 @@ pub fn signed_digit(s: &ScalarLimbs, w: u32, plan: &Plan) -> i32 {
     (bits(s, c * w, c) + carry_in) as i32 - ((carry_out as i32) << c)
 }
 
+/// Signed digit of window `w` of a signed half-scalar (GLV, [`crate::glv`]):
+/// the digit of |h|, negated when h < 0 (the bucket then receives -P).
+#[inline(always)]
+pub fn signed_half_digit(h: i128, w: u32, plan: &Plan) -> i32 {
+    let m = h.unsigned_abs();
+    let (c, lo) = (plan.c, plan.c * w);
+    let bit = |i: u32| if i >= 128 { 0 } else { (m >> i) as u64 & 1 };
+    let bits = if lo >= 128 { 0 } else { (m >> lo) as u64 & ((1u64 << c) - 1) };
+    let carry_in = if w == 0 { 0 } else { bit(lo - 1) };
+    let carry_out = if w + 1 < plan.windows { bit(lo + c - 1) } else { 0 };
+    let d = (bits + carry_in) as i32 - ((carry_out as i32) << c);
+    if h < 0 {
+        -d
+    } else {
+        d
+    }
+}
+
 /// The digits of window `w` for every scalar: `out[i]` is the digit of scalar
 /// i. What the MSM computes inside each window's task, so that only the
 /// windows being accumulated have their digits in memory (n x 4 bytes each).

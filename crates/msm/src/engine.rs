@@ -69,6 +69,10 @@ pub trait MsmEngine<C: MsmCurve>: Send + Sync {
     fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<C>, MsmError>;
     /// Write the prepared points to a prepared file ([`crate::prepared`]).
     fn write_prepared(&self, path: &Path) -> Result<(), MsmError>;
+    /// True when MSMs run with the GLV endomorphism ([`crate::glv`]).
+    fn glv(&self) -> bool {
+        false
+    }
 }
 
 impl<C: MsmCurve, B: Persist<C> + 'static> MsmEngine<C> for MsmContext<C, B>
@@ -89,6 +93,9 @@ where
     }
     fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<C>, MsmError> {
         self.msm_bigint_report(scalars)
+    }
+    fn glv(&self) -> bool {
+        MsmContext::glv(self)
     }
     fn write_prepared(&self, path: &Path) -> Result<(), MsmError> {
         let choice = self.choice.expect("contexts behind MsmEngine are built by name");

@@ -198,7 +198,11 @@ pub fn msm_files<C: EngineCurve>(
         let p_base = p_header + first * size;
         read_at(&points, points_path, pb, p_base)?;
         let p = decode_point_run::<C>(pb, layout.format, opts.validation, first, p_base).map_err(bad(points_path))?;
-        let ctx = MsmBuilder::new().backend(opts.backend).validation(Validation::AlreadyValidated).build(p)?;
+        let ctx = MsmBuilder::new()
+            .backend(opts.backend)
+            .validation(Validation::AlreadyValidated)
+            .glv(crate::GlvMode::Off) // the images would double the chunk's memory
+            .build(p)?;
         backend = ctx.backend_name();
         result = result.add(&ctx.msm_report(&s)?.result);
         chunks += 1;

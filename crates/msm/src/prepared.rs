@@ -238,6 +238,11 @@ impl<C: MsmCurve, B: Persist<C>> MsmContext<C, B> {
     /// under the backend name `backend` (what [`open_prepared`] will build).
     pub fn write_prepared(&self, path: &Path, backend: BackendChoice) -> Result<(), MsmError> {
         use std::io::{Seek, SeekFrom};
+        if self.glv {
+            return Err(MsmError::Unsupported(
+                "a prepared file holds the points without their GLV images: build the context with GLV off".into(),
+            ));
+        }
         let layout = B::layout(&self.prepared);
         let io = |source| MsmError::Io { path: path.to_path_buf(), source };
         let mut file = File::create(path).map_err(io)?;
@@ -349,5 +354,6 @@ where
     };
     let prepared = backend.map(header, map, offset)?;
     let window = precompute.map(|p| p.plan.c);
-    Ok(Box::new(MsmContext { backend, prepared, len, window, precompute, choice: Some(choice) }))
+    // the records are the n points: no images, so no GLV
+    Ok(Box::new(MsmContext { backend, prepared, len, window, precompute, choice: Some(choice), glv: false }))
 }

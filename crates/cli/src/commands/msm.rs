@@ -30,6 +30,7 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
         }
     }
     if let Some(budget) = a.memory_budget {
+        no_glv(a, "--memory-budget runs without GLV (its images would double each chunk's memory)")?;
         return out_of_core::<C>(a, points_path, budget);
     }
     let t = Instant::now();
@@ -69,6 +70,7 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
                 .validation(Validation::AlreadyValidated)
                 .backend(choice)
                 .precompute(a.precompute)
+                .glv(a.glv.mode())
                 .window(a.window);
             let (ctx, points) =
                 if a.check { (builder.build(&points), points) } else { (builder.build(points), Vec::new()) };
@@ -76,6 +78,7 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
         }
         None => {
             rtl::no_precompute(a.precompute)?;
+            no_glv(a, "--backend rtl runs the RTL core without GLV")?;
             let (ctx, points) = if a.check {
                 (C::rtl_engine(points.clone(), a.window, a.rtl_cores), points)
             } else {
@@ -88,6 +91,14 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
     pb.finish_and_clear();
     let init = t.elapsed();
     run_and_report(a, ctx.as_ref(), &scalars, &points, load, init, rtl.as_ref())
+}
+
+/// `--glv on` where GLV does not run: refused with `why`.
+pub(super) fn no_glv(a: &MsmArgs, why: &str) -> Result<(), CliError> {
+    if a.glv == crate::args::GlvName::On {
+        return Err(zkmsm::MsmError::Unsupported(format!("--glv on: {why}")).into());
+    }
+    Ok(())
 }
 
 /// The timed runs of a built context, the optional check against the
@@ -106,11 +117,12 @@ pub(super) fn run_and_report<C: zkmsm::EngineCurve>(
     let msm_ms = all[all.len() / 2];
     let result = out.result.to_affine();
     errln!(
-        "msm: {msm_ms:.2} ms (median of {}), window c = {}, {} windows, backend {}",
+        "msm: {msm_ms:.2} ms (median of {}), window c = {}, {} windows, backend {}{}",
         a.repeat,
         out.plan.c,
         out.plan.windows,
-        ctx.backend_name()
+        ctx.backend_name(),
+        if ctx.glv() { ", GLV" } else { "" }
     )?;
     print_phases(&out)?;
     let cycles = rtl::report(rtl)?;
@@ -126,7 +138,7 @@ pub(super) fn run_and_report<C: zkmsm::EngineCurve>(
     if a.json {
         let mut j = json!({"curve": C::NAME, "n": n, "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
                    "load_ms": ms(load), "init_ms": ms(init), "window": out.plan.c, "windows": out.plan.windows,
-                   "backend": ctx.backend_name(), "phases_ms": phases_json(&out)});
+                   "backend": ctx.backend_name(), "glv": ctx.glv(), "phases_ms": phases_json(&out)});
         rtl::add_json(&mut j, cycles.as_ref());
         outln!("{j}")
     } else {

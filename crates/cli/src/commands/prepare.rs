@@ -111,6 +111,7 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
         .backend(backend)
         .precompute(a.precompute)
         .window(a.window)
+        .glv(zkmsm::GlvMode::Off) // the file holds the n points, not their images
         .build(points)?;
     let init = t.elapsed();
     pb.set_message("writing the prepared file");
@@ -132,6 +133,7 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
 pub fn msm_prepared<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliError> {
     let t = Instant::now();
     // the file first: a file of another curve is named as that, not as scalars out of range
+    super::msm::no_glv(a, "a prepared file holds the points without their GLV images")?;
     let mut ctx = zkmsm::open_prepared::<C>(file)?;
     let scalars = zkmsm::io::read_scalars::<C>(&a.scalars)?;
     if scalars.len() != ctx.len() {

