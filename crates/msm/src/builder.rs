@@ -11,10 +11,10 @@
 //! # Ok::<(), zkmsm::MsmError>(())
 //! ```
 
+use crate::backend::choice::{auto_glv, Arithmetic};
 use crate::backend::Backend;
 use crate::context::MsmContext;
 use crate::engine::{BackendChoice, EngineCurve, MsmEngine};
-use crate::backend::choice::{auto_glv, Arithmetic};
 use crate::fixed_base::Precompute;
 use crate::glv::{with_images, GlvMode};
 use crate::load::{validate_points, Validation};
@@ -38,7 +38,13 @@ pub struct MsmBuilder {
 
 impl Default for MsmBuilder {
     fn default() -> Self {
-        Self { validation: Validation::Full, backend: BackendChoice::Auto, precompute: None, window: None, glv: GlvMode::Auto }
+        Self {
+            validation: Validation::Full,
+            backend: BackendChoice::Auto,
+            precompute: None,
+            window: None,
+            glv: GlvMode::Auto,
+        }
     }
 }
 
@@ -121,7 +127,9 @@ impl MsmBuilder {
                 ))
             }
             GlvMode::On => Some(C::glv().ok_or_else(|| MsmError::Unsupported(format!("{} has no GLV", C::NAME)))?),
-            GlvMode::Auto => C::glv().filter(|_| precompute.is_none() && auto_glv(Arithmetic::detect(), backend.name(), len)),
+            GlvMode::Auto => {
+                C::glv().filter(|_| precompute.is_none() && auto_glv(Arithmetic::detect(), backend.name(), len))
+            }
         };
         let prepared = match (&precompute, glv, points) {
             (None, Some(glv), points) => backend.prepare_owned(with_images(glv, points)),

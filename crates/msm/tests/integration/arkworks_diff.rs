@@ -22,6 +22,7 @@ trait Ark: MsmCurve {
         _points: &[Affine<Self>],
         _scalars: &[ScalarLimbs],
         _window: Option<u32>,
+        _glv: GlvMode,
     ) -> Vec<(String, Affine<Self>)> {
         vec![]
     }
@@ -34,8 +35,9 @@ impl Ark for Bls12_377 {
         points: &[Affine<Self>],
         scalars: &[ScalarLimbs],
         window: Option<u32>,
+        glv: GlvMode,
     ) -> Vec<(String, Affine<Self>)> {
-        vec![("twisted-edwards".into(), ours_with(TwistedEdwardsBackend, points, scalars, window))]
+        vec![("twisted-edwards".into(), ours_with(TwistedEdwardsBackend, points, scalars, window, glv))]
     }
 }
 impl Ark for Bls12_381 {
@@ -71,9 +73,13 @@ fn ours_with<C: Ark, B: Backend<C>>(
     points: &[Affine<C>],
     scalars: &[ScalarLimbs],
     window: Option<u32>,
+    glv: GlvMode,
 ) -> Affine<C> {
-    let builder = MsmBuilder::new().validation(Validation::OnCurveOnly).window(window);
-    builder.build_context(backend, points).unwrap().msm_bigint(scalars).unwrap()
+    let builder = MsmBuilder::new().validation(Validation::OnCurveOnly).window(window).glv(glv);
+    let ctx = builder.build_context(backend, points).unwrap();
+    assert!(glv != GlvMode::On || ctx.glv(), "GLV on runs GLV");
+    assert!(glv != GlvMode::Off || !ctx.glv(), "GLV off does not");
+    ctx.msm_bigint(scalars).unwrap()
 }
 
 fn batch_affine<S: Scheduler>(s: S, batch: Option<usize>) -> BatchAffineBackend<S> {
@@ -89,50 +95,54 @@ fn ours_all<C: Ark>(
     scalars: &[ScalarLimbs],
     window: Option<u32>,
     which: Option<usize>,
+    glv: GlvMode,
 ) -> Vec<(String, Affine<C>)> {
     let mut out = Vec::new();
     // Where the CPU has AVX-512 IFMA, batch-affine runs it by default:
     // 1, 3 and 5 use it, 2, 4 and 6 force the portable arithmetic.
     let pick = |i: usize| which.is_none_or(|w| [0, 1, 2, 5, 6][w % 5] == i);
     if pick(0) {
-        out.push(("xyzz".into(), ours_with(XyzzBackend, points, scalars, window)));
+        out.push(("xyzz".into(), ours_with(XyzzBackend, points, scalars, window, glv)));
     }
     if pick(1) {
-        out.push(("greedy".into(), ours_with(batch_affine(GreedyScheduler::default(), None), points, scalars, window)));
+        out.push((
+            "greedy".into(),
+            ours_with(batch_affine(GreedyScheduler::default(), None), points, scalars, window, glv),
+        ));
     }
     if pick(2) {
         out.push((
             "delayed".into(),
-            ours_with(batch_affine(DelayedScheduler::default(), None).scalar_only(), points, scalars, window),
+            ours_with(batch_affine(DelayedScheduler::default(), None).scalar_only(), points, scalars, window, glv),
         ));
     }
     if pick(3) {
         out.push((
             "greedy, batch 3".into(),
-            ours_with(batch_affine(GreedyScheduler { queue_factor: 1 }, Some(3)), points, scalars, window),
+            ours_with(batch_affine(GreedyScheduler { queue_factor: 1 }, Some(3)), points, scalars, window, glv),
         ));
     }
     if pick(4) {
         let d = DelayedScheduler { fifo_factor: 1, max_passes: 2 };
         out.push((
             "delayed, batch 5".into(),
-            ours_with(batch_affine(d, Some(5)).scalar_only(), points, scalars, window),
+            ours_with(batch_affine(d, Some(5)).scalar_only(), points, scalars, window, glv),
         ));
     }
     if pick(5) {
         out.push((
             "greedy, batch 64".into(),
-            ours_with(batch_affine(GreedyScheduler::default(), Some(64)), points, scalars, window),
+            ours_with(batch_affine(GreedyScheduler::default(), Some(64)), points, scalars, window, glv),
         ));
     }
     if pick(6) {
         out.push((
             "greedy, portable".into(),
-            ours_with(batch_affine(GreedyScheduler::default(), None).scalar_only(), points, scalars, window),
+            ours_with(batch_affine(GreedyScheduler::default(), None).scalar_only(), points, scalars, window, glv),
         ));
     }
     if which.is_none_or(|w| w % 2 == 1) {
-        out.extend(C::curve_specific(points, scalars, window));
+        out.extend(C::curve_specific(points, scalars, window, glv));
     }
     out
 }
@@ -154,6 +164,39 @@ fn order_minus<C: MsmCurve>(k: u64) -> ScalarLimbs {
     s
 }
 
+/// Scalars whose GLV halves sit at the decomposition's edges: 0, 1,
+/// lambda - 1, lambda, lambda + 1, r - 1, and k = q lambda + rem with q and rem
+/// at and around each balancing threshold (the largest |k1| and |k0|).
+fn glv_edges<C: MsmCurve>() -> Vec<ScalarLimbs> {
+    let g = C::glv().unwrap();
+    let (lam, z2) = (g.lambda, g.z2);
+    let wide = |q: u128, rem: u128| {
+        let (q0, q1, l0, l1) = (q as u64 as u128, q >> 64, lam as u64 as u128, lam >> 64);
+        // q lambda + rem in 4 limbs, 64-bit columns summed in u128
+        let mut cols = [0u128; 5];
+        for (i, v) in [(0, q0 * l0), (1, q0 * l1), (1, q1 * l0), (2, q1 * l1), (0, rem as u64 as u128), (1, rem >> 64)]
+        {
+            cols[i] += v as u64 as u128;
+            cols[i + 1] += v >> 64;
+        }
+        let mut limbs = [0u64; 4];
+        let mut carry = 0u128;
+        for i in 0..4 {
+            let t = cols[i] + carry;
+            limbs[i] = t as u64;
+            carry = t >> 64;
+        }
+        limbs
+    };
+    let mut v = vec![[0u64; 4], [1, 0, 0, 0], wide(0, lam - 1), wide(1, 0), wide(1, 1), order_minus::<C>(1)];
+    for q in [z2 / 2 - 1, z2 / 2, z2 / 2 + 1, z2 - 1] {
+        for rem in [0, 1, lam / 2, lam / 2 + 1, lam - 1] {
+            v.push(wide(q, rem));
+        }
+    }
+    v
+}
+
 fn random_cases<C: Ark>(cases: usize, seed: u64) {
     let pool = random_points::<C>(4096, seed).points;
     let scalars_pool = random_scalars::<C>(4096, seed + 1);
@@ -165,8 +208,10 @@ fn random_cases<C: Ark>(cases: usize, seed: u64) {
         let scalars: Vec<ScalarLimbs> = (0..n).map(|i| scalars_pool[(i * 7 + case) % 4096]).collect();
         let window = if case % 5 == 0 { Some(rng.gen_range(1..=16)) } else { None };
         let want = ark_msm(points, &scalars);
-        for (backend, got) in ours_all(points, &scalars, window, Some(case)) {
-            assert_eq!(got, want, "{} case {case}: n = {n}, window {window:?}, {backend}", C::NAME);
+        // every third case with GLV on, the rest as auto decides
+        let glv = if case % 3 == 0 { GlvMode::On } else { GlvMode::Auto };
+        for (backend, got) in ours_all(points, &scalars, window, Some(case), glv) {
+            assert_eq!(got, want, "{} case {case}: n = {n}, window {window:?}, {backend}, {glv:?}", C::NAME);
         }
     }
 }
@@ -238,11 +283,17 @@ fn adversarial<C: Ark>(seed: u64) {
         .map(|v| [v, v << 7, 0, v])
         .collect();
     cases.push(("digit boundaries", pts[..boundary.len()].to_vec(), boundary));
+    cases.push(("GLV halves at their bounds", pts[..glv_edges::<C>().len()].to_vec(), glv_edges::<C>()));
     for (name, points, scalars) in &cases {
         let want = ark_msm(points, scalars);
         for window in [None, Some(1), Some(2), Some(5), Some(13)] {
-            for (backend, got) in ours_all(points, scalars, window, None) {
+            for (backend, got) in ours_all(points, scalars, window, None, GlvMode::Off) {
                 assert_eq!(got, want, "{}: {name}, window {window:?}, {backend}", C::NAME);
+            }
+        }
+        for window in [None, Some(3), Some(16)] {
+            for (backend, got) in ours_all(points, scalars, window, None, GlvMode::On) {
+                assert_eq!(got, want, "{}: {name}, window {window:?}, {backend}, GLV on", C::NAME);
             }
         }
         // and through the fully validating one-shot API
