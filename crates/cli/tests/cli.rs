@@ -55,7 +55,7 @@ fn gen_then_msm_agrees_across_formats_backends_and_with_the_reference() {
             backends.push("twisted-edwards");
         }
         for backend in backends {
-            for extra in [vec![], vec!["--precompute", "3"]] {
+            for extra in [vec![], vec!["--precompute", "3"], vec!["--glv", "on"], vec!["--glv", "off"]] {
                 let mut args =
                     vec!["msm", "--curve", curve, "--points", &pu, "--scalars", &sc, "--backend", backend, "--json"];
                 args.extend(extra.iter());
@@ -65,8 +65,31 @@ fn gen_then_msm_agrees_across_formats_backends_and_with_the_reference() {
                 assert_eq!(v["result"], hex.as_str(), "{curve} {backend} {extra:?}");
                 assert!(v["msm_ms"].as_f64().unwrap() >= 0.0);
                 assert!(v["phases_ms"]["accumulation"].is_number());
+                match extra.get(1).copied() {
+                    Some("on") => assert_eq!(v["glv"], true, "{curve} {backend}"),
+                    Some("off") | Some("3") => assert_eq!(v["glv"], false, "{curve} {backend}"),
+                    _ => assert!(v["glv"].is_boolean()),
+                }
             }
         }
+        // --glv on where GLV cannot run is refused, in one line
+        for extra in [vec!["--precompute", "3"], vec!["--memory-budget", "1M"]] {
+            let mut args = vec!["msm", "--curve", curve, "--points", &pu, "--scalars", &sc, "--glv", "on"];
+            args.extend(extra.iter());
+            let o = zkmsm(&args);
+            assert!(!o.status.success(), "{extra:?}");
+            let e = stderr(&o);
+            assert!(e.contains("GLV") && e.trim().lines().count() == 1, "{e}");
+        }
+        let prep = p(dir.path(), "glv.prep");
+        let o = zkmsm(&["prepare", "--curve", curve, "--points", &pu, "--out", prep.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = zkmsm(&["msm", "--curve", curve, "--prepared", prep.to_str().unwrap(), "--scalars", &sc, "--json"]);
+        let v: serde_json::Value = serde_json::from_str(&last_line(&o)).unwrap();
+        assert_eq!((v["result"].as_str(), v["glv"].as_bool()), (Some(hex.as_str()), Some(false)), "prepared");
+        let o =
+            zkmsm(&["msm", "--curve", curve, "--prepared", prep.to_str().unwrap(), "--scalars", &sc, "--glv", "on"]);
+        assert!(!o.status.success() && stderr(&o).contains("GLV"), "{}", stderr(&o));
         // an arkworks Vec length prefix is accepted
         let mut bytes = std::fs::read(&pc).unwrap();
         let mut prefixed = 512u64.to_le_bytes().to_vec();

@@ -11,7 +11,7 @@
 //! # Ok::<(), zkmsm::MsmError>(())
 //! ```
 
-use crate::backend::choice::{auto_glv, Arithmetic};
+use crate::backend::choice::auto_glv;
 use crate::backend::Backend;
 use crate::context::MsmContext;
 use crate::engine::{BackendChoice, EngineCurve, MsmEngine};
@@ -127,9 +127,7 @@ impl MsmBuilder {
                 ))
             }
             GlvMode::On => Some(C::glv().ok_or_else(|| MsmError::Unsupported(format!("{} has no GLV", C::NAME)))?),
-            GlvMode::Auto => {
-                C::glv().filter(|_| precompute.is_none() && auto_glv(Arithmetic::detect(), backend.name(), len))
-            }
+            GlvMode::Auto => C::glv().filter(|_| precompute.is_none() && auto_glv(C::NAME, backend.name(), len)),
         };
         let prepared = match (&precompute, glv, points) {
             (None, Some(glv), points) => backend.prepare_owned(with_images(glv, points)),

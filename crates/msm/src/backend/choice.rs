@@ -82,12 +82,31 @@ pub fn auto_backend(arith: Arithmetic, twisted_edwards: bool, n: usize) -> Backe
     }
 }
 
-/// GLV under `auto` ([`crate::GlvMode::Auto`]) for n points on the backend
-/// named `backend` (as `--backend` spells it): where it measured faster
-/// (docs/BENCHMARKS.md, "GLV (session 7)").
-pub fn auto_glv(arith: Arithmetic, backend: &str, n: usize) -> bool {
-    let _ = (arith, backend, n);
-    false
+/// GLV under `auto` ([`crate::GlvMode::Auto`]) from this many points:
+/// where the FMA lane engine starts (below it XYZZ and twisted Edwards run,
+/// where GLV was not measured).
+pub const GLV_FROM: usize = FMA_LANES_FROM;
+
+/// GLV under `auto` below this many points on BLS12-381, and on BLS12-377
+/// below [`GLV_UP_TO_377`]: the largest sizes where it measured faster
+/// (docs/BENCHMARKS.md, "GLV (session 7)"); above them the saving (half the
+/// bucket aggregation) is a few percent of the MSM and did not show through
+/// the noise of the shared machine, so auto leaves GLV off there.
+pub const GLV_UP_TO_381: usize = 1 << 19;
+
+/// As [`GLV_UP_TO_381`] for BLS12-377.
+pub const GLV_UP_TO_377: usize = 1 << 17;
+
+/// GLV under `auto` for n points of curve `curve` on the backend named
+/// `backend` (as [`crate::Backend::name`] spells it): on the batch-affine FMA lane
+/// engine, the only one measured, at the sizes where it measured faster.
+pub fn auto_glv(curve: &str, backend: &str, n: usize) -> bool {
+    let up_to = match curve {
+        "bls12-381" => GLV_UP_TO_381,
+        "bls12-377" => GLV_UP_TO_377,
+        _ => 0,
+    };
+    backend.starts_with("batch-affine") && backend.ends_with("(fma)") && (GLV_FROM..up_to).contains(&n)
 }
 
 #[cfg(test)]
@@ -134,6 +153,23 @@ mod tests {
         assert_eq!(at(Arithmetic::Scalar, false, SCALAR_FROM - 1), Xyzz);
         assert_eq!(at(Arithmetic::Scalar, false, SCALAR_FROM), BatchAffineGreedy);
         assert_eq!(at(Arithmetic::Scalar, true, SCALAR_FROM), TwistedEdwards);
+    }
+
+    /// GLV under auto: only on the measured engine, only inside the measured range.
+    #[test]
+    fn auto_glv_only_where_measured() {
+        for (curve, up_to) in [("bls12-381", GLV_UP_TO_381), ("bls12-377", GLV_UP_TO_377)] {
+            for backend in ["batch-affine/greedy (fma)", "batch-affine/delayed (fma)"] {
+                assert!(!auto_glv(curve, backend, GLV_FROM - 1));
+                assert!(auto_glv(curve, backend, GLV_FROM));
+                assert!(auto_glv(curve, backend, up_to - 1));
+                assert!(!auto_glv(curve, backend, up_to));
+            }
+            for backend in ["xyzz", "twisted-edwards", "batch-affine/greedy", "batch-affine/greedy (ifma)", "sim"] {
+                assert!(!auto_glv(curve, backend, 1 << 14), "{backend}");
+            }
+        }
+        assert!(!auto_glv("toy17", "batch-affine/greedy (fma)", 1 << 14));
     }
 
     #[test]
