@@ -87,15 +87,14 @@ pub fn auto_backend(arith: Arithmetic, twisted_edwards: bool, n: usize) -> Backe
 /// where GLV was not measured).
 pub const GLV_FROM: usize = FMA_LANES_FROM;
 
-/// GLV under `auto` below this many points on BLS12-381, and on BLS12-377
-/// below [`GLV_UP_TO_377`]: the largest sizes where it measured faster
-/// (docs/BENCHMARKS.md, "GLV (session 7)"); above them the saving (half the
-/// bucket aggregation) is a few percent of the MSM and did not show through
-/// the noise of the shared machine, so auto leaves GLV off there.
-pub const GLV_UP_TO_381: usize = 1 << 19;
+/// GLV under `auto` below this many points on BLS12-381: it measured faster
+/// from 2^14 to 2^20 and tied at 2^22 on the quiet machine
+/// (docs/BENCHMARKS.md, "GLV (session 7)"); above, the images' memory (2n
+/// points) costs what the halved bucket aggregation saves.
+pub const GLV_UP_TO_381: usize = 1 << 21;
 
-/// As [`GLV_UP_TO_381`] for BLS12-377.
-pub const GLV_UP_TO_377: usize = 1 << 17;
+/// As [`GLV_UP_TO_381`] for BLS12-377 (the same measurements).
+pub const GLV_UP_TO_377: usize = 1 << 21;
 
 /// GLV under `auto` for n points of curve `curve` on the backend named
 /// `backend` (as [`crate::Backend::name`] spells it): on the batch-affine FMA lane
