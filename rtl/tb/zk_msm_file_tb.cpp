@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include "zk_driver.h"
@@ -25,21 +26,29 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: zk_msm_file_tb CASES BUCKETS [CORES]\n");
     return 2;
   }
-  FILE* in = fopen(argv[1], "r");
-  FILE* out = fopen(argv[2], "w");
-  if (!in || !out) {
-    fprintf(stderr, "zk_msm_file_tb: cannot open %s or %s\n", argv[1], argv[2]);
+  // Owned handles: every return below closes the files and frees the model.
+  std::unique_ptr<FILE, int (*)(FILE*)> in_file(fopen(argv[1], "r"), fclose);
+  if (!in_file) {
+    fprintf(stderr, "zk_msm_file_tb: cannot open %s\n", argv[1]);
     return 2;
   }
+  std::unique_ptr<FILE, int (*)(FILE*)> out_file(fopen(argv[2], "w"), fclose);
+  if (!out_file) {
+    fprintf(stderr, "zk_msm_file_tb: cannot open %s\n", argv[2]);
+    return 2;
+  }
+  FILE* in = in_file.get();
+  FILE* out = out_file.get();
   zk_sim_opts o;
   zk_sim_default_opts(&o);
   o.max_cycles = 1 << 22;
   o.cores = argc == 4 ? (uint32_t)strtoul(argv[3], nullptr, 10) : 1;
-  zk_sim* s = zk_sim_new(ZK_SIM_TE, &o);
-  if (!s) {
+  std::unique_ptr<zk_sim, void (*)(zk_sim*)> sim(zk_sim_new(ZK_SIM_TE, &o), zk_sim_free);
+  if (!sim) {
     fprintf(stderr, "zk_sim_new failed\n");
     return 2;
   }
+  zk_sim* s = sim.get();
   zk_sim_info inf;
   zk_sim_get_info(s, &inf);
   printf(
@@ -92,8 +101,5 @@ int main(int argc, char** argv) {
   }
   printf("%d cases, %d failed to run; %lu cycles simulated in %.1f s (%.0f cycles/s)\n", ncase, failed,
          (unsigned long)cycles, secs, secs > 0 ? cycles / secs : 0.0);
-  fclose(in);
-  fclose(out);
-  zk_sim_free(s);
   return failed || ncase == 0 ? 1 : 0;
 }

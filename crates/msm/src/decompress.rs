@@ -362,28 +362,54 @@ fn sqrt_batch_on<F: PrimeField, L: LaneField<F>>(
     Some(out)
 }
 
-/// A square root of every value (which of the two is unspecified), `None`
-/// for a non-square, in parallel, on the fastest arithmetic this CPU has
-/// for F (IFMA lanes, FMA lanes, else scalar [`SqrtTable::sqrt`]).
-pub fn sqrt_batch<F: PrimeField>(table: &SqrtTable<F>, values: &[F]) -> Vec<Option<F>> {
-    let lanes = match pow_engine::<F>() {
+/// Work that runs on whichever lane arithmetic holds `F` on this CPU
+/// ([`on_best_lanes`]), or on scalar code where none does. One dispatch
+/// for every batch in this file, so a new lane arithmetic is added once.
+trait OnLanes<F: PrimeField> {
+    type Out;
+    /// Runs on `field`, available on this CPU and holding `F`.
+    fn lanes<L: LaneField<F>>(self, field: &L) -> Self::Out;
+    fn scalar(self) -> Self::Out;
+}
+
+/// Runs `work` on the arithmetic [`pow_engine`] names.
+fn on_best_lanes<F: PrimeField, W: OnLanes<F>>(work: W) -> W::Out {
+    match pow_engine::<F>() {
         #[cfg(target_arch = "x86_64")]
         "ifma" => {
             let field = <crate::backend::ifma::Ifma52<F> as LaneField<F>>::new().expect("checked");
-            sqrt_batch_on(&field, table, values)
+            work.lanes(&field)
         }
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         "fma" => {
             type Fma<F> = crate::backend::lanes::Fma51<F, crate::backend::lanes::NativeSimd>;
             let field = <Fma<F> as LaneField<F>>::new().expect("checked");
-            sqrt_batch_on(&field, table, values)
+            work.lanes(&field)
         }
-        _ => None,
-    };
-    lanes.unwrap_or_else(|| values.par_iter().map(|a| table.sqrt(a)).collect())
+        _ => work.scalar(),
+    }
 }
 
-/// Which arithmetic [`pow_batch`] runs here: "ifma", "fma" or "scalar".
+/// A square root of every value (which of the two is unspecified), `None`
+/// for a non-square, in parallel, on the fastest arithmetic this CPU has
+/// for F (IFMA lanes, FMA lanes, else scalar [`SqrtTable::sqrt`]).
+pub fn sqrt_batch<F: PrimeField>(table: &SqrtTable<F>, values: &[F]) -> Vec<Option<F>> {
+    struct Sqrt<'a, F: PrimeField>(&'a SqrtTable<F>, &'a [F]);
+    impl<F: PrimeField> OnLanes<F> for Sqrt<'_, F> {
+        type Out = Vec<Option<F>>;
+        fn lanes<L: LaneField<F>>(self, field: &L) -> Self::Out {
+            // Tables that cannot be made fall back to the scalar root.
+            sqrt_batch_on(field, self.0, self.1).unwrap_or_else(|| self.scalar())
+        }
+        fn scalar(self) -> Self::Out {
+            self.1.par_iter().map(|a| self.0.sqrt(a)).collect()
+        }
+    }
+    on_best_lanes(Sqrt(table, values))
+}
+
+/// Which arithmetic [`pow_batch`] and [`sqrt_batch`] run here: "ifma",
+/// "fma" or "scalar".
 pub fn pow_engine<F: PrimeField>() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     if crate::backend::ifma::enabled() && <crate::backend::ifma::Ifma52<F> as LaneField<F>>::new().is_some() {
@@ -400,20 +426,18 @@ pub fn pow_engine<F: PrimeField>() -> &'static str {
 /// in parallel, on the fastest arithmetic this CPU has for F (IFMA lanes,
 /// FMA lanes, else scalar).
 pub fn pow_batch<F: PrimeField>(values: &mut [F], e: &[u64]) {
-    match pow_engine::<F>() {
-        #[cfg(target_arch = "x86_64")]
-        "ifma" => {
-            let field = <crate::backend::ifma::Ifma52<F> as LaneField<F>>::new().expect("checked");
-            pow_batch_on(&field, values, e)
+    struct Pow<'a, F>(&'a mut [F], &'a [u64]);
+    impl<F: PrimeField> OnLanes<F> for Pow<'_, F> {
+        type Out = ();
+        fn lanes<L: LaneField<F>>(self, field: &L) {
+            pow_batch_on(field, self.0, self.1)
         }
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        "fma" => {
-            type Fma<F> = crate::backend::lanes::Fma51<F, crate::backend::lanes::NativeSimd>;
-            let field = <Fma<F> as LaneField<F>>::new().expect("checked");
-            pow_batch_on(&field, values, e)
+        fn scalar(self) {
+            let e = self.1;
+            self.0.par_iter_mut().for_each(|v| *v = pow_vartime(v, e))
         }
-        _ => values.par_iter_mut().for_each(|v| *v = pow_vartime(v, e)),
     }
+    on_best_lanes(Pow(values, e))
 }
 
 #[cfg(test)]
