@@ -336,6 +336,41 @@ impl<'f, C: MsmCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
         }
     }
 
+    /// Merge each bucket's `spread` sub-buckets (bucket b's are
+    /// `b x spread ..`, see [`spread_factor`]) into bucket b, in lanes: a
+    /// tree of batches whose targets are distinct (sub-bucket j + s into j,
+    /// j a multiple of 2s), the side buckets first.
+    fn merge_spread(&mut self, used: usize, spread: usize) {
+        self.fold_side();
+        let mut ops = Vec::new();
+        let mut src: Vec<LanePoint> = Vec::new();
+        let mut s = 1;
+        while s < spread {
+            ops.clear();
+            src.clear();
+            for base in (0..used).map(|b| b * spread) {
+                for j in (0..spread - s).step_by(2 * s) {
+                    let from = base + j + s;
+                    if self.occupied[from] {
+                        self.occupied[from] = false;
+                        ops.push(Op { point: src.len() as u32, bucket: (base + j) as u32, negate: false });
+                        src.push(self.buckets[from]);
+                    }
+                }
+            }
+            for chunk in ops.chunks(1024) {
+                self.execute_from(&src, chunk);
+            }
+            s *= 2;
+        }
+        // b <= b x spread: reading upward of every slot written so far
+        for b in 0..used {
+            self.buckets[b] = self.buckets[b * spread];
+            self.occupied[b] = self.occupied[b * spread];
+        }
+        self.occupied[used..].fill(false);
+    }
+
     /// acc + bucket k (a mixed addition; acc itself when the bucket is empty).
     fn add_to(&self, acc: Xyzz<C>, k: usize) -> Xyzz<C> {
         if self.occupied[k] {
@@ -504,13 +539,34 @@ pub fn accumulate<'f, C: MsmCurve, L: LaneField<C::Base>>(
     let pads = (prepared.pad_start, prepared.pad_point);
     let mut engine = Engine::new(&prepared.field, pads, plan.buckets, batch);
     let points = &prepared.points;
-    let mut ops = digits
-        .iter()
-        .enumerate()
-        .filter(|&(i, &d)| d != 0 && !points[i].is_infinity())
-        .map(|(i, &d)| Op::from_digit(i, d));
+    let used = digits.iter().map(|d| d.unsigned_abs() as usize).max().unwrap_or(0);
+    let spread = spread_factor(used, plan.buckets);
+    let mut ops = digits.iter().enumerate().filter(|&(i, &d)| d != 0 && !points[i].is_infinity()).map(|(i, &d)| {
+        let op = Op::from_digit(i, d);
+        Op { bucket: op.bucket * spread as u32 + (i % spread) as u32, ..op }
+    });
     let st = scheduler.schedule(&mut ops, plan.buckets, batch, &mut (&mut engine, &points[..]));
+    if spread > 1 {
+        engine.merge_spread(used, spread);
+    }
     (LaneWindow(engine), st)
+}
+
+/// Sub-buckets per bucket for a window whose digits reach only `used` of its
+/// `buckets` buckets: `buckets / used` (1 for a full window). The top window
+/// of a plan is sparse (GLV's 127-bit halves at c = 13 reach 277 of 4,096
+/// buckets; 253-bit scalars at c = 13, 37): its n operations into so few
+/// buckets conflict in almost every batch, and the scheduler sent up to all
+/// of them to the scalar side buckets at about 4x a lane addition (callgrind,
+/// docs/BENCHMARKS.md "Session 8"). Spread over `used x spread` sub-buckets
+/// (operation i into sub-bucket i mod spread), they batch as a full window
+/// does, for at most `used x (spread - 1)` lane additions to merge them.
+fn spread_factor(used: usize, buckets: usize) -> usize {
+    if used == 0 {
+        1
+    } else {
+        (buckets / used).max(1)
+    }
 }
 
 impl<C: MsmCurve, L: LaneField<C::Base>> LaneWindow<'_, C, L> {
@@ -662,6 +718,18 @@ mod tests {
                     (0..n).map(|i| 1 + (i / 2 % nb as usize) as i32).collect(),
                 ),
                 (with_infinity, random(&mut next)),
+                // a sparse window (the top one): digits reach a fifth of the
+                // buckets (spread over sub-buckets, not a power of two) ...
+                (base.clone(), (0..n).map(|_| (next() % (2 * nb / 5 + 1)) as i32 - (nb / 5) as i32).collect()),
+                // ... or one bucket, with P and -P landing in sub-buckets
+                // that the merge adds (equal x: the exact path)
+                (
+                    (0..n).map(|i| if i % 2 == 0 { base[i / 2] } else { base[i / 2].neg() }).collect(),
+                    (0..n).map(|i| if i % 3 == 0 { 2 } else { -2 }).collect(),
+                ),
+                ((0..n).map(|i| base[i % 3]).collect(), (0..n).map(|i| (i % 3) as i32 - 1).collect()),
+                // equal sub-buckets merged: a doubling (the exact path)
+                (vec![base[0]; n], vec![1; n]),
             ];
             for (pts, digits) in &cases {
                 let prepared = LanePoints::<C, L>::prepare(pts);
