@@ -562,11 +562,7 @@ pub fn accumulate<'f, C: MsmCurve, L: LaneField<C::Base>>(
 /// (operation i into sub-bucket i mod spread), they batch as a full window
 /// does, for at most `used x (spread - 1)` lane additions to merge them.
 fn spread_factor(used: usize, buckets: usize) -> usize {
-    if used == 0 {
-        1
-    } else {
-        (buckets / used).max(1)
-    }
+    buckets.checked_div(used).unwrap_or(1).max(1)
 }
 
 impl<C: MsmCurve, L: LaneField<C::Base>> LaneWindow<'_, C, L> {
