@@ -91,7 +91,7 @@ impl BackendName {
 pub enum GlvName {
     /// Where it measured faster (backend, size, CPU).
     Auto,
-    /// Always (not with --precompute, --prepared or --backend rtl).
+    /// Always (not with --precompute, --memory-budget or --backend rtl; --prepared: a file prepared with GLV).
     On,
     /// Never.
     Off,
@@ -220,6 +220,9 @@ pub struct PrepareArgs {
     /// Window size c for fixed-base mode (default: the cost model's choice).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=20), requires = "precompute")]
     pub window: Option<u32>,
+    /// Store the GLV images phi(P_i) too (twice the file), so `msm --prepared` runs GLV; auto: where `msm` would.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub glv: GlvName,
     /// Refuse inputs of more points than this.
     #[arg(long, value_name = "N", default_value_t = zkmsm::io::DEFAULT_MAX_POINTS)]
     pub max_points: usize,

@@ -179,3 +179,68 @@ fn prepared_counts_and_windows_must_match() {
         assert_eq!(last_line(&o), want, "{} --window {window}", s(file));
     }
 }
+
+/// `prepare --glv`: a file with GLV images runs GLV from the file (`--glv`
+/// auto or on) or the n points without it (off), each to the points file's
+/// result, `--json` saying which; `--glv on` on a file without images, and
+/// GLV with `--precompute`, are refused in one line; damage in the images
+/// is refused like damage anywhere.
+#[test]
+fn prepared_glv_images() {
+    let dir = tempfile::tempdir().unwrap();
+    for curve in ["bls12-377", "bls12-381"] {
+        let (pts, sc) = (dir.path().join(format!("{curve}.pts")), dir.path().join(format!("{curve}.sc")));
+        let mut args = vec!["gen", "--curve", curve, "--log-n", "7", "--points", s(&pts), "--scalars", s(&sc)];
+        args.extend(["--point-format", "uncompressed"]);
+        assert!(zkmsm(&args).status.success());
+        let want = last_line(&zkmsm(&["msm", "--curve", curve, "--points", s(&pts), "--scalars", s(&sc), "--check"]));
+        let mut backends = vec!["xyzz", "batch-affine"];
+        if curve == "bls12-377" {
+            backends.push("twisted-edwards");
+        }
+        let prepare = |out: &Path, extra: &[&str]| {
+            let mut args = vec!["prepare", "--curve", curve, "--points", s(&pts), "--out", s(out)];
+            args.extend(extra);
+            zkmsm(&args)
+        };
+        let run = |file: &Path, glv: &str| {
+            zkmsm(&["msm", "--curve", curve, "--prepared", s(file), "--scalars", s(&sc), "--glv", glv, "--json"])
+        };
+        for backend in backends {
+            let prep = dir.path().join(format!("{curve}-{backend}-glv.prep"));
+            let o = prepare(&prep, &["--backend", backend, "--glv", "on"]);
+            assert!(o.status.success() && stderr(&o).contains("with GLV images"), "{}", stderr(&o));
+            for (glv, ran) in [("auto", true), ("on", true), ("off", false)] {
+                let o = run(&prep, glv);
+                assert!(o.status.success(), "{}", stderr(&o));
+                let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+                assert_eq!(json["result"], want.as_str(), "{curve} {backend} --glv {glv}");
+                assert_eq!(json["glv"], ran, "{curve} {backend} --glv {glv}");
+            }
+        }
+        // auto at 128 points stores no images (auto would not run GLV there)
+        let plain = dir.path().join(format!("{curve}-auto.prep"));
+        assert!(prepare(&plain, &[]).status.success());
+        let o = run(&plain, "auto");
+        let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!((json["result"].as_str(), json["glv"].as_bool()), (Some(want.as_str()), Some(false)));
+        let e = refusal(&run(&plain, "on"));
+        assert!(e.contains("auto.prep") && e.contains("no GLV images"), "{e}");
+        let e = refusal(&prepare(&dir.path().join("x.prep"), &["--glv", "on", "--precompute", "2"]));
+        assert!(e.contains("GLV and fixed-base precomputation"), "{e}");
+        // damage inside the images: a flipped byte, a cut
+        let good = std::fs::read(dir.path().join(format!("{curve}-xyzz-glv.prep"))).unwrap();
+        let bad = dir.path().join("bad.prep");
+        let mut b = good.clone();
+        let at = b.len() - 1000;
+        b[at] ^= 1;
+        std::fs::write(&bad, &b).unwrap();
+        for glv in ["auto", "off"] {
+            let e = refusal(&run(&bad, glv));
+            assert!(e.contains("bad.prep") && e.contains("checksum mismatch"), "{e}");
+        }
+        std::fs::write(&bad, &good[..good.len() - 1000]).unwrap();
+        let e = refusal(&run(&bad, "off"));
+        assert!(e.contains("bad.prep") && e.contains("truncated"), "{e}");
+    }
+}

@@ -8,8 +8,9 @@
 //! (the bucket receives -P), as signed digits already do.
 //!
 //! Off for fixed-base precomputation (whose shifted copies already share
-//! bucket sets), for prepared files (their records are the n points) and for
-//! backends outside the library (the RTL core).
+//! bucket sets) and for backends outside the library (the RTL core). A
+//! prepared file stores the images when its context ran GLV
+//! ([`crate::prepared`], format version 2).
 
 use crate::digits::signed_half_digit;
 use crate::{Plan, ScalarLimbs};

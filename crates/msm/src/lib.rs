@@ -49,7 +49,7 @@ pub use error::MsmError;
 pub use glv::GlvMode;
 pub use load::{decode_points, BadPoint, PointFault, Validation};
 pub use plan::Plan;
-pub use prepared::open_prepared;
+pub use prepared::{open_prepared, open_prepared_with};
 pub use scheduler::{DelayedScheduler, GreedyScheduler, Scheduler};
 pub use timing::{Phase, PhaseTimings, Stopwatch};
 pub use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve, SwCurve, Xyzz};

@@ -3,11 +3,12 @@
 //! `zkmsm msm --prepared` (and [`open_prepared`]) maps the file and starts at
 //! once: no decoding, no validation, no conversion, no copy.
 //!
-//! # Format (version 1)
+//! # Format (version 2)
 //!
 //! A 4096-byte header, then the records (the backend's prepared points, in
-//! fixed-base mode all the shifted copies), page-aligned so that they can be
-//! used in place. Little-endian:
+//! fixed-base mode all the shifted copies, with GLV the n points followed by
+//! their n images phi(P_i)), page-aligned so that they can be used in place.
+//! Little-endian:
 //!
 //! | offset | field |
 //! |---|---|
@@ -20,11 +21,20 @@
 //! | 96 | record bytes, record alignment (u32, u32) |
 //! | 104 | points n (u64) |
 //! | 112 | precompute copies (u32, 0 = none), window c (u32, 0 = the cost model's) |
-//! | 120 | records (u64): n, or n x copies |
+//! | 120 | records (u64): n, n x copies, or 2n with GLV images |
 //! | 128 | record bytes in all (u64) |
 //! | 136 | XXH3-64 of the records |
-//! | 144 | XXH3-64 of bytes 0..144 |
-//! | 152..4096 | reserved: zeros |
+//! | 144 | GLV images (u32: 1 = records n..2n are phi(P_0..P_{n-1}), 0 = none), then a u32 of zeros |
+//! | 152 | XXH3-64 of bytes 0..152 |
+//! | 160..4096 | reserved: zeros |
+//!
+//! Version 1 (before GLV images) is still read: the same fields up to 144,
+//! its header checksum (of bytes 0..144) at 144, reserved zeros from 152;
+//! it has no images. This build writes version 2.
+//!
+//! A file with images runs GLV under [`GlvMode::Auto`] and [`GlvMode::On`]
+//! ([`open_prepared_with`]); under [`GlvMode::Off`] only the first n records
+//! are mapped. `On` on a file without images is refused.
 //!
 //! Everything is checked before the records are used: magic, version,
 //! header checksum and reserved zeros, curve, backend and layout (and that
@@ -42,20 +52,25 @@ use crate::context::MsmContext;
 use crate::engine::{BackendChoice, EngineCurve, MsmEngine};
 use crate::fixed_base::Precompute;
 use crate::store::{Mapping, Record, Store};
-use crate::{Backend, MsmError, Plan};
+use crate::{Backend, GlvMode, MsmError, Plan};
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 use zkmsm_curve::MsmCurve;
 use zkmsm_field::PrimeField;
 
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes (it reads this and
+/// [`FORMAT_VERSION_1`]).
+pub const FORMAT_VERSION: u32 = 2;
+/// The first format version, without GLV images: still read.
+pub const FORMAT_VERSION_1: u32 = 1;
 const MAGIC: [u8; 8] = *b"ZKMSMPRE";
 /// Header size, and where the records start (a page boundary).
 const HEADER_BYTES: usize = 4096;
-/// The checksummed part of the header.
-const HEADER_USED: usize = 144;
+/// The checksummed part of the header (version 2; version 1: [`HEADER_USED_V1`]).
+const HEADER_USED: usize = 152;
+/// The checksummed part of a version-1 header.
+const HEADER_USED_V1: usize = 144;
 
 /// A backend whose prepared points can be written to a prepared file and
 /// mapped back.
@@ -136,12 +151,14 @@ pub struct Header {
     pub copies: u32,
     /// Window c of the precomputation (0 without one).
     pub window: u32,
-    /// Number of records: points, or points x copies.
+    /// Number of records: points, points x copies, or 2 x points with GLV images.
     pub records: u64,
     /// Bytes of records after the header.
     pub data_bytes: u64,
     /// XXH3-64 of those bytes.
     pub data_checksum: u64,
+    /// Records n..2n are the GLV images phi(P_i) of records 0..n (version 2).
+    pub glv_images: bool,
 }
 
 fn put_name(h: &mut [u8], at: usize, width: usize, name: &str) {
@@ -181,6 +198,7 @@ impl Header {
         h[120..128].copy_from_slice(&self.records.to_le_bytes());
         h[128..136].copy_from_slice(&self.data_bytes.to_le_bytes());
         h[136..144].copy_from_slice(&self.data_checksum.to_le_bytes());
+        h[144..148].copy_from_slice(&(self.glv_images as u32).to_le_bytes());
         let sum = xxhash_rust::xxh3::xxh3_64(&h[..HEADER_USED]);
         h[HEADER_USED..HEADER_USED + 8].copy_from_slice(&sum.to_le_bytes());
         h
@@ -199,19 +217,30 @@ impl Header {
             return Err(format!("truncated: {} bytes, shorter than the {HEADER_BYTES}-byte header", bytes.len()));
         }
         let version = u32_at(bytes, 8);
-        if version != FORMAT_VERSION {
-            return Err(format!(
-                "format version {version}; this zkmsm reads version {FORMAT_VERSION}: prepare the points again"
-            ));
-        }
-        let sum = xxhash_rust::xxh3::xxh3_64(&bytes[..HEADER_USED]);
-        if sum != u64_at(bytes, HEADER_USED) || u32_at(bytes, 12) as usize != HEADER_BYTES {
+        let used = match version {
+            FORMAT_VERSION => HEADER_USED,
+            FORMAT_VERSION_1 => HEADER_USED_V1,
+            _ => {
+                return Err(format!(
+                    "format version {version}; this zkmsm reads versions {FORMAT_VERSION_1} and {FORMAT_VERSION}: prepare the points again"
+                ))
+            }
+        };
+        let sum = xxhash_rust::xxh3::xxh3_64(&bytes[..used]);
+        if sum != u64_at(bytes, used) || u32_at(bytes, 12) as usize != HEADER_BYTES {
             return Err("header checksum mismatch: the file is corrupt".into());
         }
-        // the rest of the header is reserved: zeros in version 1
-        if let Some(at) = bytes[HEADER_USED + 8..HEADER_BYTES].iter().position(|&b| b != 0) {
-            return Err(format!("header corrupt: reserved byte {} is not zero", HEADER_USED + 8 + at));
+        // the rest of the header is reserved: zeros
+        if let Some(at) = bytes[used + 8..HEADER_BYTES].iter().position(|&b| b != 0) {
+            return Err(format!("header corrupt: reserved byte {} is not zero", used + 8 + at));
         }
+        let glv_images = match (version, u32_at(bytes, 144), u32_at(bytes, 148)) {
+            (FORMAT_VERSION_1, ..) => false,
+            (_, flag @ (0 | 1), 0) => flag == 1,
+            (_, flag, pad) => {
+                return Err(format!("header corrupt: GLV images field {flag} (0 or 1), then {pad} (0)"));
+            }
+        };
         Ok(Self {
             version,
             curve: get_name(bytes, 16, 16),
@@ -225,6 +254,7 @@ impl Header {
             records: u64_at(bytes, 120),
             data_bytes: u64_at(bytes, 128),
             data_checksum: u64_at(bytes, 136),
+            glv_images,
         })
     }
 }
@@ -238,11 +268,6 @@ impl<C: MsmCurve, B: Persist<C>> MsmContext<C, B> {
     /// under the backend name `backend` (what [`open_prepared`] will build).
     pub fn write_prepared(&self, path: &Path, backend: BackendChoice) -> Result<(), MsmError> {
         use std::io::{Seek, SeekFrom};
-        if self.glv {
-            return Err(MsmError::Unsupported(
-                "a prepared file holds the points without their GLV images: build the context with GLV off".into(),
-            ));
-        }
         let layout = B::layout(&self.prepared);
         let io = |source| MsmError::Io { path: path.to_path_buf(), source };
         let mut file = File::create(path).map_err(io)?;
@@ -272,6 +297,7 @@ impl<C: MsmCurve, B: Persist<C>> MsmContext<C, B> {
             records: layout.records as u64,
             data_bytes: written,
             data_checksum: hash.digest(),
+            glv_images: self.glv,
         };
         file.seek(SeekFrom::Start(0)).map_err(io)?;
         file.write_all(&header.encode()).map_err(io)?;
@@ -280,14 +306,22 @@ impl<C: MsmCurve, B: Persist<C>> MsmContext<C, B> {
 }
 
 /// Map a prepared file for curve C and build its context (the backend the
-/// header names), after checking everything the module documentation lists.
+/// header names), after checking everything the module documentation lists;
+/// GLV as [`GlvMode::Auto`] takes it: with the file's images where it has them.
 pub fn open_prepared<C: EngineCurve>(path: &Path) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
+    open_prepared_with(path, GlvMode::Auto)
+}
+
+/// As [`open_prepared`], with GLV as `glv` says: `Auto` and `On` run the
+/// file's GLV images (`On` refuses a file without them), `Off` maps only the
+/// first n records (the points; the checksum still covers the whole file).
+pub fn open_prepared_with<C: EngineCurve>(path: &Path, glv: GlvMode) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
     let file = File::open(path).map_err(|source| MsmError::Io { path: path.to_path_buf(), source })?;
     // SAFETY: the mapping is read-only; a file changed under it while in use
     // would change the points, as with any memory-mapped input (documented).
     let map =
         unsafe { memmap2::Mmap::map(&file) }.map_err(|source| MsmError::Io { path: path.to_path_buf(), source })?;
-    let header = Header::decode(&map).map_err(|w| refuse(path, w))?;
+    let mut header = Header::decode(&map).map_err(|w| refuse(path, w))?;
     if header.curve != C::NAME {
         return Err(refuse(path, format!("prepared for {}, not {}", header.curve, C::NAME)));
     }
@@ -310,11 +344,40 @@ pub fn open_prepared<C: EngineCurve>(path: &Path) -> Result<Box<dyn MsmEngine<C>
         ));
     }
     let copies = if header.copies == 0 { 1 } else { header.copies as u64 };
-    if header.records != header.points.saturating_mul(copies) {
-        return Err(refuse(path, "header corrupt: the record count is not points x copies"));
+    if header.glv_images && header.copies != 0 {
+        return Err(refuse(path, "header corrupt: GLV images with fixed-base precomputation"));
+    }
+    let per_point = if header.glv_images { 2 } else { copies };
+    if header.records != header.points.saturating_mul(per_point) {
+        return Err(refuse(
+            path,
+            if header.glv_images {
+                "header corrupt: the record count is not 2 x points (points and GLV images)"
+            } else {
+                "header corrupt: the record count is not points x copies"
+            },
+        ));
     }
     if xxhash_rust::xxh3::xxh3_64(&map[HEADER_BYTES..]) != header.data_checksum {
         return Err(refuse(path, "checksum mismatch: the points are corrupt"));
+    }
+    if header.glv_images && C::glv().is_none() {
+        return Err(refuse(path, format!("holds GLV images, and {} has no GLV here", C::NAME)));
+    }
+    match glv {
+        GlvMode::On if !header.glv_images => {
+            return Err(refuse(
+                path,
+                "GLV on: the file has no GLV images (version 1, or prepared with GLV off): prepare it with GLV on",
+            ))
+        }
+        GlvMode::Off if header.glv_images => {
+            // the first n records are the points: map those only
+            header.glv_images = false;
+            header.records = header.points;
+            header.data_bytes = header.points * header.record_bytes as u64;
+        }
+        _ => {}
     }
     let map: Mapping = std::sync::Arc::new(map);
     C::open_prepared(choice, &header, map, HEADER_BYTES).map_err(|w| refuse(path, w))
@@ -354,6 +417,7 @@ where
     };
     let prepared = backend.map(header, map, offset)?;
     let window = precompute.map(|p| p.plan.c);
-    // the records are the n points: no images, so no GLV
-    Ok(Box::new(MsmContext { backend, prepared, len, window, precompute, choice: Some(choice), glv: false }))
+    // with images the records are [P | phi(P)], as the builder prepares them for GLV
+    let glv = header.glv_images;
+    Ok(Box::new(MsmContext { backend, prepared, len, window, precompute, choice: Some(choice), glv }))
 }

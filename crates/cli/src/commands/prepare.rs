@@ -111,7 +111,7 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
         .backend(backend)
         .precompute(a.precompute)
         .window(a.window)
-        .glv(zkmsm::GlvMode::Off) // the file holds the n points, not their images
+        .glv(a.glv.mode()) // with GLV the file holds the n points and their images
         .build(points)?;
     let init = t.elapsed();
     pb.set_message("writing the prepared file");
@@ -119,10 +119,11 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
     ctx.write_prepared(&a.out)?;
     pb.finish_and_clear();
     errln!(
-        "prepared {n} {} points ({format:?}) for {}{}: loaded and validated in {:.0} ms, converted in {:.0} ms, written in {:.0} ms",
+        "prepared {n} {} points ({format:?}) for {}{}{}: loaded and validated in {:.0} ms, converted in {:.0} ms, written in {:.0} ms",
         C::NAME,
         ctx.backend_name(),
         a.precompute.map(|m| format!(", fixed-base x{m}")).unwrap_or_default(),
+        if ctx.glv() { ", with GLV images" } else { "" },
         ms(load),
         ms(init),
         ms(t.elapsed())
@@ -133,8 +134,7 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
 pub fn msm_prepared<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliError> {
     let t = Instant::now();
     // the file first: a file of another curve is named as that, not as scalars out of range
-    super::msm::no_glv(a, "a prepared file holds the points without their GLV images")?;
-    let mut ctx = zkmsm::open_prepared::<C>(file)?;
+    let mut ctx = zkmsm::open_prepared_with::<C>(file, a.glv.mode())?;
     let scalars = zkmsm::io::read_scalars::<C>(&a.scalars)?;
     if scalars.len() != ctx.len() {
         return Err(CliError::PreparedCount {
@@ -158,9 +158,10 @@ pub fn msm_prepared<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliE
     }
     let load = t.elapsed();
     errln!(
-        "mapped {} prepared points ({}) and read the scalars in {:.1} ms (checked, not converted)",
+        "mapped {} prepared points ({}{}) and read the scalars in {:.1} ms (checked, not converted)",
         ctx.len(),
         ctx.backend_name(),
+        if ctx.glv() { ", with GLV images" } else { "" },
         ms(load)
     )?;
     super::msm::run_and_report(a, ctx.as_ref(), &scalars, &[], load, Duration::ZERO, None)

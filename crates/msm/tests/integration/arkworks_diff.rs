@@ -229,7 +229,8 @@ fn random_cases_bls12_381() {
 /// (name, points, scalars)
 type Case<C> = (&'static str, Vec<Affine<C>>, Vec<ScalarLimbs>);
 
-fn adversarial<C: Ark>(seed: u64) {
+/// Every adversarial input we know of, for `adversarial` and the prepared files' GLV test.
+fn adversarial_cases<C: Ark>(seed: u64) -> Vec<Case<C>> {
     let pts = random_points::<C>(300, seed).points;
     let rnd = random_scalars::<C>(300, seed + 1);
     let p = pts[0];
@@ -284,7 +285,13 @@ fn adversarial<C: Ark>(seed: u64) {
         .collect();
     cases.push(("digit boundaries", pts[..boundary.len()].to_vec(), boundary));
     cases.push(("GLV halves at their bounds", pts[..glv_edges::<C>().len()].to_vec(), glv_edges::<C>()));
-    for (name, points, scalars) in &cases {
+    cases
+}
+
+fn adversarial<C: Ark>(seed: u64) {
+    let pts = random_points::<C>(300, seed).points;
+    let rnd = random_scalars::<C>(300, seed + 1);
+    for (name, points, scalars) in &adversarial_cases::<C>(seed) {
         let want = ark_msm(points, scalars);
         for window in [None, Some(1), Some(2), Some(5), Some(13)] {
             for (backend, got) in ours_all(points, scalars, window, None, GlvMode::Off) {
@@ -311,6 +318,56 @@ fn adversarial_bls12_377() {
 #[test]
 fn adversarial_bls12_381() {
     adversarial::<Bls12_381>(40);
+}
+
+/// Prepared files with GLV images, on the adversarial inputs: every backend
+/// (and the portable batch-affine layout) prepared with GLV on, written,
+/// mapped back and run with GLV auto, on and off, against arkworks.
+fn prepared_glv<C: Ark + EngineCurve>(seed: u64) {
+    let dir = std::env::temp_dir().join(format!("zkmsm-ark-prepared-{}-{}", C::NAME, std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("glv.prep");
+    for (name, points, scalars) in &adversarial_cases::<C>(seed) {
+        let want = ark_msm(points, scalars);
+        let mut choices =
+            vec![BackendChoice::Xyzz, BackendChoice::BatchAffineGreedy, BackendChoice::BatchAffineDelayed];
+        if C::NAME == "bls12-377" {
+            choices.push(BackendChoice::TwistedEdwards);
+        }
+        let mut files: Vec<(String, Box<dyn FnOnce(&std::path::Path)>)> = Vec::new();
+        for choice in choices {
+            let ctx = MsmBuilder::new().backend(choice).glv(GlvMode::On).build(&points[..]).unwrap();
+            files.push((choice.name().into(), Box::new(move |p| ctx.write_prepared(p).unwrap())));
+        }
+        let portable = MsmBuilder::new()
+            .glv(GlvMode::On)
+            .build_context(BatchAffineBackend::new(GreedyScheduler::default()).scalar_only(), &points[..])
+            .unwrap();
+        files.push((
+            "batch-affine, portable".into(),
+            Box::new(move |p| portable.write_prepared(p, BackendChoice::BatchAffineGreedy).unwrap()),
+        ));
+        for (backend, write) in files {
+            write(&path);
+            for (mode, glv) in [(GlvMode::Auto, true), (GlvMode::On, true), (GlvMode::Off, false)] {
+                let back = open_prepared_with::<C>(&path, mode).unwrap();
+                assert_eq!((back.glv(), back.len()), (glv, points.len()), "{name} {backend} {mode:?}");
+                let got = back.msm_report(scalars).unwrap().result.to_affine();
+                assert_eq!(got, want, "{}: {name}, prepared {backend}, {mode:?}", C::NAME);
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn prepared_glv_bls12_377() {
+    prepared_glv::<Bls12_377>(33);
+}
+
+#[test]
+fn prepared_glv_bls12_381() {
+    prepared_glv::<Bls12_381>(43);
 }
 
 #[test]

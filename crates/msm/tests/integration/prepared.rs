@@ -54,10 +54,10 @@ fn every_layout_round_trips_bls12_381() {
 }
 
 /// Rewrite the header's own checksum after editing it, so that the check
-/// being tested is the one that refuses the file.
+/// being tested is the one that refuses the file (version 2: bytes 0..152).
 fn reseal(bytes: &mut [u8]) {
-    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[..144]);
-    bytes[144..152].copy_from_slice(&sum.to_le_bytes());
+    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[..152]);
+    bytes[152..160].copy_from_slice(&sum.to_le_bytes());
 }
 
 /// Reseal both checksums after editing the records.
@@ -164,6 +164,22 @@ fn bad_files_are_refused_with_one_line() {
     let mut b = bytes.clone();
     b[4000] = 1;
     refused::<Bls12_381>(&path, &b, "reserved byte 4000 is not zero");
+    // the GLV images field: neither 0 nor 1, or its padding not zero
+    for (at, v) in [(144usize, 2u32), (144, u32::MAX), (148, 1)] {
+        let mut b = bytes.clone();
+        b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        reseal(&mut b);
+        refused::<Bls12_381>(&path, &b, "header corrupt: GLV images field");
+    }
+    // images claimed where the records are the n points only
+    let mut b = bytes.clone();
+    b[144] = 1;
+    reseal(&mut b);
+    refused::<Bls12_381>(&path, &b, "not 2 x points");
+    // --glv on a file without images
+    std::fs::write(&path, &bytes).unwrap();
+    let err = open_prepared_with::<Bls12_381>(&path, GlvMode::On).err().unwrap().to_string();
+    assert!(err.contains("no GLV images") && !err.contains('\n') && err.contains(&path.display().to_string()), "{err}");
     // the good file still opens
     assert!(open_prepared::<Bls12_381>(&good).is_ok());
     // no such file
@@ -232,7 +248,7 @@ fn a_changed_byte_anywhere_is_refused() {
     let bytes = std::fs::read(&good).unwrap();
     let path = tmp("anybyte-bad.prep");
     let len = bytes.len();
-    let positions = (0..152).chain([152, 1000, 4095, 4096, 4097, 4096 + len / 2 - 2048, len - 1]);
+    let positions = (0..160).chain([160, 1000, 4095, 4096, 4097, 4096 + len / 2 - 2048, len - 1]);
     for at in positions {
         for bit in [0u8, 7] {
             let mut b = bytes.clone();
@@ -280,4 +296,138 @@ fn precompute_and_window_must_agree() {
     b[116..120].copy_from_slice(&5u32.to_le_bytes());
     reseal(&mut b);
     refused::<Bls12_381>(&path, &b, "0 copies does not fit window c = 5");
+}
+
+/// A file prepared with GLV: version 2 with the images flag, 2n records that
+/// run GLV (auto, on) or the first n without it (off), to the same result;
+/// every byte of the images is covered by the checksum and the length; the
+/// flag and the record count must agree.
+#[test]
+fn glv_images_round_trip_and_damage_is_refused() {
+    let mut points = random_points::<Bls12_381>(300, 8).points;
+    points[3] = Affine::identity();
+    points[4] = points[5].neg();
+    let scalars = random_scalars::<Bls12_381>(300, 9);
+    let want = msm_bigint(&points, &scalars).unwrap();
+    let backends = [BackendChoice::Xyzz, BackendChoice::BatchAffineGreedy, BackendChoice::BatchAffineDelayed];
+    for choice in backends {
+        let ctx = MsmBuilder::new().backend(choice).glv(GlvMode::On).build(&points).unwrap();
+        assert!(ctx.glv());
+        let path = tmp(&format!("glv-{}.prep", choice.name()));
+        ctx.write_prepared(&path).unwrap();
+        let header = Header::decode(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(
+            (header.version, header.glv_images, header.points, header.records),
+            (FORMAT_VERSION, true, 300, 600)
+        );
+        for (mode, glv) in [(GlvMode::Auto, true), (GlvMode::On, true), (GlvMode::Off, false)] {
+            let back = open_prepared_with::<Bls12_381>(&path, mode).unwrap();
+            assert_eq!((back.glv(), back.len(), back.backend_name()), (glv, 300, ctx.backend_name()), "{mode:?}");
+            assert_eq!(back.plan(), if glv { ctx.plan() } else { Plan::for_size(300, 255) }, "{mode:?}");
+            assert_eq!(back.msm_report(&scalars).unwrap().result.to_affine(), want, "{} {mode:?}", choice.name());
+        }
+        assert!(open_prepared::<Bls12_381>(&path).unwrap().glv(), "auto runs the images");
+        std::fs::remove_file(&path).unwrap();
+    }
+    // GLV is refused with fixed-base precomputation, so no file has both
+    assert!(MsmBuilder::new().glv(GlvMode::On).precompute(Some(2)).build(&points).is_err());
+
+    let ctx = MsmBuilder::new().backend(BackendChoice::Xyzz).glv(GlvMode::On).build(&points).unwrap();
+    let good = tmp("glv-good.prep");
+    ctx.write_prepared(&good).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let header = Header::decode(&bytes).unwrap();
+    let rec = header.record_bytes as usize;
+    let images = 4096 + 300 * rec; // where the images start
+    let path = tmp("glv-bad.prep");
+    for mode in [GlvMode::Auto, GlvMode::Off] {
+        let open = |b: &[u8], expect: &str| {
+            std::fs::write(&path, b).unwrap();
+            let err = open_prepared_with::<Bls12_381>(&path, mode).err().unwrap_or_else(|| panic!("{mode:?} {expect}"));
+            let msg = err.to_string();
+            assert!(matches!(err, MsmError::Prepared { .. }) && !msg.contains('\n'), "{msg}");
+            assert!(msg.contains(expect) && msg.contains(&path.display().to_string()), "{msg:?}: {expect:?}");
+        };
+        // a flipped bit in the images: first, middle, last record
+        for at in [images, images + 150 * rec + 17, bytes.len() - 1] {
+            let mut b = bytes.clone();
+            b[at] ^= 0x10;
+            open(&b, "checksum mismatch");
+        }
+        // truncated inside the images (even at a record boundary)
+        open(&bytes[..images + 7 * rec], "truncated");
+        open(&bytes[..bytes.len() - 3], "truncated");
+        // the flag cleared: 2n records are not n points
+        let mut b = bytes.clone();
+        b[144] = 0;
+        reseal(&mut b);
+        open(&b, "not points x copies");
+        // images with precomputation copies
+        let mut b = bytes.clone();
+        b[112..116].copy_from_slice(&2u32.to_le_bytes());
+        b[116..120].copy_from_slice(&10u32.to_le_bytes());
+        reseal(&mut b);
+        open(&b, "GLV images with fixed-base precomputation");
+        // the record count and length of n points, the flag still set
+        let mut b = bytes[..images].to_vec();
+        b[120..128].copy_from_slice(&300u64.to_le_bytes());
+        b[128..136].copy_from_slice(&((300 * rec) as u64).to_le_bytes());
+        reseal_all(&mut b);
+        open(&b, "not 2 x points");
+        // another curve, another version
+        std::fs::write(&path, &bytes).unwrap();
+        let err = open_prepared_with::<Bls12_377>(&path, mode).err().unwrap().to_string();
+        assert!(err.contains("prepared for bls12-381, not bls12-377"), "{err}");
+        let mut b = bytes.clone();
+        b[8..12].copy_from_slice(&3u32.to_le_bytes());
+        reseal(&mut b);
+        open(&b, "format version 3; this zkmsm reads versions 1 and 2");
+    }
+    // an image record that is not a valid value is refused when GLV runs
+    // (under off it is not mapped: only the n points are used)
+    let mut b = bytes.clone();
+    let flag = core::mem::offset_of!(Affine<Bls12_381>, infinity);
+    b[images + 5 * rec + flag] = 2;
+    reseal_all(&mut b);
+    refused::<Bls12_381>(&path, &b, "not a valid");
+    let off = open_prepared_with::<Bls12_381>(&path, GlvMode::Off).unwrap();
+    assert_eq!(off.msm_report(&scalars).unwrap().result.to_affine(), want);
+}
+
+/// A version-1 file (before GLV images: its header checksum at 144, nothing
+/// after) is still read, without GLV; `--glv on` on it is refused.
+#[test]
+fn version_1_files_are_still_read() {
+    let points = random_points::<Bls12_377>(120, 10).points;
+    let scalars = random_scalars::<Bls12_377>(120, 11);
+    let want = msm_bigint(&points, &scalars).unwrap();
+    for choice in [BackendChoice::Xyzz, BackendChoice::BatchAffineGreedy, BackendChoice::TwistedEdwards] {
+        let ctx = MsmBuilder::new().backend(choice).glv(GlvMode::Off).build(&points).unwrap();
+        let path = tmp(&format!("v1-{}.prep", choice.name()));
+        ctx.write_prepared(&path).unwrap();
+        let mut b = std::fs::read(&path).unwrap();
+        // rewrite as version 1
+        b[8..12].copy_from_slice(&1u32.to_le_bytes());
+        b[144..160].fill(0);
+        let sum = xxhash_rust::xxh3::xxh3_64(&b[..144]);
+        b[144..152].copy_from_slice(&sum.to_le_bytes());
+        std::fs::write(&path, &b).unwrap();
+        let header = Header::decode(&b).unwrap();
+        assert_eq!((header.version, header.glv_images), (1, false));
+        for mode in [GlvMode::Auto, GlvMode::Off] {
+            let back = open_prepared_with::<Bls12_377>(&path, mode).unwrap();
+            assert!(!back.glv());
+            assert_eq!(back.msm_report(&scalars).unwrap().result.to_affine(), want, "{}", choice.name());
+        }
+        let err = open_prepared_with::<Bls12_377>(&path, GlvMode::On).err().unwrap().to_string();
+        assert!(err.contains("no GLV images (version 1"), "{err}");
+        // a version-1 header is checksummed over 0..144: a byte in 144..152 changed is refused
+        b[150] ^= 1;
+        refused::<Bls12_377>(&path, &b, "header checksum mismatch");
+        // and its bytes from 152 on are reserved
+        b[150] ^= 1;
+        b[155] = 1;
+        refused::<Bls12_377>(&path, &b, "reserved byte 155 is not zero");
+        std::fs::remove_file(&path).unwrap();
+    }
 }
