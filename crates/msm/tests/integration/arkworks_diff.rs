@@ -334,28 +334,26 @@ fn prepared_glv<C: Ark + EngineCurve>(seed: u64) {
         if C::NAME == "bls12-377" {
             choices.push(BackendChoice::TwistedEdwards);
         }
-        let mut files: Vec<(String, Box<dyn FnOnce(&std::path::Path)>)> = Vec::new();
-        for choice in choices {
-            let ctx = MsmBuilder::new().backend(choice).glv(GlvMode::On).build(&points[..]).unwrap();
-            files.push((choice.name().into(), Box::new(move |p| ctx.write_prepared(p).unwrap())));
-        }
-        let portable = MsmBuilder::new()
-            .glv(GlvMode::On)
-            .build_context(BatchAffineBackend::new(GreedyScheduler::default()).scalar_only(), &points[..])
-            .unwrap();
-        files.push((
-            "batch-affine, portable".into(),
-            Box::new(move |p| portable.write_prepared(p, BackendChoice::BatchAffineGreedy).unwrap()),
-        ));
-        for (backend, write) in files {
-            write(&path);
+        // the file at `path` run with GLV auto, on and off
+        let check = |backend: &str| {
             for (mode, glv) in [(GlvMode::Auto, true), (GlvMode::On, true), (GlvMode::Off, false)] {
                 let back = open_prepared_with::<C>(&path, mode).unwrap();
                 assert_eq!((back.glv(), back.len()), (glv, points.len()), "{name} {backend} {mode:?}");
                 let got = back.msm_report(scalars).unwrap().result.to_affine();
                 assert_eq!(got, want, "{}: {name}, prepared {backend}, {mode:?}", C::NAME);
             }
+        };
+        for choice in choices {
+            let ctx = MsmBuilder::new().backend(choice).glv(GlvMode::On).build(&points[..]).unwrap();
+            ctx.write_prepared(&path).unwrap();
+            check(choice.name());
         }
+        let portable = MsmBuilder::new()
+            .glv(GlvMode::On)
+            .build_context(BatchAffineBackend::new(GreedyScheduler::default()).scalar_only(), &points[..])
+            .unwrap();
+        portable.write_prepared(&path, BackendChoice::BatchAffineGreedy).unwrap();
+        check("batch-affine, portable");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
