@@ -91,7 +91,7 @@ impl BackendName {
 pub enum GlvName {
     /// Where it measured faster (backend, size, CPU).
     Auto,
-    /// Always (not with --precompute, --memory-budget or --backend rtl; --prepared: a file prepared with GLV).
+    /// Always (not with --precompute or --backend rtl; --prepared: a file prepared with GLV; --memory-budget: per chunk).
     On,
     /// Never.
     Off,

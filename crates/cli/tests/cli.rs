@@ -72,7 +72,15 @@ fn gen_then_msm_agrees_across_formats_backends_and_with_the_reference() {
                 }
             }
         }
-        // --glv on where GLV cannot run is refused, in one line
+        // --glv on under a memory budget: the images made chunk by chunk; auto stays off there
+        for (glv, ran) in [("on", true), ("auto", false), ("off", false)] {
+            let args = ["msm", "--curve", curve, "--points", &pu, "--scalars", &sc, "--memory-budget", "64M"];
+            let o = zkmsm(&[&args[..], &["--glv", glv, "--json"]].concat());
+            assert!(o.status.success(), "{}", stderr(&o));
+            let v: serde_json::Value = serde_json::from_str(&last_line(&o)).unwrap();
+            assert_eq!((v["result"].as_str(), v["glv"].as_bool()), (Some(hex.as_str()), Some(ran)), "budget {glv}");
+        }
+        // --glv on where GLV cannot run is refused, in one line (a budget too small for its chunks too)
         for extra in [vec!["--precompute", "3"], vec!["--memory-budget", "1M"]] {
             let mut args = vec!["msm", "--curve", curve, "--points", &pu, "--scalars", &sc, "--glv", "on"];
             args.extend(extra.iter());

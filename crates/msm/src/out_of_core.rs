@@ -13,7 +13,7 @@
 use crate::encoded::{decode_point_run, decode_scalar_run, BadRecord};
 use crate::engine::{BackendChoice, EngineCurve};
 use crate::io::{detect_layout, PointsLayout, LENGTH_PREFIX_BYTES, SCALAR_BYTES};
-use crate::{MsmBuilder, MsmError, Validation};
+use crate::{GlvMode, MsmBuilder, MsmError, Validation};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -24,6 +24,11 @@ use zkmsm_curve::{MsmCurve, PointFormat, Xyzz};
 /// (twisted Edwards and the IFMA engine keep a converted form beside it), the
 /// scalar limbs and the per-window digits. Measured: docs/SCALE.md.
 pub const BYTES_PER_POINT: usize = 768;
+
+/// As [`BYTES_PER_POINT`] with GLV: twice it (the images double the
+/// decoded and the prepared points and the digits; the encoded inputs and
+/// the scalars do not, so this is an upper bound). Measured: docs/SCALE.md.
+pub const BYTES_PER_POINT_GLV: usize = 2 * BYTES_PER_POINT;
 
 /// Smallest chunk worth an MSM of its own.
 pub const MIN_CHUNK_POINTS: usize = 1 << 10;
@@ -37,14 +42,21 @@ pub fn bucket_reserve() -> usize {
 /// Points per chunk for a budget of `budget` bytes, or an error saying the
 /// least budget that works.
 pub fn chunk_points(budget: usize) -> Result<usize, MsmError> {
-    let least = bucket_reserve() + MIN_CHUNK_POINTS * BYTES_PER_POINT;
+    chunk_points_for(budget, false)
+}
+
+/// As [`chunk_points`], with GLV's cost per point ([`BYTES_PER_POINT_GLV`]) when `glv`.
+pub fn chunk_points_for(budget: usize, glv: bool) -> Result<usize, MsmError> {
+    let per_point = if glv { BYTES_PER_POINT_GLV } else { BYTES_PER_POINT };
+    let least = bucket_reserve() + MIN_CHUNK_POINTS * per_point;
     if budget < least {
         return Err(MsmError::Unsupported(format!(
-            "memory budget {budget} bytes is below the least that works: {least} bytes ({} MiB)",
+            "memory budget {budget} bytes is below the least that works{}: {least} bytes ({} MiB)",
+            if glv { " with GLV" } else { "" },
             least.div_ceil(1 << 20)
         )));
     }
-    Ok((budget - bucket_reserve()) / BYTES_PER_POINT)
+    Ok((budget - bucket_reserve()) / per_point)
 }
 
 /// Parse a byte count: `16777216`, `16M`, `16MiB`, `1.5G`, `512k` (powers
@@ -79,12 +91,16 @@ pub struct OutOfCoreOptions {
     pub backend: BackendChoice,
     /// What to check of the points (default: curve and subgroup).
     pub validation: Validation,
+    /// GLV in each chunk: `On` with the images made chunk by chunk (twice
+    /// the memory a point, so half the points a chunk); `Auto` and `Off`
+    /// without (GLV under a budget is not measured: `Auto` stays off).
+    pub glv: GlvMode,
 }
 
 impl OutOfCoreOptions {
     /// Defaults (auto backend, full validation, format detected) for `budget` bytes.
     pub fn with_budget(budget: usize) -> Self {
-        Self { budget, format: None, backend: BackendChoice::Auto, validation: Validation::Full }
+        Self { budget, format: None, backend: BackendChoice::Auto, validation: Validation::Full, glv: GlvMode::Auto }
     }
 }
 
@@ -103,6 +119,8 @@ pub struct OutOfCoreOutput<C: MsmCurve> {
     pub layout: PointsLayout,
     /// The bucket-accumulation backend of the chunks.
     pub backend: &'static str,
+    /// Whether the chunks ran GLV.
+    pub glv: bool,
 }
 
 fn malformed(path: &Path, offset: usize, what: impl Into<String>) -> MsmError {
@@ -132,7 +150,8 @@ pub fn msm_files<C: EngineCurve>(
     scalars_path: &Path,
     opts: &OutOfCoreOptions,
 ) -> Result<OutOfCoreOutput<C>, MsmError> {
-    let chunk = chunk_points(opts.budget)?;
+    let glv = opts.glv == GlvMode::On;
+    let chunk = chunk_points_for(opts.budget, glv)?;
     let (scalars, slen) = open(scalars_path)?;
     let (n, s_header) = match slen % SCALAR_BYTES {
         0 => (slen / SCALAR_BYTES, 0),
@@ -201,12 +220,12 @@ pub fn msm_files<C: EngineCurve>(
         let ctx = MsmBuilder::new()
             .backend(opts.backend)
             .validation(Validation::AlreadyValidated)
-            .glv(crate::GlvMode::Off) // the images would double the chunk's memory
+            .glv(if glv { GlvMode::On } else { GlvMode::Off }) // the chunk's images, made here
             .build(p)?;
         backend = ctx.backend_name();
         result = result.add(&ctx.msm_report(&s)?.result);
         chunks += 1;
         first += k;
     }
-    Ok(OutOfCoreOutput { result, n, chunk_points: chunk, chunks, layout, backend })
+    Ok(OutOfCoreOutput { result, n, chunk_points: chunk, chunks, layout, backend, glv })
 }

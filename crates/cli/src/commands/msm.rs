@@ -30,7 +30,6 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
         }
     }
     if let Some(budget) = a.memory_budget {
-        no_glv(a, "--memory-budget runs without GLV (its images would double each chunk's memory)")?;
         return out_of_core::<C>(a, points_path, budget);
     }
     let t = Instant::now();
@@ -156,24 +155,26 @@ fn out_of_core<C: zkmsm::EngineCurve>(a: &MsmArgs, points: &Path, budget: usize)
         backend: a.backend.choice().ok_or_else(|| {
             zkmsm::MsmError::Unsupported("--memory-budget runs the library's backends, not --backend rtl".into())
         })?,
+        glv: a.glv.mode(),
         ..zkmsm::out_of_core::OutOfCoreOptions::with_budget(budget)
     };
     let t = Instant::now();
     let out = zkmsm::out_of_core::msm_files::<C>(points, &a.scalars, &opts)?;
     let msm_ms = ms(t.elapsed());
     errln!(
-        "out-of-core msm: {msm_ms:.2} ms (read, validate and MSM), {} points in {} chunks of {}, backend {}",
+        "out-of-core msm: {msm_ms:.2} ms (read, validate and MSM), {} points in {} chunks of {}, backend {}{}",
         out.n,
         out.chunks,
         out.chunk_points,
-        out.backend
+        out.backend,
+        if out.glv { ", GLV" } else { "" }
     )?;
     let hex = result_hex(&out.result.to_affine());
     if a.json {
         outln!(
             "{}",
             json!({"curve": C::NAME, "n": out.n, "result": hex, "msm_ms": msm_ms, "memory_budget": budget,
-                   "chunks": out.chunks, "chunk_points": out.chunk_points, "backend": out.backend})
+                   "chunks": out.chunks, "chunk_points": out.chunk_points, "backend": out.backend, "glv": out.glv})
         )
     } else {
         outln!("{hex}")

@@ -122,3 +122,60 @@ fn byte_counts_parse() {
     assert!(parse_bytes("-5M").is_err());
     assert!(parse_bytes("").is_err());
 }
+
+/// `--glv on` under a budget: each chunk gets its images (twice the cost a
+/// point, so half the points a chunk), to the in-memory result on every
+/// backend, with zero scalars, r - 1, P and -P, repeated points and the point
+/// at infinity in the chunks; `Auto` stays off; a budget too small for GLV's
+/// least chunk is refused saying so.
+fn glv_in_chunks<C: EngineCurve>(seed: u64) {
+    use zkmsm::out_of_core::{chunk_points_for, BYTES_PER_POINT_GLV};
+    let n = 5000;
+    let dir = tempfile::tempdir().unwrap();
+    let mut points = random_points::<C>(n, seed).points;
+    let mut scalars = random_scalars::<C>(n, seed + 1);
+    let mut r1 = [0u64; 4];
+    r1[..C::ORDER.len()].copy_from_slice(C::ORDER);
+    r1[0] -= 1; // r is odd
+    for i in (0..n).step_by(97) {
+        points[i + 1] = points[i].neg();
+        points[i + 2] = points[i];
+        points[i + 3] = Affine::identity();
+        scalars[i + 4] = [0; 4];
+        scalars[i + 5] = r1;
+    }
+    let expected = in_memory(&points, &scalars);
+    let p = write(dir.path(), "p.bin", &encode_points(&points, PointFormat::Uncompressed, false));
+    let s = write(dir.path(), "s.bin", &encode_scalars(&scalars));
+    let budget = zkmsm::out_of_core::bucket_reserve() + 1100 * BYTES_PER_POINT_GLV;
+    assert_eq!(chunk_points_for(budget, true).unwrap(), 1100);
+    let mut backends = vec![BackendChoice::Auto, BackendChoice::Xyzz, BackendChoice::BatchAffineGreedy];
+    if C::NAME == "bls12-377" {
+        backends.push(BackendChoice::TwistedEdwards);
+    }
+    for backend in backends {
+        let opts = OutOfCoreOptions { glv: GlvMode::On, backend, ..OutOfCoreOptions::with_budget(budget) };
+        let out = msm_files::<C>(&p, &s, &opts).unwrap();
+        assert_eq!((out.chunks, out.chunk_points, out.glv), (5, 1100, true), "{backend:?}");
+        assert_eq!(result_hex(&out.result.to_affine()), expected, "{} {backend:?} GLV", C::NAME);
+    }
+    let out = msm_files::<C>(&p, &s, &OutOfCoreOptions::with_budget(budget)).unwrap();
+    assert_eq!((out.chunk_points, out.glv), (chunk_points(budget).unwrap(), false), "auto: off under a budget");
+    assert_eq!(result_hex(&out.result.to_affine()), expected);
+    // enough for 1024 points without GLV, not with it
+    let small = zkmsm::out_of_core::bucket_reserve() + 1024 * zkmsm::out_of_core::BYTES_PER_POINT;
+    assert!(chunk_points(small).is_ok());
+    let opts = OutOfCoreOptions { glv: GlvMode::On, ..OutOfCoreOptions::with_budget(small) };
+    let e = msm_files::<C>(&p, &s, &opts).unwrap_err().to_string();
+    assert!(e.contains("below the least that works with GLV") && !e.contains('\n'), "{e}");
+}
+
+#[test]
+fn glv_in_chunks_bls12_377() {
+    glv_in_chunks::<Bls12_377>(21);
+}
+
+#[test]
+fn glv_in_chunks_bls12_381() {
+    glv_in_chunks::<Bls12_381>(23);
+}
