@@ -540,7 +540,7 @@ pub fn accumulate<'f, C: MsmCurve, L: LaneField<C::Base>>(
     let mut engine = Engine::new(&prepared.field, pads, plan.buckets, batch);
     let points = &prepared.points;
     let used = digits.iter().map(|d| d.unsigned_abs() as usize).max().unwrap_or(0);
-    let spread = spread_factor(used, plan.buckets);
+    let spread = spread_factor(used, plan.buckets, batch);
     let mut ops = digits.iter().enumerate().filter(|&(i, &d)| d != 0 && !points[i].is_infinity()).map(|(i, &d)| {
         let op = Op::from_digit(i, d);
         Op { bucket: op.bucket * spread as u32 + (i % spread) as u32, ..op }
@@ -553,7 +553,9 @@ pub fn accumulate<'f, C: MsmCurve, L: LaneField<C::Base>>(
 }
 
 /// Sub-buckets per bucket for a window whose digits reach only `used` of its
-/// `buckets` buckets: `buckets / used` (1 for a full window). The top window
+/// `buckets` buckets: `buckets / used` where `used` is under 4 batches (1
+/// otherwise: with 8 batches' worth of buckets, BLS12-381's top window under
+/// GLV, nothing overflowed and the merge only cost). The top window
 /// of a plan is sparse (GLV's 127-bit halves at c = 13 reach 277 of 4,096
 /// buckets; 253-bit scalars at c = 13, 37): its n operations into so few
 /// buckets conflict in almost every batch, and the scheduler sent up to all
@@ -561,7 +563,10 @@ pub fn accumulate<'f, C: MsmCurve, L: LaneField<C::Base>>(
 /// docs/BENCHMARKS.md "Session 8"). Spread over `used x spread` sub-buckets
 /// (operation i into sub-bucket i mod spread), they batch as a full window
 /// does, for at most `used x (spread - 1)` lane additions to merge them.
-fn spread_factor(used: usize, buckets: usize) -> usize {
+fn spread_factor(used: usize, buckets: usize, batch: usize) -> usize {
+    if used >= 4 * batch {
+        return 1;
+    }
     buckets.checked_div(used).unwrap_or(1).max(1)
 }
 
