@@ -24,20 +24,36 @@ fn sweep<C: EngineCurve>(max_log_n: u32, rounds: usize) -> f64 {
     let max_n = *sizes(max_log_n).last().unwrap();
     let points = random_points::<C>(max_n, 1).points;
     let scalars = random_scalars::<C>(max_n, 2);
-    let choices: Vec<BackendChoice> = BackendChoice::ALL
+    // Every backend with GLV as `auto` decides it, and once more with GLV
+    // forced the other way where that differs somewhere (so the sweep also
+    // says where GLV wins); `auto` itself first.
+    let backends: Vec<BackendChoice> = BackendChoice::ALL
         .into_iter()
         .filter(|&b| b != BackendChoice::TwistedEdwards || C::NAME.contains("377"))
         .collect();
+    let mut choices: Vec<(BackendChoice, GlvMode)> = backends.iter().map(|&b| (b, GlvMode::Auto)).collect();
+    choices.extend(
+        backends.iter().filter(|&&b| b != BackendChoice::Auto).flat_map(|&b| [(b, GlvMode::On), (b, GlvMode::Off)]),
+    );
     println!("{} (auto = {:?} at 2^16)", C::NAME, C::auto_backend(1 << 16));
     let mut worst: f64 = 0.0;
     for n in sizes(max_log_n) {
-        let engines: Vec<(BackendChoice, Box<dyn MsmEngine<C>>)> = choices
-            .iter()
-            .map(|&b| {
-                let builder = MsmBuilder::new().validation(Validation::AlreadyValidated).backend(b);
-                (b, builder.build::<C>(&points[..n]).expect("valid points"))
-            })
-            .collect();
+        let mut engines: Vec<(BackendChoice, Box<dyn MsmEngine<C>>)> = Vec::new();
+        let mut seen = Vec::new();
+        for &(b, glv) in &choices {
+            let builder = MsmBuilder::new().validation(Validation::AlreadyValidated).backend(b).glv(glv);
+            let engine = match builder.build::<C>(&points[..n]) {
+                Ok(engine) => engine,
+                Err(_) if glv != GlvMode::Auto => continue, // a backend that cannot run GLV
+                Err(e) => panic!("{b:?} at n = {n}: {e}"),
+            };
+            // A forced GLV mode equal to what auto chose at this n is a repeat.
+            let key = (engine.backend_name(), engine.glv());
+            if b == BackendChoice::Auto || !seen.contains(&key) {
+                seen.push(key);
+                engines.push((b, engine));
+            }
+        }
         let s = &scalars[..n];
         let mut times = vec![Vec::new(); engines.len()];
         let mut results = Vec::new();
@@ -68,9 +84,17 @@ fn sweep<C: EngineCurve>(max_log_n: u32, rounds: usize) -> f64 {
         let cells: Vec<String> = engines
             .iter()
             .zip(&med)
-            .map(|((b, e), t)| format!("{}={t:.3}", if *b == BackendChoice::Auto { "auto" } else { e.backend_name() }))
+            .map(|((b, e), t)| {
+                let name = if *b == BackendChoice::Auto { "auto" } else { e.backend_name() };
+                format!("{name}{}={t:.3}", if e.glv() { "+glv" } else { "" })
+            })
             .collect();
-        println!("n {n:>8}: {}  auto/best {ratio:.2} (auto runs {})", cells.join(" "), engines[0].1.backend_name());
+        let auto_glv = if engines[0].1.glv() { "+glv" } else { "" };
+        println!(
+            "n {n:>8}: {}  auto/best {ratio:.2} (auto runs {}{auto_glv})",
+            cells.join(" "),
+            engines[0].1.backend_name()
+        );
     }
     worst
 }
