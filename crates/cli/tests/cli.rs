@@ -90,8 +90,9 @@ fn gen_then_msm_agrees_across_formats_backends_and_with_the_reference() {
             let last = e.trim().lines().last().unwrap_or("");
             assert!(last.starts_with("zkmsm: error:") && last.contains("GLV"), "{e}");
         }
+        // a prepared file without images (--glv off) runs without GLV; --glv on is refused there
         let prep = p(dir.path(), "glv.prep");
-        let o = zkmsm(&["prepare", "--curve", curve, "--points", &pu, "--out", prep.to_str().unwrap()]);
+        let o = zkmsm(&["prepare", "--curve", curve, "--points", &pu, "--out", prep.to_str().unwrap(), "--glv", "off"]);
         assert!(o.status.success(), "{}", stderr(&o));
         let o = zkmsm(&["msm", "--curve", curve, "--prepared", prep.to_str().unwrap(), "--scalars", &sc, "--json"]);
         let v: serde_json::Value = serde_json::from_str(&last_line(&o)).unwrap();

@@ -218,9 +218,14 @@ fn prepared_glv_images() {
                 assert_eq!(json["glv"], ran, "{curve} {backend} --glv {glv}");
             }
         }
-        // auto at 128 points stores no images (auto would not run GLV there)
+        // auto stores images where auto runs GLV (XYZZ at 128 points); a
+        // file made with --glv off has none, and auto runs it without GLV
+        let auto = dir.path().join(format!("{curve}-glvauto.prep"));
+        assert!(prepare(&auto, &[]).status.success());
+        let json: serde_json::Value = serde_json::from_slice(&run(&auto, "auto").stdout).unwrap();
+        assert_eq!((json["result"].as_str(), json["glv"].as_bool()), (Some(want.as_str()), Some(true)));
         let plain = dir.path().join(format!("{curve}-auto.prep"));
-        assert!(prepare(&plain, &[]).status.success());
+        assert!(prepare(&plain, &["--glv", "off"]).status.success());
         let o = run(&plain, "auto");
         let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!((json["result"].as_str(), json["glv"].as_bool()), (Some(want.as_str()), Some(false)));

@@ -37,23 +37,25 @@ impl Arithmetic {
 }
 
 /// The crossovers, measured with `auto_sweep` on the four-lane FMA engine
-/// (AMD Zen 3, two cores; docs/BENCHMARKS.md "auto at the small end"):
+/// (AMD Zen 3, two cores; docs/BENCHMARKS.md "auto at the small end" and
+/// "auto on the quiet machine (session 8)"):
 ///
 /// - twisted Edwards against XYZZ: neither uses lanes, so the crossover is
 ///   the same for every arithmetic. They tie from about 600 to 1000 points;
 ///   from about 1000 twisted Edwards (one fewer multiplication per addition)
 ///   is ahead, by 1.2-1.3x at 1200-2900 points.
-/// - the FMA lane engine against both: its per-window set-up (bucket arrays,
-///   one inversion per batch) only pays from about 3200 points (1.5x slower
-///   than XYZZ at 2900, ahead at 3400; the old 2^11 cost 1.8-2.2x at
-///   2048-2900 points on BLS12-377).
+/// - the FMA lane engine with GLV against both (with GLV): since GLV and
+///   the spread top window (session 8) it is ahead from 256 points, where
+///   its plan moves to a wider window (1.2-1.5x ahead of XYZZ and twisted
+///   Edwards at 256-2900 points on the quiet machine; at 215 points it is
+///   1.3-1.5x behind them).
 /// - IFMA lanes: not measured (no IFMA on this CPU); kept at 2^11, the
 ///   previous FMA figure: its lanes are twice as wide and its products
 ///   cheaper, so its crossover should come before FMA's. To be measured.
 pub const TWISTED_EDWARDS_FROM: usize = 1 << 10;
 
 /// Below this many points the FMA lane engine loses (see above).
-pub const FMA_LANES_FROM: usize = 3200;
+pub const FMA_LANES_FROM: usize = 256;
 
 /// Below this many points the IFMA lane engine loses (see above).
 pub const IFMA_LANES_FROM: usize = 1 << 11;
@@ -82,9 +84,9 @@ pub fn auto_backend(arith: Arithmetic, twisted_edwards: bool, n: usize) -> Backe
     }
 }
 
-/// GLV under `auto` ([`crate::GlvMode::Auto`]) from this many points:
-/// where the FMA lane engine starts (below it XYZZ and twisted Edwards run,
-/// where GLV was not measured).
+/// GLV under `auto` ([`crate::GlvMode::Auto`]) on the FMA lane engine
+/// from this many points: where it starts (the quiet-machine sweep had it
+/// 1.1-1.6x ahead of itself without GLV from 256 to 2^14 points).
 pub const GLV_FROM: usize = FMA_LANES_FROM;
 
 /// GLV under `auto` below this many points on BLS12-381: it measured faster
@@ -97,15 +99,22 @@ pub const GLV_UP_TO_381: usize = 1 << 21;
 pub const GLV_UP_TO_377: usize = 1 << 21;
 
 /// GLV under `auto` for n points of curve `curve` on the backend named
-/// `backend` (as [`crate::Backend::name`] spells it): on the batch-affine FMA lane
-/// engine, the only one measured, at the sizes where it measured faster.
+/// `backend` (as [`crate::Backend::name`] spells it), where it measured
+/// faster: on XYZZ and twisted Edwards at every size (half the windows:
+/// 1.3-1.6x faster at 1-64 points, 1.1-1.2x at 100-2900, quiet machine,
+/// session 8), on the batch-affine FMA lane engine from [`GLV_FROM`] to the
+/// curve's bound; not on the scalar or IFMA batch-affine engines (not
+/// measured).
 pub fn auto_glv(curve: &str, backend: &str, n: usize) -> bool {
     let up_to = match curve {
         "bls12-381" => GLV_UP_TO_381,
         "bls12-377" => GLV_UP_TO_377,
-        _ => 0,
+        _ => return false,
     };
-    backend.starts_with("batch-affine") && backend.ends_with("(fma)") && (GLV_FROM..up_to).contains(&n)
+    match backend {
+        "xyzz" | "twisted-edwards" => true,
+        _ => backend.starts_with("batch-affine") && backend.ends_with("(fma)") && (GLV_FROM..up_to).contains(&n),
+    }
 }
 
 #[cfg(test)]
@@ -119,7 +128,7 @@ mod tests {
     fn auto_picks_xyzz_at_tiny_sizes_and_lanes_at_large_ones() {
         for arith in [Arithmetic::Ifma, Arithmetic::Fma, Arithmetic::Scalar] {
             for te in [false, true] {
-                for n in 0..=600 {
+                for n in 0..FMA_LANES_FROM {
                     assert_eq!(auto_backend(arith, te, n), BackendChoice::Xyzz, "{arith:?} n {n}");
                 }
                 let large = auto_backend(arith, te, 1 << 20);
@@ -137,14 +146,17 @@ mod tests {
     fn auto_switches_at_each_measured_crossover() {
         use BackendChoice::*;
         let at = |arith, te, n| auto_backend(arith, te, n);
-        for arith in [Arithmetic::Ifma, Arithmetic::Fma, Arithmetic::Scalar] {
-            // twisted Edwards against XYZZ, BLS12-377 only
+        // twisted Edwards against XYZZ, BLS12-377 only, where no lane engine
+        // starts first (the FMA lanes start below it)
+        assert_eq!(at(Arithmetic::Fma, true, TWISTED_EDWARDS_FROM), BatchAffineGreedy);
+        for arith in [Arithmetic::Ifma, Arithmetic::Scalar] {
             assert_eq!(at(arith, true, TWISTED_EDWARDS_FROM - 1), Xyzz);
             assert_eq!(at(arith, true, TWISTED_EDWARDS_FROM), TwistedEdwards);
             assert_eq!(at(arith, false, TWISTED_EDWARDS_FROM), Xyzz);
         }
         for (arith, from) in [(Arithmetic::Fma, FMA_LANES_FROM), (Arithmetic::Ifma, IFMA_LANES_FROM)] {
-            assert_eq!(at(arith, true, from - 1), TwistedEdwards, "{arith:?}");
+            let below = if from > TWISTED_EDWARDS_FROM { TwistedEdwards } else { Xyzz };
+            assert_eq!(at(arith, true, from - 1), below, "{arith:?}");
             assert_eq!(at(arith, false, from - 1), Xyzz, "{arith:?}");
             assert_eq!(at(arith, true, from), BatchAffineGreedy, "{arith:?}");
             assert_eq!(at(arith, false, from), BatchAffineGreedy, "{arith:?}");
@@ -164,11 +176,17 @@ mod tests {
                 assert!(auto_glv(curve, backend, up_to - 1));
                 assert!(!auto_glv(curve, backend, up_to));
             }
-            for backend in ["xyzz", "twisted-edwards", "batch-affine/greedy", "batch-affine/greedy (ifma)", "sim"] {
+            for backend in ["batch-affine/greedy", "batch-affine/greedy (ifma)", "sim"] {
                 assert!(!auto_glv(curve, backend, 1 << 14), "{backend}");
+            }
+            for backend in ["xyzz", "twisted-edwards"] {
+                for n in [1, 7, 255, 256, 1 << 14, 1 << 22] {
+                    assert!(auto_glv(curve, backend, n), "{backend} {n}");
+                }
             }
         }
         assert!(!auto_glv("toy17", "batch-affine/greedy (fma)", 1 << 14));
+        assert!(!auto_glv("toy17", "xyzz", 1 << 14));
     }
 
     #[test]
