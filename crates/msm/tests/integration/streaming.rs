@@ -126,7 +126,7 @@ fn check_backend<C: MsmCurve, B: Backend<C>>(make: impl Fn() -> B, seed: u64) {
     for (pname, points) in point_cases::<C>(n, seed) {
         for (sname, scalars) in scalar_cases::<C>(n, seed + 1) {
             for window in [None, Some(1), Some(6), Some(16)] {
-                let builder = MsmBuilder::new().validation(Validation::OnCurveOnly).window(window);
+                let builder = MsmBuilder::new().validation(Validation::OnCurveOnly).glv(GlvMode::Off).window(window); // the plan of full scalars
                 let ctx = builder.build_context(make(), &points).unwrap();
                 let want = all_at_once(&backend, &points, &scalars, ctx.plan(), None);
                 for (threads, pool) in &pools {
@@ -144,8 +144,11 @@ fn check_backend<C: MsmCurve, B: Backend<C>>(make: impl Fn() -> B, seed: u64) {
             }
             for copies in [1, 3, 300] {
                 for window in [None, Some(9)] {
-                    let builder =
-                        MsmBuilder::new().validation(Validation::OnCurveOnly).precompute(Some(copies)).window(window);
+                    let builder = MsmBuilder::new()
+                        .validation(Validation::OnCurveOnly)
+                        .precompute(Some(copies))
+                        .glv(GlvMode::Off)
+                        .window(window);
                     let ctx = builder.build_context(make(), &points).unwrap();
                     let pre = *ctx.precompute().unwrap();
                     let want = all_at_once(&backend, &points, &scalars, pre.plan, Some(pre));
