@@ -166,7 +166,8 @@ mod tests {
         assert_eq!(at(Arithmetic::Scalar, true, SCALAR_FROM), TwistedEdwards);
     }
 
-    /// GLV under auto: only on the measured engine, only inside the measured range.
+    /// GLV under auto: on XYZZ and twisted Edwards at every size, on the FMA
+    /// lane engine inside the measured range, nowhere else.
     #[test]
     fn auto_glv_only_where_measured() {
         for (curve, up_to) in [("bls12-381", GLV_UP_TO_381), ("bls12-377", GLV_UP_TO_377)] {
