@@ -58,6 +58,9 @@ pub struct Field52<F: PrimeField> {
     /// 2^416 mod q and its inverse, as field elements.
     r: F,
     r_inv: F,
+    /// 2^32 = 2^416 / 2^384: limbs (Montgomery for 2^416) read as `F`'s
+    /// Montgomery words (for 2^384) hold their element times this.
+    shift: F,
     /// q / 2^320 as a float, for the quotient estimate.
     q_hi: f64,
 }
@@ -139,7 +142,8 @@ impl<F: PrimeField> Field52<F> {
         }
         let r_inv = r.inverse()?;
         let q_hi = (q64[5] as f64) + (q64[6] as f64) * 2f64.powi(64);
-        Some(Self { q, q64, qinv, r, r_inv, q_hi })
+        let shift = F::from_u64(1 << 32);
+        Some(Self { q, q64, qinv, r, r_inv, shift, q_hi })
     }
 
     /// x as limbs of x * 2^416 mod q (canonical).
@@ -162,6 +166,27 @@ impl<F: PrimeField> Field52<F> {
         let w = self.canonical_words(l);
         let bytes: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).take(48).collect();
         F::from_bytes_le(&bytes).expect("reduced below q") * self.r_inv
+    }
+
+    /// The element whose `F` Montgomery words are the value these limbs hold
+    /// (any value below 2^384), reduced: the limbs' element times 2^32,
+    /// without a multiplication (the batch inversion's way out of the lanes).
+    pub fn raw_from_limbs52(&self, l: &Limbs52) -> F {
+        F::from_montgomery_words(&self.canonical_words(l)).expect("reduced below q")
+    }
+
+    /// Limbs holding the value of `F`'s Montgomery words of x (canonical):
+    /// the limbs of x / 2^32, without a multiplication (the way back in).
+    pub fn raw_to_limbs52(&self, x: &F) -> Limbs52 {
+        let mut w = [0u64; 7];
+        x.write_montgomery_words(&mut w);
+        Limbs52(words_to_limbs(&w))
+    }
+
+    /// 2^64: for u = [`Self::raw_from_limbs52`] of a, the limbs of
+    /// `raw_to_limbs52(u^-1 * this)` are those of a^-1.
+    pub fn raw_inverse_factor(&self) -> F {
+        self.shift.square()
     }
 
     /// q - y for canonical y, in limbs (the negation of a prepared coordinate).
@@ -456,6 +481,52 @@ mod tests {
             let n = f.neg_limbs52(&f.to_limbs52(x));
             assert_eq!(f.from_limbs52(&n), -*x);
         }
+    }
+
+    /// The multiplication-free conversions of the batch inversion against
+    /// the exact ones: canonical limbs, the same values plus q and plus 2q
+    /// (products are reduced below 2q, not q), zero, one and q - 1; and the
+    /// inversion's identity (the limbs of a^-1, canonical).
+    fn scaled_conversions<F: PrimeField>() {
+        let f = Field52::<F>::new().unwrap();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(19);
+        let shift = F::from_u64(1 << 32);
+        let values: Vec<F> = [F::ZERO, F::ONE, -F::ONE, F::from_u64(2)]
+            .into_iter()
+            .chain((0..300).map(|_| F::random(&mut rng)))
+            .collect();
+        let mut cases: Vec<Limbs52> = Vec::new();
+        for x in &values {
+            let canonical = f.to_limbs52(x);
+            cases.push(canonical);
+            let mut w = limbs_to_words(&canonical.0);
+            for _ in 0..2 {
+                let mut carry = 0u128;
+                for (v, q) in w.iter_mut().zip(f.q64) {
+                    let t = *v as u128 + q as u128 + carry;
+                    *v = t as u64;
+                    carry = t >> 64;
+                }
+                cases.push(Limbs52(words_to_limbs(&w)));
+            }
+        }
+        for l in &cases {
+            let x = f.from_limbs52(l);
+            let u = f.raw_from_limbs52(l);
+            assert_eq!(u, x * shift, "scaled value");
+            assert_eq!(f.raw_to_limbs52(&u), f.to_limbs52(&x), "back to canonical limbs");
+            if !x.is_zero() {
+                let inv = f.raw_to_limbs52(&(u.inverse().unwrap() * f.raw_inverse_factor()));
+                assert_eq!(f.from_limbs52(&inv), x.inverse().unwrap(), "inverse through the scaled values");
+                assert_eq!(inv, f.to_limbs52(&x.inverse().unwrap()), "canonical inverse limbs");
+            }
+        }
+    }
+
+    #[test]
+    fn scaled_conversions_match_exact() {
+        scaled_conversions::<Bls12_377Fq>();
+        scaled_conversions::<Bls12_381Fq>();
     }
 
     #[test]

@@ -48,6 +48,16 @@ impl<F: PrimeField, S: Ifma> LaneField<F> for Ifma52<F, S> {
     fn neg_limbs(&self, y: &Limbs) -> Limbs {
         self.field.neg_limbs52(&Limbs52(*y)).0
     }
+    // The batch inversion's conversions without a multiplication: rho = 2^32.
+    fn scaled_value_of(&self, l: &Limbs) -> F {
+        self.field.raw_from_limbs52(&Limbs52(*l))
+    }
+    fn limbs_of_scaled(&self, x: &F) -> Limbs {
+        self.field.raw_to_limbs52(x).0
+    }
+    fn scaled_inverse_factor(&self) -> F {
+        self.field.raw_inverse_factor()
+    }
     fn canonical_words(&self, l: &Limbs) -> [u64; 7] {
         self.field.canonical_words(&Limbs52(*l))
     }
