@@ -95,9 +95,9 @@ impl<S: Scheduler> BatchAffineBackend<S> {
 
     /// Large enough to amortize the inversion (about 2 us), small enough that
     /// collisions (about T^2 / 2B per batch) stay at a few percent and the
-    /// batch stays in cache: B/16, 64..1024 portable, 256..1024 with IFMA
+    /// batch stays in cache: B/16, 64..1024 portable, 256..1024 in lanes
     /// (`cargo bench -p zkmsm --bench accumulate -- log_n c batch`;
-    /// docs/BENCHMARKS.md). The FMA lanes also stop at B/4: a batch of 256
+    /// docs/BENCHMARKS.md). Both lane engines also stop at B/4: a batch of 256
     /// into 512 buckets (c = 10) sent 24% of the operations to the scalar
     /// side buckets, each ~4x a lane addition in instructions (callgrind,
     /// docs/BENCHMARKS.md "Where the FMA engine's instructions go").

@@ -49,16 +49,19 @@ impl Arithmetic {
 ///   its plan moves to a wider window (1.2-1.5x ahead of XYZZ and twisted
 ///   Edwards at 256-2900 points on the quiet machine; at 215 points it is
 ///   1.3-1.5x behind them).
-/// - IFMA lanes: not measured (no IFMA on this CPU); kept at 2^11, the
-///   previous FMA figure: its lanes are twice as wide and its products
-///   cheaper, so its crossover should come before FMA's. To be measured.
+/// - the IFMA lane engine with GLV against both (with GLV), AMD Zen 5
+///   (session 9, `auto_sweep`): ahead from 256 points as well (BLS12-377:
+///   2.8 ms against twisted Edwards' 3.1 at 256 points, 6.2 against 8.1 at
+///   1,024), 1.7x behind at 215. Its batches had been at least 256 whatever
+///   the window, which the plans of 550-3,000 points (c = 8 to 10) could not
+///   fill: it lost to both up to 2,435 points before batches stopped at B/4.
 pub const TWISTED_EDWARDS_FROM: usize = 1 << 10;
 
 /// Below this many points the FMA lane engine loses (see above).
 pub const FMA_LANES_FROM: usize = 256;
 
 /// Below this many points the IFMA lane engine loses (see above).
-pub const IFMA_LANES_FROM: usize = 1 << 11;
+pub const IFMA_LANES_FROM: usize = 256;
 
 /// Below this many points XYZZ beats the scalar batch-affine engine, and
 /// (above [`TWISTED_EDWARDS_FROM`]) twisted Edwards beats both (`zkmsm
@@ -84,9 +87,10 @@ pub fn auto_backend(arith: Arithmetic, twisted_edwards: bool, n: usize) -> Backe
     }
 }
 
-/// GLV under `auto` ([`crate::GlvMode::Auto`]) on the FMA lane engine
-/// from this many points: where it starts (the quiet-machine sweep had it
-/// 1.1-1.6x ahead of itself without GLV from 256 to 2^14 points).
+/// GLV under `auto` ([`crate::GlvMode::Auto`]) on the lane engines from
+/// this many points: where they start (the quiet-machine sweep had the FMA
+/// engine 1.1-1.6x ahead of itself without GLV from 256 to 2^14 points, the
+/// IFMA engine 1.1-2x on Zen 5).
 pub const GLV_FROM: usize = FMA_LANES_FROM;
 
 /// GLV under `auto` below this many points on BLS12-381: it measured faster
@@ -102,9 +106,11 @@ pub const GLV_UP_TO_377: usize = 1 << 21;
 /// `backend` (as [`crate::Backend::name`] spells it), where it measured
 /// faster: on XYZZ and twisted Edwards at every size (half the windows:
 /// 1.3-1.6x faster at 1-64 points, 1.1-1.2x at 100-2900, quiet machine,
-/// session 8), on the batch-affine FMA lane engine from [`GLV_FROM`] to the
-/// curve's bound; not on the scalar or IFMA batch-affine engines (not
-/// measured).
+/// session 8), on the batch-affine lane engines from [`GLV_FROM`] to the
+/// curve's bound (IFMA on Zen 5, session 9, three rounds alternated: GLV
+/// 0.69-0.95x the time without at 2^12 to 2^20 on both curves, a tie at
+/// 2^16, 1.01-1.03x at 2^21 and 2^22); not on the scalar batch-affine
+/// engine (not measured).
 pub fn auto_glv(curve: &str, backend: &str, n: usize) -> bool {
     let up_to = match curve {
         "bls12-381" => GLV_UP_TO_381,
@@ -113,7 +119,10 @@ pub fn auto_glv(curve: &str, backend: &str, n: usize) -> bool {
     };
     match backend {
         "xyzz" | "twisted-edwards" => true,
-        _ => backend.starts_with("batch-affine") && backend.ends_with("(fma)") && (GLV_FROM..up_to).contains(&n),
+        _ => {
+            let lanes = backend.ends_with("(fma)") || backend.ends_with("(ifma)");
+            backend.starts_with("batch-affine") && lanes && (GLV_FROM..up_to).contains(&n)
+        }
     }
 }
 
@@ -149,11 +158,10 @@ mod tests {
         // twisted Edwards against XYZZ, BLS12-377 only, where no lane engine
         // starts first (the FMA lanes start below it)
         assert_eq!(at(Arithmetic::Fma, true, TWISTED_EDWARDS_FROM), BatchAffineGreedy);
-        for arith in [Arithmetic::Ifma, Arithmetic::Scalar] {
-            assert_eq!(at(arith, true, TWISTED_EDWARDS_FROM - 1), Xyzz);
-            assert_eq!(at(arith, true, TWISTED_EDWARDS_FROM), TwistedEdwards);
-            assert_eq!(at(arith, false, TWISTED_EDWARDS_FROM), Xyzz);
-        }
+        assert_eq!(at(Arithmetic::Ifma, true, TWISTED_EDWARDS_FROM), BatchAffineGreedy);
+        assert_eq!(at(Arithmetic::Scalar, true, TWISTED_EDWARDS_FROM - 1), Xyzz);
+        assert_eq!(at(Arithmetic::Scalar, true, TWISTED_EDWARDS_FROM), TwistedEdwards);
+        assert_eq!(at(Arithmetic::Scalar, false, TWISTED_EDWARDS_FROM), Xyzz);
         for (arith, from) in [(Arithmetic::Fma, FMA_LANES_FROM), (Arithmetic::Ifma, IFMA_LANES_FROM)] {
             let below = if from > TWISTED_EDWARDS_FROM { TwistedEdwards } else { Xyzz };
             assert_eq!(at(arith, true, from - 1), below, "{arith:?}");
@@ -166,18 +174,23 @@ mod tests {
         assert_eq!(at(Arithmetic::Scalar, true, SCALAR_FROM), TwistedEdwards);
     }
 
-    /// GLV under auto: on XYZZ and twisted Edwards at every size, on the FMA
-    /// lane engine inside the measured range, nowhere else.
+    /// GLV under auto: on XYZZ and twisted Edwards at every size, on the
+    /// lane engines inside the measured range, nowhere else.
     #[test]
     fn auto_glv_only_where_measured() {
         for (curve, up_to) in [("bls12-381", GLV_UP_TO_381), ("bls12-377", GLV_UP_TO_377)] {
-            for backend in ["batch-affine/greedy (fma)", "batch-affine/delayed (fma)"] {
+            for backend in [
+                "batch-affine/greedy (fma)",
+                "batch-affine/delayed (fma)",
+                "batch-affine/greedy (ifma)",
+                "batch-affine/delayed (ifma)",
+            ] {
                 assert!(!auto_glv(curve, backend, GLV_FROM - 1));
                 assert!(auto_glv(curve, backend, GLV_FROM));
                 assert!(auto_glv(curve, backend, up_to - 1));
                 assert!(!auto_glv(curve, backend, up_to));
             }
-            for backend in ["batch-affine/greedy", "batch-affine/greedy (ifma)", "sim"] {
+            for backend in ["batch-affine/greedy", "sim"] {
                 assert!(!auto_glv(curve, backend, 1 << 14), "{backend}");
             }
             for backend in ["xyzz", "twisted-edwards"] {

@@ -55,8 +55,8 @@ impl Pass<'_> {
         if !self.batch.is_empty() {
             self.sink.execute(&self.batch);
             self.st.batches += 1;
+            self.busy.release(&self.batch);
             self.batch.clear();
-            self.busy.clear();
         }
     }
 }

@@ -42,8 +42,8 @@ impl Scheduler for GreedyScheduler {
                      sink: &mut dyn BatchSink| {
             sink.execute(batch);
             st.batches += 1;
+            busy.release(batch);
             batch.clear();
-            busy.clear();
             // re-issue parked operations whose bucket is now free
             for _ in 0..queue.len() {
                 let op = queue.pop_front().unwrap();
