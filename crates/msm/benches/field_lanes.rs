@@ -1,7 +1,7 @@
 //! Field multiplication throughput, ns per element, one thread (thread CPU
 //! time, so that other processes on a shared machine matter less): the scalar
 //! Montgomery code against the four-lane FMA arithmetic (and, where present,
-//! the eight-lane IFMA arithmetic).
+//! the eight-lane IFMA arithmetic, products and squares).
 //!
 //!     cargo bench -p zkmsm --bench field_lanes
 
@@ -9,6 +9,8 @@
 mod common;
 use common::thread_time;
 use std::hint::black_box;
+use zkmsm::backend::ifma::field52::{from_lanes as ifma_from_lanes, Fe8, Field52, VConsts};
+use zkmsm::backend::ifma::ops::{Avx512, Ifma};
 use zkmsm::backend::lanes::field51::{from_lanes, Consts, Fe4, Field51};
 use zkmsm::backend::lanes::simd::{Kernel, Simd};
 use zkmsm_field::{Bls12_377Fq, Bls12_381Fq, PrimeField};
@@ -105,6 +107,64 @@ fn lanes<F: PrimeField, S: Simd>(name: &str) {
     }
 }
 
+/// ITERS rounds of CHAINS independent 8-lane IFMA products (or squares).
+struct IfmaLoop<'a, S: Ifma, const CHAINS: usize> {
+    k: &'a VConsts<S>,
+    y: Fe8<S>,
+    square: bool,
+}
+
+impl<S: Ifma, const CHAINS: usize> Kernel for IfmaLoop<'_, S, CHAINS> {
+    type Output = [Fe8<S>; CHAINS];
+    #[inline(always)]
+    fn run(self) -> [Fe8<S>; CHAINS] {
+        let mut a = [self.y; CHAINS];
+        let k = self.k;
+        for _ in 0..ITERS {
+            // SAFETY: run through S::run only.
+            unsafe {
+                for v in a.iter_mut() {
+                    *v = if self.square { k.square(v) } else { k.mul(v, &self.y) };
+                }
+            }
+        }
+        a
+    }
+}
+
+fn ifma_lanes<F: PrimeField, S: Ifma>(name: &str) {
+    if !S::available() {
+        return;
+    }
+    let f = Field52::<F>::new().unwrap();
+    let vals: [_; 8] = core::array::from_fn(|i| f.to_limbs52(&F::from_u64(i as u64 + 7).inverse().unwrap()));
+    // SAFETY: available() checked.
+    unsafe {
+        let k = f.vconsts::<S>();
+        let y: Fe8<S> = ifma_from_lanes(&vals);
+        let t1 = best(100, 8 * ITERS, || {
+            black_box(S::run(IfmaLoop::<S, 1> { k: &k, y, square: false }));
+        });
+        let t2 = best(100, 16 * ITERS, || {
+            black_box(S::run(IfmaLoop::<S, 2> { k: &k, y, square: false }));
+        });
+        let t4 = best(100, 32 * ITERS, || {
+            black_box(S::run(IfmaLoop::<S, 4> { k: &k, y, square: false }));
+        });
+        let s1 = best(100, 8 * ITERS, || {
+            black_box(S::run(IfmaLoop::<S, 1> { k: &k, y, square: true }));
+        });
+        let s2 = best(100, 16 * ITERS, || {
+            black_box(S::run(IfmaLoop::<S, 2> { k: &k, y, square: true }));
+        });
+        println!(
+            "{name:>12} {:>8} mul: {t2:6.2} ns/element (2 chains of 8 lanes), {t4:6.2} (4 chains), {t1:6.2} (1 chain); \
+             square {s2:6.2} (2 chains), {s1:6.2} (1 chain)",
+            S::NAME
+        );
+    }
+}
+
 fn main() {
     #[cfg(target_arch = "x86_64")]
     black_box([
@@ -119,6 +179,8 @@ fn main() {
     {
         lanes::<Bls12_377Fq, zkmsm::backend::lanes::simd::Avx2>("bls12-377 Fq");
         lanes::<Bls12_381Fq, zkmsm::backend::lanes::simd::Avx2>("bls12-381 Fq");
+        ifma_lanes::<Bls12_377Fq, Avx512>("bls12-377 Fq");
+        ifma_lanes::<Bls12_381Fq, Avx512>("bls12-381 Fq");
     }
 }
 

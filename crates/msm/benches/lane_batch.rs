@@ -1,31 +1,167 @@
 //! The bare cost of one lane batch (thread CPU time per addition): `batch`
 //! additions into distinct occupied buckets, no scheduling, everything in
-//! cache. What the lane engine costs beyond its multiplications.
+//! cache. What the lane engine costs beyond its multiplications. Runs the
+//! four-lane FMA engine and, where the CPU has AVX-512 IFMA, the eight-lane
+//! IFMA engine; and first measures the core clock while running (a chain of
+//! dependent 1-cycle integer adds against the monotonic clock) and the
+//! latency and throughput of 512-bit `vpmadd52luq`/`vpmadd52huq`, so that
+//! nanoseconds can be given in cycles without hardware counters.
 //!
-//!     cargo bench -p zkmsm --bench lane_batch -- [batch]
+//!     cargo bench -p zkmsm --bench lane_batch -- [batch] [rounds]
 
 #[path = "common.rs"]
 mod common;
 use common::thread_time;
+use std::time::Instant;
+use zkmsm::backend::ifma::{ops::Avx512, ops::Ifma, Ifma52};
 use zkmsm::backend::lanes::engine::{bare_batches, LanePoints};
-use zkmsm::backend::lanes::{simd::Simd, Fma51, NativeSimd};
+use zkmsm::backend::lanes::{simd::Simd, Fma51, LaneField, NativeSimd};
 use zkmsm::gen::random_points;
 use zkmsm::{Bls12_377, SwCurve};
 
-fn main() {
-    let batch: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(256);
-    if !NativeSimd::available() {
-        return;
+/// Iterations of each probe loop; every iteration runs 100 chained instructions.
+const ITERS: u64 = 2_000_000;
+
+/// Seconds for `ITERS` x 100 dependent `add r64, r64` (1 cycle latency each;
+/// register operands, so no immediate folding can shorten the chain). The
+/// loop counter runs beside the chain, off its critical path.
+fn add_chain() -> f64 {
+    let t = Instant::now();
+    // SAFETY: plain register arithmetic on the registers named.
+    unsafe {
+        core::arch::asm!(
+            "2:",
+            ".rept 100",
+            "add {acc}, {one}",
+            ".endr",
+            "dec {n}",
+            "jnz 2b",
+            acc = inout(reg) 0u64 => _,
+            one = in(reg) 1u64,
+            n = inout(reg) ITERS => _,
+            options(nomem, nostack),
+        );
     }
-    type L = Fma51<<Bls12_377 as SwCurve>::Base, NativeSimd>;
+    t.elapsed().as_secs_f64()
+}
+
+/// Seconds for `ITERS` x 100 `vpmadd52luq`/`vpmadd52huq` (alternating) on 512-bit
+/// registers: `CHAINS` = 1 is one dependent chain through the accumulator
+/// (latency), 10 and 12 are independent accumulators (throughput).
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn madd52_loop<const CHAINS: usize>() -> f64 {
+    let t = Instant::now();
+    macro_rules! probe {
+        ($($body:literal),*) => {
+            core::arch::asm!(
+                "vpxorq zmm0, zmm0, zmm0", "vpxorq zmm1, zmm1, zmm1", "vpxorq zmm2, zmm2, zmm2",
+                "vpxorq zmm3, zmm3, zmm3", "vpxorq zmm4, zmm4, zmm4", "vpxorq zmm5, zmm5, zmm5",
+                "vpxorq zmm6, zmm6, zmm6", "vpxorq zmm7, zmm7, zmm7", "vpxorq zmm8, zmm8, zmm8",
+                "vpxorq zmm9, zmm9, zmm9", "vpxorq zmm10, zmm10, zmm10", "vpxorq zmm11, zmm11, zmm11",
+                "vpternlogq zmm14, zmm14, zmm14, 0xff",
+                "vpsrlq zmm14, zmm14, 12",
+                "vmovdqa64 zmm15, zmm14",
+                "2:",
+                $($body,)*
+                "dec {n}",
+                "jnz 2b",
+                n = inout(reg) ITERS => _,
+                out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _, out("zmm4") _,
+                out("zmm5") _, out("zmm6") _, out("zmm7") _, out("zmm8") _, out("zmm9") _,
+                out("zmm10") _, out("zmm11") _, out("zmm14") _, out("zmm15") _,
+                options(nomem, nostack),
+            )
+        };
+    }
+    match CHAINS {
+        1 => probe!(".rept 50", "vpmadd52luq zmm0, zmm14, zmm15", "vpmadd52huq zmm0, zmm14, zmm15", ".endr"),
+        10 => probe!(
+            ".rept 5",
+            ".irp r, 0,1,2,3,4,5,6,7,8,9",
+            "vpmadd52luq zmm\\r, zmm14, zmm15",
+            ".endr",
+            ".irp r, 0,1,2,3,4,5,6,7,8,9",
+            "vpmadd52huq zmm\\r, zmm14, zmm15",
+            ".endr",
+            ".endr"
+        ),
+        _ => probe!(
+            ".rept 4",
+            ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11",
+            "vpmadd52luq zmm\\r, zmm14, zmm15",
+            ".endr",
+            ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11",
+            "vpmadd52huq zmm\\r, zmm14, zmm15",
+            ".endr",
+            ".endr",
+            ".rept 2",
+            "vpmadd52luq zmm0, zmm14, zmm15",
+            "vpmadd52huq zmm1, zmm14, zmm15",
+            ".endr"
+        ),
+    }
+    t.elapsed().as_secs_f64()
+}
+
+/// Median and best of `rounds` runs of `f`.
+fn stats(rounds: usize, mut f: impl FnMut() -> f64) -> (f64, f64) {
+    let mut v: Vec<f64> = (0..rounds).map(|_| f()).collect();
+    v.sort_by(f64::total_cmp);
+    (v[rounds / 2], v[0])
+}
+
+fn lane_batch<L: LaneField<<Bls12_377 as SwCurve>::Base>>(batch: usize, rounds: usize, ghz: f64) {
     let points = random_points::<Bls12_377>(batch + 1, 1).points;
     let prepared = LanePoints::<Bls12_377, L>::prepare(&points);
-    let rounds = 200_000 / batch;
-    let mut best = f64::MAX;
-    for _ in 0..7 {
+    let reps = 200_000 / batch;
+    let (med, best) = stats(rounds, || {
         let t = thread_time();
-        std::hint::black_box(bare_batches(&prepared, batch, rounds));
-        best = best.min((thread_time() - t) / (rounds * batch) as f64);
+        std::hint::black_box(bare_batches(&prepared, batch, reps));
+        (thread_time() - t) / (reps * batch) as f64
+    });
+    println!(
+        "lane batch of {batch} ({}): {:.1} ns per addition median, {:.1} best of {rounds}; {:.0} cycles median at {ghz:.2} GHz",
+        L::NAME,
+        med * 1e9,
+        best * 1e9,
+        med * 1e9 * ghz
+    );
+}
+
+fn main() {
+    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let batch = args.first().copied().unwrap_or(256);
+    let rounds = args.get(1).copied().unwrap_or(7).max(1);
+    let n = (ITERS * 100) as f64;
+    // the clock, before and after the engines (it may move with heat and load)
+    let (add_med, add_best) = stats(rounds, add_chain);
+    let ghz = n / add_med / 1e9;
+    println!(
+        "core clock (dependent add chain): {ghz:.3} GHz median, {:.3} GHz best of {rounds}",
+        n / add_best / 1e9
+    );
+    if Avx512::available() {
+        // SAFETY: the features were detected.
+        let (lat, _) = stats(rounds, || unsafe { madd52_loop::<1>() });
+        let (t10, _) = stats(rounds, || unsafe { madd52_loop::<10>() });
+        let (t12, _) = stats(rounds, || unsafe { madd52_loop::<12>() });
+        let cyc = |s: f64| s / n * ghz * 1e9;
+        println!(
+            "vpmadd52 (512-bit): latency {:.2} cycles (one chain); {:.2} cycles per instruction with 10 chains, {:.2} with 12 ({:.2} / {:.2} per cycle)",
+            cyc(lat),
+            cyc(t10),
+            cyc(t12),
+            1.0 / cyc(t10),
+            1.0 / cyc(t12)
+        );
     }
-    println!("lane batch of {batch} ({}): {:.1} ns per addition (best of 7)", NativeSimd::NAME, best * 1e9);
+    if NativeSimd::available() {
+        lane_batch::<Fma51<<Bls12_377 as SwCurve>::Base, NativeSimd>>(batch, rounds, ghz);
+    }
+    if Avx512::available() {
+        lane_batch::<Ifma52<<Bls12_377 as SwCurve>::Base, Avx512>>(batch, rounds, ghz);
+    }
+    let (add_after, _) = stats(rounds, add_chain);
+    println!("core clock after: {:.3} GHz median", n / add_after / 1e9);
+    let _ = NativeSimd::NAME;
 }
