@@ -3,7 +3,8 @@
 //! cache. What the lane engine costs beyond its multiplications. Runs the
 //! four-lane FMA engine and, where the CPU has AVX-512 IFMA, the eight-lane
 //! IFMA engine; and first measures the core clock while running (a chain of
-//! dependent 1-cycle integer adds against the monotonic clock) and the
+//! dependent 1-cycle integer adds against this thread's CPU time, which a
+//! preempted thread does not accrue) and the
 //! latency and throughput of 512-bit `vpmadd52luq`/`vpmadd52huq`, so that
 //! nanoseconds can be given in cycles without hardware counters.
 //!
@@ -12,7 +13,6 @@
 #[path = "common.rs"]
 mod common;
 use common::thread_time;
-use std::time::Instant;
 use zkmsm::backend::ifma::{ops::Avx512, ops::Ifma, Ifma52};
 use zkmsm::backend::lanes::engine::{bare_batches, LanePoints};
 use zkmsm::backend::lanes::{simd::Simd, Fma51, LaneField, NativeSimd};
@@ -26,7 +26,7 @@ const ITERS: u64 = 2_000_000;
 /// register operands, so no immediate folding can shorten the chain). The
 /// loop counter runs beside the chain, off its critical path.
 fn add_chain() -> f64 {
-    let t = Instant::now();
+    let t = thread_time();
     // SAFETY: plain register arithmetic on the registers named.
     unsafe {
         core::arch::asm!(
@@ -42,7 +42,7 @@ fn add_chain() -> f64 {
             options(nomem, nostack),
         );
     }
-    t.elapsed().as_secs_f64()
+    thread_time() - t
 }
 
 /// Seconds for `ITERS` x 100 `vpmadd52luq`/`vpmadd52huq` (alternating) on 512-bit
@@ -50,7 +50,7 @@ fn add_chain() -> f64 {
 /// (latency), 10 and 12 are independent accumulators (throughput).
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn madd52_loop<const CHAINS: usize>() -> f64 {
-    let t = Instant::now();
+    let t = thread_time();
     macro_rules! probe {
         ($($body:literal),*) => {
             core::arch::asm!(
@@ -100,7 +100,7 @@ unsafe fn madd52_loop<const CHAINS: usize>() -> f64 {
             ".endr"
         ),
     }
-    t.elapsed().as_secs_f64()
+    thread_time() - t
 }
 
 /// Median and best of `rounds` runs of `f`.
@@ -136,10 +136,7 @@ fn main() {
     // the clock, before and after the engines (it may move with heat and load)
     let (add_med, add_best) = stats(rounds, add_chain);
     let ghz = n / add_med / 1e9;
-    println!(
-        "core clock (dependent add chain): {ghz:.3} GHz median, {:.3} GHz best of {rounds}",
-        n / add_best / 1e9
-    );
+    println!("core clock (dependent add chain): {ghz:.3} GHz median, {:.3} GHz best of {rounds}", n / add_best / 1e9);
     if Avx512::available() {
         // SAFETY: the features were detected.
         let (lat, _) = stats(rounds, || unsafe { madd52_loop::<1>() });

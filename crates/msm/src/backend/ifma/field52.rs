@@ -305,6 +305,64 @@ impl<S: Ifma> VConsts<S> {
         self.reduce_rounds(t)
     }
 
+    /// `(a * b, c * d)`, as [`Self::mul`], the two products' rows and
+    /// reduction rounds interleaved in the code: each reduction round is a
+    /// short dependency chain (quotient digit, low half, carry: about 10
+    /// cycles), so two chains side by side keep the vpmadd52 pipes busy.
+    #[inline(always)]
+    pub unsafe fn mul2(&self, a: &Fe8<S>, b: &Fe8<S>, c: &Fe8<S>, d: &Fe8<S>) -> (Fe8<S>, Fe8<S>) {
+        let mut t = [S::zero(); 2 * LIMBS];
+        let mut u = [S::zero(); 2 * LIMBS];
+        Self::mul_row::<0>(&mut t, a, b);
+        Self::mul_row::<0>(&mut u, c, d);
+        Self::mul_row::<1>(&mut t, a, b);
+        Self::mul_row::<1>(&mut u, c, d);
+        Self::mul_row::<2>(&mut t, a, b);
+        Self::mul_row::<2>(&mut u, c, d);
+        Self::mul_row::<3>(&mut t, a, b);
+        Self::mul_row::<3>(&mut u, c, d);
+        Self::mul_row::<4>(&mut t, a, b);
+        Self::mul_row::<4>(&mut u, c, d);
+        Self::mul_row::<5>(&mut t, a, b);
+        Self::mul_row::<5>(&mut u, c, d);
+        Self::mul_row::<6>(&mut t, a, b);
+        Self::mul_row::<6>(&mut u, c, d);
+        Self::mul_row::<7>(&mut t, a, b);
+        Self::mul_row::<7>(&mut u, c, d);
+        self.reduce_rounds2(t, u)
+    }
+
+    /// `(a * a, b * b)`, as [`Self::square`], interleaved as [`Self::mul2`].
+    #[inline(always)]
+    pub unsafe fn square2(&self, a: &Fe8<S>, b: &Fe8<S>) -> (Fe8<S>, Fe8<S>) {
+        self.reduce_rounds2(Self::square_columns(a), Self::square_columns(b))
+    }
+
+    /// [`Self::reduce_rounds`] of two column sets, round by round.
+    #[inline(always)]
+    unsafe fn reduce_rounds2(&self, mut t: [S::V; 2 * LIMBS], mut u: [S::V; 2 * LIMBS]) -> (Fe8<S>, Fe8<S>) {
+        self.reduce_round::<0>(&mut t);
+        self.reduce_round::<0>(&mut u);
+        self.reduce_round::<1>(&mut t);
+        self.reduce_round::<1>(&mut u);
+        self.reduce_round::<2>(&mut t);
+        self.reduce_round::<2>(&mut u);
+        self.reduce_round::<3>(&mut t);
+        self.reduce_round::<3>(&mut u);
+        self.reduce_round::<4>(&mut t);
+        self.reduce_round::<4>(&mut u);
+        self.reduce_round::<5>(&mut t);
+        self.reduce_round::<5>(&mut u);
+        self.reduce_round::<6>(&mut t);
+        self.reduce_round::<6>(&mut u);
+        self.reduce_round::<7>(&mut t);
+        self.reduce_round::<7>(&mut u);
+        (
+            self.normalize([t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15]]),
+            self.normalize([u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]]),
+        )
+    }
+
     /// Row I of the square's off-diagonal products: a_I a_j for j > I, into
     /// columns I + j (low half) and I + j + 1 (high half).
     #[inline(always)]
@@ -342,6 +400,12 @@ impl<S: Ifma> VConsts<S> {
     /// is (a^2 + M q) / 2^416 with M < 2^416, the same bound as the product's.
     #[inline(always)]
     pub unsafe fn square(&self, a: &Fe8<S>) -> Fe8<S> {
+        self.reduce_rounds(Self::square_columns(a))
+    }
+
+    /// The 16 columns of a^2 (see [`Self::square`]).
+    #[inline(always)]
+    unsafe fn square_columns(a: &Fe8<S>) -> [S::V; 2 * LIMBS] {
         let mut t = [S::zero(); 2 * LIMBS];
         Self::square_row::<0>(&mut t, a);
         Self::square_row::<1>(&mut t, a);
@@ -358,7 +422,7 @@ impl<S: Ifma> VConsts<S> {
             t[2 * i] = S::madd52lo(t[2 * i], a.0[i], a.0[i]);
             t[2 * i + 1] = S::madd52hi(t[2 * i + 1], a.0[i], a.0[i]);
         }
-        self.reduce_rounds(t)
+        t
     }
 
     /// The 8 Montgomery reduction rounds on 16 columns (each below 2^57,
@@ -454,6 +518,44 @@ pub unsafe fn gather<S: Ifma>(addr: S::V) -> Fe8<S> {
 pub unsafe fn scatter<S: Ifma>(addr: S::V, v: &Fe8<S>) {
     for (j, l) in v.0.iter().enumerate() {
         S::scatter(addr, 8 * j as i64, *l);
+    }
+}
+
+/// Eight elements loaded from `ptrs` (lane k from the 64 bytes at `ptrs[k]`):
+/// eight 64-byte loads and a transpose, the same values as [`gather`] with
+/// 8 loads instead of 64 (each gather loads 8 u64 one by one).
+///
+/// # Safety
+///
+/// Only where `S::available()`, inside `S::run`; every pointer valid for
+/// reading 64 bytes.
+#[inline(always)]
+pub unsafe fn load_rows<S: Ifma>(ptrs: [*const u64; 8]) -> Fe8<S> {
+    Fe8(S::transpose([
+        S::load(ptrs[0]),
+        S::load(ptrs[1]),
+        S::load(ptrs[2]),
+        S::load(ptrs[3]),
+        S::load(ptrs[4]),
+        S::load(ptrs[5]),
+        S::load(ptrs[6]),
+        S::load(ptrs[7]),
+    ]))
+}
+
+/// Eight elements written to `ptrs` (lane k to the 64 bytes at `ptrs[k]`):
+/// a transpose and eight 64-byte stores, what [`scatter`] writes.
+///
+/// # Safety
+///
+/// Only where `S::available()`, inside `S::run`; the pointers valid for
+/// writing 64 bytes, the ranges pairwise disjoint and not behind any live
+/// reference.
+#[inline(always)]
+pub unsafe fn store_rows<S: Ifma>(ptrs: [*mut u64; 8], v: &Fe8<S>) {
+    let rows = S::transpose(v.0);
+    for (p, r) in ptrs.iter().zip(rows) {
+        S::store(*p, r);
     }
 }
 
@@ -731,6 +833,11 @@ mod tests {
                 assert!(same(Avx512::mask_sub(va, m, vb, vc), Emulated::mask_sub(a, m, b, c)));
                 assert!(same(Avx512::mullo(va, vb), Emulated::mullo(a, b)));
                 assert!(same(Avx512::max_u(va, vb), Emulated::max_u(a, b)));
+                let rows: [[u64; 8]; 8] = core::array::from_fn(|k| [a, b, c][k % 3].map(|x| x ^ k as u64));
+                let t = Avx512::transpose(rows.map(|r| Avx512::from_array(r)));
+                let e = Emulated::transpose(rows);
+                assert!((0..8).all(|j| same(t[j], e[j])));
+                assert!((0..8).all(|j| (0..8).all(|k| e[j][k] == rows[k][j])));
                 let small = a.map(|x| x >> 12);
                 let d = Avx512::u_to_d(Avx512::from_array(small));
                 assert!(same(

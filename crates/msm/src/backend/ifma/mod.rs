@@ -69,21 +69,16 @@ impl<F: PrimeField, S: Ifma> LaneField<F> for Ifma52<F, S> {
     unsafe fn consts(&self) -> VConsts<S> {
         self.field.vconsts::<S>()
     }
+    /// Eight 64-byte loads and a transpose, not gathers (which load the 64
+    /// limbs one by one; see docs/BENCHMARKS.md).
     #[inline(always)]
     unsafe fn load(ptrs: &[*const u64]) -> Fe8<S> {
-        let mut addr = [0u64; 8];
-        for (a, p) in addr.iter_mut().zip(ptrs) {
-            *a = *p as u64;
-        }
-        field52::gather(S::from_array(addr))
+        field52::load_rows([ptrs[0], ptrs[1], ptrs[2], ptrs[3], ptrs[4], ptrs[5], ptrs[6], ptrs[7]])
     }
+    /// A transpose and eight 64-byte stores (not scatters).
     #[inline(always)]
     unsafe fn store(ptrs: &[*mut u64], v: &Fe8<S>) {
-        let mut addr = [0u64; 8];
-        for (a, p) in addr.iter_mut().zip(ptrs) {
-            *a = *p as u64;
-        }
-        field52::scatter(S::from_array(addr), v)
+        field52::store_rows([ptrs[0], ptrs[1], ptrs[2], ptrs[3], ptrs[4], ptrs[5], ptrs[6], ptrs[7]], v)
     }
     #[inline(always)]
     unsafe fn one(&self, _k: &VConsts<S>) -> Fe8<S> {
@@ -103,7 +98,7 @@ impl<F: PrimeField, S: Ifma> LaneField<F> for Ifma52<F, S> {
     }
     #[inline(always)]
     unsafe fn mul2(k: &VConsts<S>, a: &Fe8<S>, b: &Fe8<S>, c: &Fe8<S>, d: &Fe8<S>) -> (Fe8<S>, Fe8<S>) {
-        (k.mul(a, b), k.mul(c, d))
+        k.mul2(a, b, c, d)
     }
     #[inline(always)]
     unsafe fn square2(k: &VConsts<S>, a: &Fe8<S>, b: &Fe8<S>) -> (Fe8<S>, Fe8<S>) {

@@ -76,6 +76,22 @@ pub trait Ifma: Copy + Send + Sync + 'static {
     /// Round toward minus infinity.
     unsafe fn floor_d(a: Self::D) -> Self::D;
 
+    /// The 8 u64 at `p` (64 bytes, any alignment) as lanes 0..8.
+    ///
+    /// # Safety
+    ///
+    /// Besides [`Self::available`]: `p` valid for reading 64 bytes.
+    unsafe fn load(p: *const u64) -> Self::V;
+    /// Lanes 0..8 to the 8 u64 at `p` (64 bytes, any alignment).
+    ///
+    /// # Safety
+    ///
+    /// Besides [`Self::available`]: `p` valid for writing 64 bytes, not
+    /// behind any live reference.
+    unsafe fn store(p: *mut u64, v: Self::V);
+    /// The 8 x 8 transpose: lane k of `out[j]` is lane j of `rows[k]`.
+    unsafe fn transpose(rows: [Self::V; 8]) -> [Self::V; 8];
+
     /// Lane l from the u64 at `addr[l] + offset` bytes.
     ///
     /// # Safety
@@ -199,6 +215,18 @@ impl Ifma for Emulated {
         a.map(f64::floor)
     }
     #[inline(always)]
+    unsafe fn load(p: *const u64) -> [u64; 8] {
+        core::ptr::read_unaligned(p as *const [u64; 8])
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u64, v: [u64; 8]) {
+        core::ptr::write_unaligned(p as *mut [u64; 8], v)
+    }
+    #[inline(always)]
+    unsafe fn transpose(rows: [[u64; 8]; 8]) -> [[u64; 8]; 8] {
+        core::array::from_fn(|j| lanes(|k| rows[k][j]))
+    }
+    #[inline(always)]
     unsafe fn gather(addr: [u64; 8], offset: i64) -> [u64; 8] {
         lanes(|l| *((addr[l] as i64 + offset) as usize as *const u64))
     }
@@ -320,6 +348,54 @@ mod x86 {
         #[inline(always)]
         unsafe fn floor_d(a: __m512d) -> __m512d {
             _mm512_roundscale_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(a)
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const u64) -> __m512i {
+            _mm512_loadu_si512(p as *const _)
+        }
+        #[inline(always)]
+        unsafe fn store(p: *mut u64, v: __m512i) {
+            _mm512_storeu_si512(p as *mut _, v)
+        }
+        /// Three stages of 8 shuffles: 64-bit pairs (unpack), 128-bit pairs
+        /// (two-source permute), 256-bit halves (128-bit-lane shuffle).
+        /// Written out without closures, so that everything inlines into
+        /// the feature-enabled kernel.
+        #[inline(always)]
+        unsafe fn transpose(r: [__m512i; 8]) -> [__m512i; 8] {
+            // t0 = (r0[0], r1[0], r0[2], r1[2], ...): columns 0, 2, 4, 6 of rows 0-1;
+            // t1 columns 1, 3, 5, 7 of rows 0-1; t2, t3 the same of rows 2-3, ...
+            let t0 = _mm512_unpacklo_epi64(r[0], r[1]);
+            let t1 = _mm512_unpackhi_epi64(r[0], r[1]);
+            let t2 = _mm512_unpacklo_epi64(r[2], r[3]);
+            let t3 = _mm512_unpackhi_epi64(r[2], r[3]);
+            let t4 = _mm512_unpacklo_epi64(r[4], r[5]);
+            let t5 = _mm512_unpackhi_epi64(r[4], r[5]);
+            let t6 = _mm512_unpacklo_epi64(r[6], r[7]);
+            let t7 = _mm512_unpackhi_epi64(r[6], r[7]);
+            // rows 0-3 of two columns each, in the low and high 256 bits:
+            // u0 columns 0 | 4, u1 2 | 6, u2 1 | 5, u3 3 | 7; u4-u7 the same of rows 4-7
+            let even = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+            let odd = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+            let u0 = _mm512_permutex2var_epi64(t0, even, t2);
+            let u1 = _mm512_permutex2var_epi64(t0, odd, t2);
+            let u2 = _mm512_permutex2var_epi64(t1, even, t3);
+            let u3 = _mm512_permutex2var_epi64(t1, odd, t3);
+            let u4 = _mm512_permutex2var_epi64(t4, even, t6);
+            let u5 = _mm512_permutex2var_epi64(t4, odd, t6);
+            let u6 = _mm512_permutex2var_epi64(t5, even, t7);
+            let u7 = _mm512_permutex2var_epi64(t5, odd, t7);
+            // low 256 bits of both (0x44) or high (0xEE)
+            [
+                _mm512_shuffle_i64x2::<0x44>(u0, u4),
+                _mm512_shuffle_i64x2::<0x44>(u2, u6),
+                _mm512_shuffle_i64x2::<0x44>(u1, u5),
+                _mm512_shuffle_i64x2::<0x44>(u3, u7),
+                _mm512_shuffle_i64x2::<0xEE>(u0, u4),
+                _mm512_shuffle_i64x2::<0xEE>(u2, u6),
+                _mm512_shuffle_i64x2::<0xEE>(u1, u5),
+                _mm512_shuffle_i64x2::<0xEE>(u3, u7),
+            ]
         }
         #[inline(always)]
         unsafe fn gather(addr: __m512i, offset: i64) -> __m512i {
