@@ -770,7 +770,7 @@ mod tests {
         }
         // the edge values again in other lanes
         vals.rotate_left(3);
-        vals.extend_from_slice(&vals[vals.len() - 16..].to_vec());
+        vals.extend_from_within(vals.len() - 16..);
         vals.truncate(vals.len() / 8 * 8);
         for chunk in vals.chunks(8) {
             // SAFETY: `available()` checked the features.
