@@ -121,9 +121,9 @@ impl<F: PrimeField, L: LaneField<F>> Kernel for PowKernel<'_, F, L> {
                     };
                 }
                 let a: [L::Fe; 2] = [L::from_lanes(&limbs[..lanes]), L::from_lanes(&limbs[lanes..2 * lanes])];
-                let acc = pow_lanes::<F, L>(&k, one, &a, self.first, self.steps);
-                for (i, v) in group.iter_mut().enumerate() {
-                    *v = self.field.value_of(&L::lane(&acc[i / lanes], i % lanes));
+                let acc = unpack::<F, L>(&pow_lanes::<F, L>(&k, one, &a, self.first, self.steps));
+                for (v, l) in group.iter_mut().zip(&acc) {
+                    *v = self.field.value_of(l);
                 }
             }
         }
@@ -167,6 +167,62 @@ unsafe fn mul<F: PrimeField, L: LaneField<F>>(k: &L::Consts, x: &[L::Fe; 2], y: 
 /// Most digits E has; E itself is kept in a u64 (s <= 64).
 const MAX_DIGITS: usize = 8;
 
+/// The discrete logarithm of a 2^w-th root of unity, by a perfect hash of
+/// the low word of its canonical form: `slots[h(word)]` is m + 1 (0: no
+/// root hashes there), confirmed against `roots[m]` (all seven words).
+/// h(word) = (word * mul) >> shift, `mul` the first odd multiplier tried
+/// under which no two roots share a slot. One product, one load and one
+/// comparison, where a binary search over the sorted keys took w
+/// unpredictable branches per lookup.
+struct Dlog {
+    mul: u64,
+    shift: u32,
+    slots: Vec<u16>,
+    /// The canonical form of zeta^m.
+    roots: Vec<[u64; 7]>,
+}
+
+impl Dlog {
+    /// `None` when no multiplier separates the roots (then the scalar roots
+    /// run); with 2^(w + 5) slots or more, about one multiplier in 55 does.
+    fn new(roots: Vec<[u64; 7]>) -> Option<Self> {
+        let w = roots.len().next_power_of_two().trailing_zeros();
+        if roots.len() >= u16::MAX as usize {
+            return None;
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for bits in w + 5..=w + 8 {
+            let shift = 64 - bits;
+            for _ in 0..4096 {
+                // splitmix64: fixed multipliers, the same tables every run
+                seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = seed;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                let mul = (z ^ (z >> 31)) | 1;
+                let mut slots = vec![0u16; 1 << bits];
+                let free = roots.iter().enumerate().all(|(m, r)| {
+                    let h = (r[0].wrapping_mul(mul) >> shift) as usize;
+                    let empty = slots[h] == 0;
+                    slots[h] = m as u16 + 1;
+                    empty
+                });
+                if free {
+                    return Some(Self { mul, shift, slots, roots });
+                }
+            }
+        }
+        None
+    }
+
+    /// m with zeta^m = the element of these canonical words, if any.
+    #[inline(always)]
+    fn find(&self, words: &[u64; 7]) -> Option<u32> {
+        let m = self.slots[(words[0].wrapping_mul(self.mul) >> self.shift) as usize].checked_sub(1)? as usize;
+        (self.roots[m] == *words).then_some(m as u32)
+    }
+}
+
 /// A [`SqrtTable`]'s tables in one lane arithmetic's form, plus the extra
 /// rows of the precomputed-powers digit search ([`SqrtKernel`]).
 struct LaneTables {
@@ -181,16 +237,20 @@ struct LaneTables {
     /// `shifted[d - 1][m]` = z^(-m 2^(s - (d + 1) w)), d = 1..k-2: digit j's
     /// correction when finding digit j + d (not the top one).
     shifted: Vec<Vec<Limbs>>,
-    /// (low word of the canonical form of zeta^m, m), sorted: the digits'
-    /// lookup, confirmed against `roots`.
-    keys: Vec<(u64, u32)>,
-    /// The canonical form of zeta^m.
-    roots: Vec<[u64; 7]>,
+    /// The digits' lookup: zeta^m -> m.
+    dlog: Dlog,
+    /// rho^-1 in limbs, rho the constant of the arithmetic's cheap
+    /// conversions ([`LaneField::limbs_of_scaled`], `scaled_value_of`);
+    /// `None` where rho = 1 (they are the exact ones). The kernel reads a in
+    /// as a / rho, multiplies by rho^-1 and takes the root of a / rho^2,
+    /// r = +-sqrt(a) / rho, whose way out (times rho) is a root of a: one
+    /// lane product per root for two conversions without a product each.
+    unscale: Option<Limbs>,
 }
 
 impl LaneTables {
-    /// `None` when two roots share a low word or E has too many digits
-    /// (then the scalar roots run).
+    /// `None` when the roots cannot be told apart by a hash of their low
+    /// words or E has too many digits (then the scalar roots run).
     fn new<F: PrimeField, L: LaneField<F>>(field: &L, table: &SqrtTable<F>) -> Option<Self> {
         let (s, w) = (table.two_adicity(), table.window());
         let k = s.div_ceil(w);
@@ -216,20 +276,47 @@ impl LaneTables {
             })
             .collect();
         let roots: Vec<[u64; 7]> = table.roots().iter().map(|r| field.canonical_words(&field.limbs_of(r))).collect();
-        let mut keys: Vec<(u64, u32)> = roots.iter().enumerate().map(|(m, r)| (r[0], m as u32)).collect();
-        keys.sort_unstable();
-        if keys.windows(2).any(|p| p[0].0 == p[1].0) {
-            return None;
-        }
-        Some(Self { s, w, k, powers, shifted, keys, roots })
+        let dlog = Dlog::new(roots)?;
+        let rho = field.scaled_value_of(&field.limbs_of(&F::ONE));
+        let unscale = (rho != F::ONE).then(|| field.limbs_of(&rho.inverse().expect("rho is non-zero")));
+        Some(Self { s, w, k, powers, shifted, dlog, unscale })
     }
+}
 
-    /// m with zeta^m = the element of these canonical words, if any.
-    fn dlog(&self, words: &[u64; 7]) -> Option<u32> {
-        let i = self.keys.binary_search_by_key(&words[0], |k| k.0).ok()?;
-        let m = self.keys[i].1;
-        (self.roots[m as usize] == *words).then_some(m)
+/// Every lane of two vectors as limbs: one store per vector, where taking
+/// the lanes one at a time stored each vector once per lane.
+///
+/// # Safety
+///
+/// Inside [`LaneField::run`] only.
+#[inline(always)]
+unsafe fn unpack<F: PrimeField, L: LaneField<F>>(v: &[L::Fe; 2]) -> [Limbs; 16] {
+    let mut out = [[0u64; 8]; 16];
+    let base = out.as_mut_ptr();
+    let mut ptrs = [core::ptr::null_mut::<u64>(); 16];
+    for (i, p) in ptrs.iter_mut().enumerate() {
+        *p = base.wrapping_add(i).cast::<u64>();
     }
+    // SAFETY: 2 LANES <= 16 disjoint, aligned 64-byte rows of `out`, which
+    // no reference points into until the stores are done.
+    L::store(&ptrs[..L::LANES], &v[0]);
+    L::store(&ptrs[L::LANES..2 * L::LANES], &v[1]);
+    out
+}
+
+/// Two vectors whose lane l is `row[index(l)]`, loaded from the table
+/// itself (no copy of the rows first).
+///
+/// # Safety
+///
+/// Inside [`LaneField::run`] only.
+#[inline(always)]
+unsafe fn rows<F: PrimeField, L: LaneField<F>>(row: &[Limbs], index: impl Fn(usize) -> usize) -> [L::Fe; 2] {
+    let mut ptrs = [core::ptr::null::<u64>(); 16];
+    for (l, p) in ptrs.iter_mut().enumerate().take(2 * L::LANES) {
+        *p = row[index(l)].as_ptr();
+    }
+    [L::load(&ptrs[..L::LANES]), L::load(&ptrs[L::LANES..2 * L::LANES])]
 }
 
 /// `out[i]` = a square root of `values[i]` (either one), `None` for a
@@ -263,16 +350,21 @@ impl<F: PrimeField, L: LaneField<F>> Kernel for SqrtKernel<'_, F, L> {
         unsafe {
             let kc = self.field.consts();
             let one = self.field.one(&kc);
-            let one_limbs = self.field.limbs_of(&F::ONE);
+            let one_limbs = self.field.limbs_of_scaled(&F::ONE);
+            let unscale = self.tables.unscale.map(|u| pair::<F, L>(&[u; 16]));
             for (group, out) in self.values.chunks(2 * lanes).zip(self.out.chunks_mut(2 * lanes)) {
                 let mut limbs = [[0u64; 8]; 16];
                 for (i, l) in limbs.iter_mut().enumerate().take(2 * lanes) {
                     *l = match group.get(i) {
-                        Some(v) => self.field.limbs_of(v),
+                        Some(v) => self.field.limbs_of_scaled(v),
                         None => one_limbs,
                     };
                 }
-                let a = pair::<F, L>(&limbs);
+                // a / rho^2 (a where rho = 1): see `LaneTables::unscale`
+                let mut a = pair::<F, L>(&limbs);
+                if let Some(u) = &unscale {
+                    a = mul::<F, L>(&kc, &a, u);
+                }
                 let v = pow_lanes::<F, L>(&kc, one, &a, self.first, self.steps);
                 // candidate x = a^((t+1)/2), b = a^t = z^E
                 let x = mul::<F, L>(&kc, &a, &v);
@@ -300,17 +392,15 @@ impl<F: PrimeField, L: LaneField<F>> Kernel for SqrtKernel<'_, F, L> {
                         } else {
                             &self.tables.shifted[(i - j - 1) as usize]
                         };
-                        let mut g = [[0u64; 8]; 16];
-                        for l in 0..2 * lanes {
-                            g[l] = row[((e[l] >> (j * w)) & mask) as usize];
-                        }
-                        c = mul::<F, L>(&kc, &c, &pair::<F, L>(&g));
+                        let g = rows::<F, L>(row, |l| ((e[l] >> (j * w)) & mask) as usize);
+                        c = mul::<F, L>(&kc, &c, &g);
                     }
                     // c = zeta^m; in the top, narrower digit m is the digit
                     // times 2^(w - width)
                     let width = if i + 1 == k { top } else { w };
+                    let c = unpack::<F, L>(&c);
                     for l in 0..2 * lanes {
-                        let m = self.tables.dlog(&self.field.canonical_words(&L::lane(&c[l / lanes], l % lanes)));
+                        let m = self.tables.dlog.find(&self.field.canonical_words(&c[l]));
                         let digit = match m {
                             Some(m) if (m >> (w - width)) << (w - width) == m => (m >> (w - width)) as u64,
                             _ => {
@@ -321,20 +411,21 @@ impl<F: PrimeField, L: LaneField<F>> Kernel for SqrtKernel<'_, F, L> {
                         e[l] |= digit << (i * w);
                     }
                 }
-                // a is a square exactly when E is even; the root is x z^(-E/2)
+                // a is a square exactly when E is even; the root is x z^(-E/2),
+                // E/2 < 2^(s-1): digits from bit s - 1 up are zero, their
+                // products skipped (all of them for s = 1: the root is x)
                 let mut r = x;
-                for i in 0..k {
-                    let mut g = [[0u64; 8]; 16];
-                    for l in 0..2 * lanes {
-                        g[l] = self.tables.powers[i as usize][(((e[l] >> 1) >> (i * w)) & mask) as usize];
-                    }
-                    r = mul::<F, L>(&kc, &r, &pair::<F, L>(&g));
+                for i in (0..k).take_while(|i| i * w < s - 1) {
+                    let row = &self.tables.powers[i as usize];
+                    let g = rows::<F, L>(row, |l| (((e[l] >> 1) >> (i * w)) & mask) as usize);
+                    r = mul::<F, L>(&kc, &r, &g);
                 }
+                let r = unpack::<F, L>(&r);
                 for (l, (a, o)) in group.iter().zip(out.iter_mut()).enumerate() {
                     *o = if a.is_zero() {
                         Some(F::ZERO)
                     } else if ok[l] && e[l] & 1 == 0 {
-                        Some(self.field.value_of(&L::lane(&r[l / lanes], l % lanes)))
+                        Some(self.field.scaled_value_of(&r[l]))
                     } else {
                         None
                     };
@@ -515,6 +606,89 @@ mod tests {
             lanes_match::<Bls12_377Fq, Ifma52<Bls12_377Fq>>(300);
             lanes_match::<Bls12_381Fq, Ifma52<Bls12_381Fq>>(300);
         }
+    }
+
+    /// [`sqrt_batch_on`] on one lane arithmetic against the scalar root:
+    /// 0, 1, -1, q - 2, small values, roots of unity (digits zero, full and
+    /// in between), random elements (about half non-squares) and squares,
+    /// at lengths around the lane groups.
+    fn roots_match<F: PrimeField, L: LaneField<F>>(n: usize) {
+        if !L::available() {
+            return;
+        }
+        let field = L::new().unwrap();
+        let table = SqrtTable::<F>::new();
+        let mut v = inputs::<F>(n);
+        v.extend([-F::from_u64(2), F::from_u64(3), F::from_u64(4), F::from_u64(5)]);
+        v.extend(table.powers().iter().flat_map(|row| [row[1], row[row.len() / 2], row[row.len() - 1]]));
+        v.extend(table.roots().iter().step_by(5).copied());
+        let squares: Vec<F> = v.iter().map(|x| x.square()).collect();
+        v.extend(squares);
+        for len in [0, 1, 7, 8, 9, 16, 17, v.len()] {
+            let got = sqrt_batch_on(&field, &table, &v[..len]).expect("tables");
+            assert_eq!(got.len(), len);
+            for (a, r) in v[..len].iter().zip(&got) {
+                assert_eq!(r.is_some(), table.sqrt(a).is_some(), "{} {a:?}", L::NAME);
+                if let Some(r) = r {
+                    assert_eq!(r.square(), *a, "{} {a:?}", L::NAME);
+                }
+            }
+        }
+    }
+
+    fn roots_match_every_field<L377, L381>()
+    where
+        L377: LaneField<Bls12_377Fq>,
+        L381: LaneField<Bls12_381Fq>,
+    {
+        roots_match::<Bls12_377Fq, L377>(200); // s = 46: six digits, a narrower top one
+        roots_match::<Bls12_381Fq, L381>(200); // s = 1: one one-bit digit, no final product
+    }
+
+    #[test]
+    fn lane_roots_match_scalar_roots() {
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        roots_match_every_field::<
+            Fma51<Bls12_377Fq, crate::backend::lanes::NativeSimd>,
+            Fma51<Bls12_381Fq, crate::backend::lanes::NativeSimd>,
+        >();
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::backend::ifma::Ifma52;
+            roots_match_every_field::<Ifma52<Bls12_377Fq>, Ifma52<Bls12_381Fq>>();
+        }
+        roots_match::<Bls12_381Fq, Fma51<Bls12_381Fq, Portable>>(20);
+    }
+
+    /// The perfect hash finds every root of unity and nothing else (other
+    /// elements, a root with one word changed).
+    #[test]
+    fn dlog_finds_exactly_the_roots() {
+        fn check<F: PrimeField>() {
+            let table = SqrtTable::<F>::new();
+            let words = |x: &F| -> [u64; 7] {
+                let mut w = [0u64; 7];
+                x.write_montgomery_words(&mut w[..F::NUM_BYTES.div_ceil(8)]);
+                w
+            };
+            let roots: Vec<[u64; 7]> = table.roots().iter().map(words).collect();
+            let dlog = Dlog::new(roots.clone()).expect("a separating multiplier");
+            for (m, r) in roots.iter().enumerate() {
+                assert_eq!(dlog.find(r), Some(m as u32));
+                let mut other = *r;
+                other[3] ^= 1;
+                assert_eq!(dlog.find(&other), None);
+            }
+            for x in inputs::<F>(300) {
+                let w = words(&x);
+                assert_eq!(dlog.find(&w).is_some(), roots.contains(&w), "{x:?}");
+            }
+        }
+        check::<Bls12_377Fq>();
+        check::<Bls12_381Fq>();
+        check::<zkmsm_field::Bls12_381Fr>();
+        // two roots with one low word cannot be told apart: no tables
+        assert!(Dlog::new(vec![[5, 0, 0, 0, 0, 0, 0], [5, 1, 0, 0, 0, 0, 0]]).is_none());
     }
 
     #[test]
