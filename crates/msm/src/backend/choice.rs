@@ -41,9 +41,12 @@ impl Arithmetic {
 /// "auto on the quiet machine (session 8)"):
 ///
 /// - twisted Edwards against XYZZ: neither uses lanes, so the crossover is
-///   the same for every arithmetic. They tie from about 600 to 1000 points;
-///   from about 1000 twisted Edwards (one fewer multiplication per addition)
-///   is ahead, by 1.2-1.3x at 1200-2900 points.
+///   the same for every arithmetic. Without GLV they tied from about 600
+///   to 1000 points (session 6); both with GLV (what `auto` runs), twisted
+///   Edwards (one fewer multiplication per addition) is ahead from 54
+///   points on the Zen 3 (1.02-1.15x at 54-215, session 8) and from 27 on
+///   the Zen 5 (1.1-1.28x at 54-215, 1.3-1.5x at 256-2,896, session 9,
+///   quiet), so from 54: at 27-45 points on the Zen 5 XYZZ is within 1.12.
 /// - the FMA lane engine with GLV against both (with GLV): since GLV and
 ///   the spread top window (session 8) it is ahead from 256 points, where
 ///   its plan moves to a wider window (1.2-1.5x ahead of XYZZ and twisted
@@ -55,7 +58,7 @@ impl Arithmetic {
 ///   1,024), 1.7x behind at 215. Its batches had been at least 256 whatever
 ///   the window, which the plans of 550-3,000 points (c = 8 to 10) could not
 ///   fill: it lost to both up to 2,435 points before batches stopped at B/4.
-pub const TWISTED_EDWARDS_FROM: usize = 1 << 10;
+pub const TWISTED_EDWARDS_FROM: usize = 54;
 
 /// Below this many points the FMA lane engine loses (see above).
 pub const FMA_LANES_FROM: usize = 256;
@@ -137,7 +140,8 @@ mod tests {
     fn auto_picks_xyzz_at_tiny_sizes_and_lanes_at_large_ones() {
         for arith in [Arithmetic::Ifma, Arithmetic::Fma, Arithmetic::Scalar] {
             for te in [false, true] {
-                for n in 0..FMA_LANES_FROM {
+                let xyzz_below = if te { TWISTED_EDWARDS_FROM } else { FMA_LANES_FROM };
+                for n in 0..xyzz_below {
                     assert_eq!(auto_backend(arith, te, n), BackendChoice::Xyzz, "{arith:?} n {n}");
                 }
                 let large = auto_backend(arith, te, 1 << 20);
@@ -157,11 +161,11 @@ mod tests {
         let at = |arith, te, n| auto_backend(arith, te, n);
         // twisted Edwards against XYZZ, BLS12-377 only, where no lane engine
         // starts first (the FMA lanes start below it)
-        assert_eq!(at(Arithmetic::Fma, true, TWISTED_EDWARDS_FROM), BatchAffineGreedy);
-        assert_eq!(at(Arithmetic::Ifma, true, TWISTED_EDWARDS_FROM), BatchAffineGreedy);
-        assert_eq!(at(Arithmetic::Scalar, true, TWISTED_EDWARDS_FROM - 1), Xyzz);
-        assert_eq!(at(Arithmetic::Scalar, true, TWISTED_EDWARDS_FROM), TwistedEdwards);
-        assert_eq!(at(Arithmetic::Scalar, false, TWISTED_EDWARDS_FROM), Xyzz);
+        for arith in [Arithmetic::Ifma, Arithmetic::Fma, Arithmetic::Scalar] {
+            assert_eq!(at(arith, true, TWISTED_EDWARDS_FROM - 1), Xyzz, "{arith:?}");
+            assert_eq!(at(arith, true, TWISTED_EDWARDS_FROM), TwistedEdwards, "{arith:?}");
+            assert_eq!(at(arith, false, TWISTED_EDWARDS_FROM), Xyzz, "{arith:?}");
+        }
         for (arith, from) in [(Arithmetic::Fma, FMA_LANES_FROM), (Arithmetic::Ifma, IFMA_LANES_FROM)] {
             let below = if from > TWISTED_EDWARDS_FROM { TwistedEdwards } else { Xyzz };
             assert_eq!(at(arith, true, from - 1), below, "{arith:?}");
