@@ -193,6 +193,7 @@ impl Dlog {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for bits in w + 5..=w + 8 {
             let shift = 64 - bits;
+            let mut slots = vec![0u16; 1 << bits];
             for _ in 0..4096 {
                 // splitmix64: fixed multipliers, the same tables every run
                 seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -200,7 +201,7 @@ impl Dlog {
                 z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
                 z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
                 let mul = (z ^ (z >> 31)) | 1;
-                let mut slots = vec![0u16; 1 << bits];
+                slots.fill(0);
                 let free = roots.iter().enumerate().all(|(m, r)| {
                     let h = (r[0].wrapping_mul(mul) >> shift) as usize;
                     let empty = slots[h] == 0;

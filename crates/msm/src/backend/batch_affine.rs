@@ -95,19 +95,13 @@ impl<S: Scheduler> BatchAffineBackend<S> {
 
     /// Large enough to amortize the inversion (about 2 us), small enough that
     /// collisions (about T^2 / 2B per batch) stay at a few percent and the
-    /// batch stays in cache: B/16, 64..1024 portable, 256..1024 in lanes
+    /// batch stays in cache: B/16 within 64..1024 portable, the lane
+    /// engines' rule ([`super::lanes::batch_size_for`]) on IFMA and FMA
     /// (`cargo bench -p zkmsm --bench accumulate -- log_n c batch`;
-    /// docs/BENCHMARKS.md). Both lane engines also stop at B/4: a batch of 256
-    /// into 512 buckets (c = 10) sent 24% of the operations to the scalar
-    /// side buckets, each ~4x a lane addition in instructions (callgrind,
-    /// docs/BENCHMARKS.md "Where the FMA engine's instructions go").
+    /// docs/BENCHMARKS.md).
     pub fn batch_size_for(&self, buckets: usize) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        if self.ifma {
-            return self.batch_size.unwrap_or_else(|| super::ifma::batch_size_for(buckets)).max(1);
-        }
-        if self.fma {
-            return self.batch_size.unwrap_or((buckets / 16).clamp(256, 1024).min((buckets / 4).max(64))).max(1);
+        if self.ifma || self.fma {
+            return self.batch_size.unwrap_or_else(|| super::lanes::batch_size_for(buckets)).max(1);
         }
         self.batch_size.unwrap_or((buckets / 16).clamp(64, 1024)).max(1)
     }

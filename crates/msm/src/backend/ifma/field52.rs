@@ -16,8 +16,8 @@
 //! # Safety
 //!
 //! The `unsafe fn`s of [`VConsts`] may only run where `S::available()`, inside
-//! `S::run`; that one condition is why they are unsafe. [`gather`] and
-//! [`scatter`] also touch memory (see their sections).
+//! `S::run`; that one condition is why they are unsafe. [`load_rows`] and
+//! [`store_rows`] also touch memory (see their sections).
 #![allow(clippy::missing_safety_doc)]
 // Limb loops index several arrays by the same limb number, as the formulas do.
 #![allow(clippy::needless_range_loop)]
@@ -490,40 +490,9 @@ impl<S: Ifma> VConsts<S> {
     }
 }
 
-/// Eight elements gathered from absolute addresses: lane k from the 64
-/// bytes at address lane k of `addr`.
-///
-/// # Safety
-///
-/// Only where `S::available()`, inside `S::run`; and every lane of `addr` must
-/// be the address of 64 readable bytes (an element in limbs), 8-byte aligned.
-#[inline(always)]
-pub unsafe fn gather<S: Ifma>(addr: S::V) -> Fe8<S> {
-    let mut out = [S::zero(); LIMBS];
-    for (j, o) in out.iter_mut().enumerate() {
-        *o = S::gather(addr, 8 * j as i64);
-    }
-    Fe8(out)
-}
-
-/// Eight elements written to absolute addresses: lane k to the 64 bytes at
-/// address lane k of `addr`.
-///
-/// # Safety
-///
-/// Only where `S::available()`, inside `S::run`; and the lanes of `addr` must
-/// be the addresses of eight pairwise disjoint ranges of 64 writable bytes,
-/// 8-byte aligned, that no live reference points into.
-#[inline(always)]
-pub unsafe fn scatter<S: Ifma>(addr: S::V, v: &Fe8<S>) {
-    for (j, l) in v.0.iter().enumerate() {
-        S::scatter(addr, 8 * j as i64, *l);
-    }
-}
-
 /// Eight elements loaded from `ptrs` (lane k from the 64 bytes at `ptrs[k]`):
-/// eight 64-byte loads and a transpose, the same values as [`gather`] with
-/// 8 loads instead of 64 (each gather loads 8 u64 one by one).
+/// eight 64-byte loads and a transpose (8 loads where gathers took 64: one
+/// per limb and lane).
 ///
 /// # Safety
 ///
@@ -544,7 +513,7 @@ pub unsafe fn load_rows<S: Ifma>(ptrs: [*const u64; 8]) -> Fe8<S> {
 }
 
 /// Eight elements written to `ptrs` (lane k to the 64 bytes at `ptrs[k]`):
-/// a transpose and eight 64-byte stores, what [`scatter`] writes.
+/// a transpose and eight 64-byte stores.
 ///
 /// # Safety
 ///
@@ -602,6 +571,30 @@ pub fn available() -> bool {
 mod tests {
     use super::super::ops::{Avx512, Emulated};
     use super::*;
+
+    /// m q as 7 words.
+    fn q_times(q64: &[u64; 7], m: u64) -> [u64; 7] {
+        let mut w = *q64;
+        let mut c = 0u128;
+        for x in w.iter_mut() {
+            let t = (*x as u128) * (m as u128) + c;
+            *x = t as u64;
+            c = t >> 64;
+        }
+        w
+    }
+
+    /// a + b as 7 words (no overflow for the values the tests use).
+    fn add_words(a: &[u64; 7], b: &[u64; 7]) -> [u64; 7] {
+        let mut w = [0u64; 7];
+        let mut c = 0u128;
+        for i in 0..7 {
+            let t = a[i] as u128 + b[i] as u128 + c;
+            w[i] = t as u64;
+            c = t >> 64;
+        }
+        w
+    }
     use rand::SeedableRng;
     use zkmsm_field::{Bls12_377Fq, Bls12_381Fq};
 
@@ -642,14 +635,7 @@ mod tests {
                     assert_eq!(r, a[i] - b[i].double().double());
                     // reduced below 3q: fits the sub constants' margins
                     let w = limbs_to_words(&lane(&red, i).0);
-                    let mut three_q = f.q64;
-                    let mut c = 0u128;
-                    for x in three_q.iter_mut() {
-                        let t = (*x as u128) * 3 + c;
-                        *x = t as u64;
-                        c = t >> 64;
-                    }
-                    assert!(!geq(&w, &three_q), "reduce left a value above 3q");
+                    assert!(!geq(&w, &q_times(&f.q64, 3)), "reduce left a value above 3q");
                 }
             }
         }
@@ -677,14 +663,8 @@ mod tests {
         for x in &values {
             let canonical = f.to_limbs52(x);
             cases.push(canonical);
-            let mut w = limbs_to_words(&canonical.0);
-            for _ in 0..2 {
-                let mut carry = 0u128;
-                for (v, q) in w.iter_mut().zip(f.q64) {
-                    let t = *v as u128 + q as u128 + carry;
-                    *v = t as u64;
-                    carry = t >> 64;
-                }
+            for m in [1, 2] {
+                let w = add_words(&limbs_to_words(&canonical.0), &q_times(&f.q64, m));
                 cases.push(Limbs52(words_to_limbs(&w)));
             }
         }
@@ -729,16 +709,7 @@ mod tests {
         let f = Field52::<F>::new().unwrap();
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
         let limbs_of_words = |w: [u64; 7]| Limbs52(words_to_limbs(&w));
-        let times = |m: u64| {
-            let mut w = f.q64;
-            let mut c = 0u128;
-            for x in w.iter_mut() {
-                let t = (*x as u128) * (m as u128) + c;
-                *x = t as u64;
-                c = t >> 64;
-            }
-            w
-        };
+        let times = |m: u64| q_times(&f.q64, m);
         // top limbs: one below 64q's (so the value is below 64q whatever the
         // lower limbs), and 2^384's minus one
         let top64 = words_to_limbs(&times(64))[7] - 1;

@@ -144,16 +144,6 @@ pub fn enabled() -> bool {
     *ON.get_or_init(|| Avx512::available() && std::env::var_os("ZKMSM_NO_IFMA").is_none_or(|v| v != "1"))
 }
 
-/// Batches of multiples of 8: B/16 within 256..1024 (smaller, and the one
-/// scalar inversion per batch would dominate), but at most B/4 (at least
-/// 64): batches of 256 into 128 or 512 buckets (c = 8 or 10, the plans of
-/// 550 to 3,000 points) cannot be filled with distinct buckets, and the
-/// scheduler sent most operations to the scalar side buckets: 2,450 points
-/// took 33 ms against 12 ms at c = 11 (Zen 5, session 9).
-pub fn batch_size_for(buckets: usize) -> usize {
-    (buckets / 16).clamp(256, 1024).min((buckets / 4).max(64))
-}
-
 /// Convert points once (callers check [`enabled`] first).
 pub fn prepare<C: MsmCurve>(points: &[Affine<C>]) -> IfmaPoints<C> {
     IfmaPoints::prepare(points)

@@ -11,7 +11,7 @@
 //! # Safety
 //!
 //! [`Avx512`]'s operations may only run where [`Ifma::available`] is true,
-//! inside [`Ifma::run`]; [`Ifma::gather`] and [`Ifma::scatter`] also touch
+//! inside [`Ifma::run`]; [`Ifma::load`] and [`Ifma::store`] also touch
 //! memory (see their own sections).
 #![allow(clippy::missing_safety_doc)]
 
@@ -91,24 +91,6 @@ pub trait Ifma: Copy + Send + Sync + 'static {
     unsafe fn store(p: *mut u64, v: Self::V);
     /// The 8 x 8 transpose: lane k of `out[j]` is lane j of `rows[k]`.
     unsafe fn transpose(rows: [Self::V; 8]) -> [Self::V; 8];
-
-    /// Lane l from the u64 at `addr[l] + offset` bytes.
-    ///
-    /// # Safety
-    ///
-    /// Besides [`Self::available`]: every lane's address (the lane of
-    /// `addr`, a plain address, plus `offset`) points to a readable,
-    /// 8-byte-aligned u64.
-    unsafe fn gather(addr: Self::V, offset: i64) -> Self::V;
-
-    /// Lane l to the u64 at `addr[l] + offset` bytes.
-    ///
-    /// # Safety
-    ///
-    /// Besides [`Self::available`]: every lane's address is valid for
-    /// writing a u64, 8-byte aligned, distinct from the other lanes', and not
-    /// behind any live reference.
-    unsafe fn scatter(addr: Self::V, offset: i64, v: Self::V);
 }
 
 /// The plain-Rust emulation: the reference, and what tests run on CPUs
@@ -225,16 +207,6 @@ impl Ifma for Emulated {
     #[inline(always)]
     unsafe fn transpose(rows: [[u64; 8]; 8]) -> [[u64; 8]; 8] {
         core::array::from_fn(|j| lanes(|k| rows[k][j]))
-    }
-    #[inline(always)]
-    unsafe fn gather(addr: [u64; 8], offset: i64) -> [u64; 8] {
-        lanes(|l| *((addr[l] as i64 + offset) as usize as *const u64))
-    }
-    #[inline(always)]
-    unsafe fn scatter(addr: [u64; 8], offset: i64, v: [u64; 8]) {
-        for l in 0..8 {
-            *((addr[l] as i64 + offset) as usize as *mut u64) = v[l];
-        }
     }
 }
 
@@ -396,16 +368,6 @@ mod x86 {
                 _mm512_shuffle_i64x2::<0xEE>(u1, u5),
                 _mm512_shuffle_i64x2::<0xEE>(u3, u7),
             ]
-        }
-        #[inline(always)]
-        unsafe fn gather(addr: __m512i, offset: i64) -> __m512i {
-            let idx = _mm512_add_epi64(addr, _mm512_set1_epi64(offset));
-            _mm512_i64gather_epi64::<1>(idx, core::ptr::null::<i64>())
-        }
-        #[inline(always)]
-        unsafe fn scatter(addr: __m512i, offset: i64, v: __m512i) {
-            let idx = _mm512_add_epi64(addr, _mm512_set1_epi64(offset));
-            _mm512_i64scatter_epi64::<1>(core::ptr::null_mut::<i64>(), idx, v)
         }
     }
 }

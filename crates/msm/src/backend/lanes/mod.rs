@@ -135,6 +135,18 @@ pub const FMA_LAYOUT: &str = "fma51-point51";
 /// Bits per limb of [`FMA_LAYOUT`].
 pub const FMA_RADIX: u32 = 51;
 
+/// The lane engines' batch size for a window of `buckets` buckets (IFMA and
+/// FMA alike; multiples of 8): B/16 within 256..1024, so that the one scalar
+/// inversion per batch is amortized, but at most B/4 (at least 64), so that
+/// a batch can be filled with distinct buckets. Batches of 256 into 128 to
+/// 512 buckets (c = 8 to 10) sent most operations to the scalar side
+/// buckets: 24% of them at c = 10 on the FMA engine (callgrind), and 2,450
+/// points took 33 ms on the IFMA engine against 13 ms with the cap (Zen 5,
+/// session 9; docs/BENCHMARKS.md).
+pub fn batch_size_for(buckets: usize) -> usize {
+    (buckets / 16).clamp(256, 1024).min((buckets / 4).max(64))
+}
+
 /// Whether the four-lane FMA engine runs here: AVX2 + FMA (x86-64) or NEON
 /// (aarch64), and not turned off with `ZKMSM_NO_FMA=1` (to compare with the
 /// scalar path).
@@ -238,5 +250,24 @@ impl<F: PrimeField, S: Simd> LaneField<F> for Fma51<F, S> {
     #[inline(always)]
     unsafe fn neg_where(k: &Self::Consts, a: &Self::Fe, mask: u32) -> Self::Fe {
         k.neg_where(a, [mask & 1 != 0, mask & 2 != 0, mask & 4 != 0, mask & 8 != 0])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// What the engines rely on, at every window size: whole pairs of
+    /// 8-lane steps, at least 64, at most 1024, and from 256 buckets on at
+    /// most a quarter of them (so that a batch can be filled with distinct
+    /// buckets).
+    #[test]
+    fn batch_sizes_fit_the_lanes_and_the_buckets() {
+        for c in 1..=crate::plan::MAX_C {
+            let buckets = 1usize << (c - 1);
+            let b = super::batch_size_for(buckets);
+            assert!(b.is_multiple_of(16) && (64..=1024).contains(&b), "c = {c}: {b}");
+            if buckets >= 256 {
+                assert!(4 * b <= buckets, "c = {c}: {b} into {buckets} buckets");
+            }
+        }
     }
 }
