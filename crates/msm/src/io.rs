@@ -14,7 +14,7 @@
 //! longer.
 
 use crate::context::check_scalars;
-use crate::load::{decode_chunk, validate_points, BadPoint, PointFault, Validation};
+use crate::load::{decode_chunk, validate_decoded, BadPoint, PointFault, Validation};
 use crate::validate::BATCH_POINTS as VALIDATION_BATCH;
 use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
@@ -488,7 +488,7 @@ pub fn read_points_from<C: MsmCurve>(
             let index = first + index;
             bad(BadPoint { index, offset: (index * size) as u64, fault })
         };
-        validate_points(points, opts.validation).map_err(|e| match e {
+        validate_decoded(points, opts.validation, &|_, _| {}).map_err(|e| match e {
             MsmError::PointNotOnCurve { index } => at(index, PointFault::NotOnCurve),
             MsmError::PointNotInSubgroup { index } => at(index, PointFault::NotInSubgroup),
             other => other,

@@ -5,7 +5,7 @@
 //! the same as the file readers ([`crate::io`], which add the file's name
 //! and header). [`validate_points`] checks points already in memory.
 
-pub use crate::validate::{validate_points, validate_points_with_progress};
+pub use crate::validate::{validate_decoded, validate_points, validate_points_with_progress};
 use crate::MsmError;
 use rayon::prelude::*;
 use zkmsm_curve::{Affine, DecodeError, Decoded, MsmCurve, PointFormat};
@@ -81,7 +81,7 @@ pub fn decode_points<C: MsmCurve>(
     if extra != 0 {
         return Err(BadPoint::new::<C>(whole, format, PointFault::Truncated { extra, size }));
     }
-    validate_points(&points, validation).map_err(|e| match e {
+    validate_decoded(&points, validation, &|_, _| {}).map_err(|e| match e {
         MsmError::PointNotOnCurve { index } => BadPoint::new::<C>(index, format, PointFault::NotOnCurve),
         MsmError::PointNotInSubgroup { index } => BadPoint::new::<C>(index, format, PointFault::NotInSubgroup),
         other => unreachable!("validation reports only bad points, not {other}"),
@@ -92,7 +92,8 @@ pub fn decode_points<C: MsmCurve>(
 /// Decode whole encoded points (`bytes.len()` a multiple of the point size)
 /// onto `out`, in parallel; `first` is the index of the first of them, for
 /// the errors of readers that decode a chunk at a time. Decoding checks the
-/// encoding and the curve equation, not the subgroup ([`validate_points`]).
+/// encoding and the curve equation (a compressed point's y is checked to be
+/// a square root of x^3 + b), not the subgroup ([`validate_decoded`]).
 pub fn decode_chunk<C: MsmCurve>(
     bytes: &[u8],
     format: PointFormat,
@@ -141,14 +142,19 @@ fn decode_step<C: MsmCurve>(bytes: &[u8], format: PointFormat, out: &mut Vec<Res
         })
         .collect();
     let roots = crate::decompress::sqrt_batch(table, &rhs);
+    // A lane root is checked (y^2 = x^3 + b: one squaring), so that decoded
+    // points need no curve check later; one that failed (none should) is
+    // taken again by the scalar root.
     deferred
         .into_par_iter()
-        .zip(roots.into_par_iter())
-        .map(|(d, y)| match d? {
+        .zip(roots.into_par_iter().zip(rhs.into_par_iter()))
+        .map(|(d, (y, rhs))| match d? {
             Decoded::Point(p) => Ok(p),
-            Decoded::Compressed { x, largest } => {
-                y.map(|y| Affine::<C>::from_x_and_root(x, y, largest)).ok_or(DecodeError::NoSuchX)
-            }
+            Decoded::Compressed { x, largest } => match y {
+                Some(y) if y.square() == rhs => Ok(Affine::<C>::from_x_and_root(x, y, largest)),
+                Some(_) => Affine::<C>::from_x(x, largest).ok_or(DecodeError::NoSuchX),
+                None => Err(DecodeError::NoSuchX),
+            },
         })
         .collect_into_vec(out);
 }

@@ -41,22 +41,30 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
+use zkmsm_field::PrimeField;
 
 /// Every input with a point outside G1 fails the batch test with
 /// probability at least 1 - 2^-SOUNDNESS_BITS.
 pub const SOUNDNESS_BITS: u32 = 128;
 
-/// Points per batch: one batch's copy of the points (in the engine's form)
-/// is the extra memory validation takes. Readers validate this many at a time.
-pub const BATCH_POINTS: usize = 1 << 18;
+/// Points per batch: one batch's copy of the points (in the engine's form,
+/// 128 MiB with IFMA) is the extra memory validation takes. Readers
+/// validate this many at a time. 2^20 rather than 2^18: each window's fold
+/// (2^c additions) is paid once for four times the points; at 2^20 on Zen 5
+/// with IFMA the test took 500 ms where four 2^18 batches took 578 ms (c =
+/// 14 both, BLS12-381, 2 threads).
+pub const BATCH_POINTS: usize = 1 << 20;
 
 /// Ranges this short are scanned point by point when looking for the bad one.
 const SCAN: usize = 1 << 12;
 
 /// Costs in units of one bucket addition in the engine: a plane-folding
-/// XYZZ addition, and one per-point subgroup test (126 doublings and a few
-/// additions in Jacobian coordinates, about 110 engine additions).
-const FOLD_COST: f64 = 2.0;
+/// addition (batched affine, scalar code; measured on Zen 5 with IFMA: a
+/// window's fixed cost about 3.5 engine additions per 2^c, from 2^18 and
+/// 2^20 batches at c = 13..17), and one per-point subgroup test (126
+/// doublings and a few additions in Jacobian coordinates, about 110 engine
+/// additions).
+const FOLD_COST: f64 = 3.5;
 const POINT_TEST_COST: f64 = 110.0;
 
 /// The first point that is not on the curve, or (`Full`) not in the
@@ -81,6 +89,31 @@ pub fn validate_points_with_progress<C: MsmCurve>(
     if validation == Validation::OnCurveOnly {
         return Ok(());
     }
+    subgroup_with_progress(points, progress)
+}
+
+/// As [`validate_points_with_progress`] for points that
+/// [`crate::load::decode_chunk`] made, which are on the curve already (an
+/// uncompressed point's equation is checked when it is decoded, a
+/// compressed point's y is a checked square root of x^3 + b): only the
+/// subgroup is left to check (`Full`), nothing for the other levels.
+pub fn validate_decoded<C: MsmCurve>(
+    points: &[Affine<C>],
+    validation: Validation,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<(), MsmError> {
+    match validation {
+        Validation::Full => subgroup_with_progress(points, progress),
+        Validation::OnCurveOnly | Validation::AlreadyValidated => Ok(()),
+    }
+}
+
+/// The first point (on the curve) outside the prime-order subgroup, by
+/// batches of [`BATCH_POINTS`].
+fn subgroup_with_progress<C: MsmCurve>(
+    points: &[Affine<C>],
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<(), MsmError> {
     let mut rng = ChaCha20Rng::from_entropy();
     let mut done = 0;
     for chunk in points.chunks(BATCH_POINTS) {
@@ -135,23 +168,109 @@ pub fn in_subgroup<C: MsmCurve>(points: &[Affine<C>], rng: &mut impl RngCore, bi
 
 /// The plane sums S_t = sum over k with bit t set of B_k, t = 0..log2(len),
 /// by folding: the upper half's sum is the top plane, then the upper half is
-/// added onto the lower half (about 2 len additions in all).
-fn planes<C: MsmCurve>(mut b: Vec<Xyzz<C>>) -> Vec<Affine<C>> {
+/// added onto the lower half; the upper halves' sums are then taken
+/// together, pairwise. About 2 len additions in all, every one affine and
+/// batched with the others of its step (one inversion per step: 2 log2(len)
+/// of them), exact for every pair of curve points (identity, P + P,
+/// P + (-P), points of order 2): see [`add_pairs`].
+fn planes<C: MsmCurve>(b: Vec<Xyzz<C>>) -> Vec<Affine<C>> {
     assert!(b.len().is_power_of_two());
-    let mut sums = Vec::new();
-    let mut len = b.len();
+    let mut cur = to_affine(&b);
+    drop(b);
+    let mut tops: Vec<Vec<Affine<C>>> = Vec::new();
+    let mut len = cur.len();
+    let mut scratch = Vec::new();
     while len > 1 {
         let half = len / 2;
-        let (low, high) = b[..len].split_at_mut(half);
-        let mut top = Xyzz::identity();
-        for (l, h) in low.iter_mut().zip(high.iter()) {
-            top = top.add(h);
-            *l = l.add(h);
-        }
-        sums.push(top);
+        tops.push(cur[half..len].to_vec());
+        let (low, high) = cur[..len].split_at_mut(half);
+        add_pairs(low, high, &mut scratch);
         len = half;
     }
-    Xyzz::batch_to_affine(&sums)
+    // each upper half to its sum, all at once: the second half of every
+    // list onto its first half until one point is left
+    let (mut lhs, mut rhs) = (Vec::new(), Vec::new());
+    while tops.iter().any(|v| v.len() > 1) {
+        lhs.clear();
+        rhs.clear();
+        for v in &tops {
+            let h = v.len() / 2;
+            lhs.extend_from_slice(&v[..h]);
+            rhs.extend_from_slice(&v[v.len() - h..]);
+        }
+        add_pairs(&mut lhs, &rhs, &mut scratch);
+        let mut sums = lhs.iter();
+        for v in &mut tops {
+            let h = v.len() / 2;
+            for p in &mut v[..h] {
+                *p = *sums.next().expect("one sum per pair");
+            }
+            v.truncate(v.len() - h);
+        }
+    }
+    tops.into_iter().map(|v| v[0]).collect()
+}
+
+/// The points in affine coordinates: those already affine (ZZ = ZZZ = 1, as
+/// the engine's buckets mostly are) as they are, the rest with one inversion.
+fn to_affine<C: MsmCurve>(b: &[Xyzz<C>]) -> Vec<Affine<C>> {
+    let one = C::Base::ONE;
+    let rest: Vec<Xyzz<C>> = b.iter().filter(|p| !p.is_identity() && (p.zz != one || p.zzz != one)).copied().collect();
+    let mut rest = Xyzz::batch_to_affine(&rest).into_iter();
+    b.iter()
+        .map(|p| {
+            if p.is_identity() {
+                Affine::identity()
+            } else if p.zz == one && p.zzz == one {
+                Affine::new_unchecked(p.x, p.y)
+            } else {
+                rest.next().expect("one per point not yet affine")
+            }
+        })
+        .collect()
+}
+
+/// `a[i] <- a[i] + b[i]` for every i, affine, with one inversion for all
+/// (Montgomery's trick): the chord-and-tangent rule with every special case
+/// of [`Affine::add_reference`] (an identity, P + (-P) and doubling a point
+/// of order 2 give the identity, P + P the tangent), so the sums are exact
+/// for all curve points.
+fn add_pairs<C: MsmCurve>(a: &mut [Affine<C>], b: &[Affine<C>], den: &mut Vec<C::Base>) {
+    assert_eq!(a.len(), b.len());
+    den.clear();
+    den.extend(a.iter().zip(b).map(|(p, q)| {
+        if p.infinity || q.infinity {
+            C::Base::ZERO
+        } else if p.x != q.x {
+            q.x - p.x
+        } else if p.y == q.y && !p.y.is_zero() {
+            p.y.double()
+        } else {
+            C::Base::ZERO // P + (-P): the identity
+        }
+    }));
+    zkmsm_field::batch_inverse(den);
+    for ((p, q), inv) in a.iter_mut().zip(b).zip(den.iter()) {
+        if p.infinity {
+            *p = *q;
+            continue;
+        }
+        if q.infinity {
+            continue;
+        }
+        let lambda = if p.x != q.x {
+            (q.y - p.y) * *inv
+        } else if p.y == q.y && !p.y.is_zero() {
+            let x2 = p.x.square();
+            (x2.double() + x2) * *inv
+        } else {
+            *p = Affine::identity();
+            continue;
+        };
+        let x3 = lambda.square() - p.x - q.x;
+        let y3 = lambda * (p.x - x3) - p.y;
+        *p = Affine::new_unchecked(x3, y3);
+    }
 }
 
 /// The index of the first point outside G1, given that there is one:
@@ -298,6 +417,70 @@ mod tests {
             .count();
         // binomial(200, 1/2): 100 +- 7; 60..140 is more than 5 sigma either side
         assert!((60..=140).contains(&passed), "{passed} of {trials}");
+    }
+
+    /// The batched affine additions against the reference rule on every
+    /// kind of pair: random, identity on either side or both, P + P, P + (-P),
+    /// points of order 2 and 3 (doubled, and added to their negation), in one
+    /// batch so that the special cases sit between ordinary ones.
+    fn pairs_match_reference<C: MsmCurve>(seed: u64) {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let pts = random_points::<C>(8, seed).points;
+        let mut special: Vec<Affine<C>> = outsiders::<C>(&mut rng).into_iter().map(|(p, _)| p).collect();
+        special.extend(&pts[..3]);
+        let o = Affine::<C>::identity();
+        let mut a = vec![pts[0], o, pts[1], o];
+        let mut b = vec![pts[4], pts[2], o, o];
+        for p in &special {
+            a.extend([*p, *p, *p, pts[5]]);
+            b.extend([*p, p.neg(), pts[6], *p]);
+        }
+        let want: Vec<Affine<C>> = a.iter().zip(&b).map(|(p, q)| p.add_reference(q)).collect();
+        let mut got = a.clone();
+        add_pairs(&mut got, &b, &mut Vec::new());
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g.is_identity(), w.is_identity(), "{} pair {i}", C::NAME);
+            if !w.is_identity() {
+                assert_eq!(g, w, "{} pair {i}", C::NAME);
+            }
+        }
+    }
+
+    #[test]
+    fn batched_affine_additions_are_exact() {
+        pairs_match_reference::<Bls12_377>(21);
+        pairs_match_reference::<Bls12_381>(22);
+    }
+
+    /// Planes of buckets with empty ones, equal ones, negations and small
+    /// order points (non-affine XYZZ buckets too) against the plain sums.
+    fn planes_with_special_buckets<C: MsmCurve>(seed: u64) {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let pts = random_points::<C>(64, seed).points;
+        let bad: Vec<Affine<C>> = outsiders::<C>(&mut rng).into_iter().map(|(p, _)| p).collect();
+        let mut buckets: Vec<Xyzz<C>> = pts.iter().map(Affine::to_xyzz).collect();
+        buckets[1] = Xyzz::identity();
+        buckets[3] = buckets[2]; // planes where 2 and 3 meet double them
+        buckets[5] = pts[4].neg().to_xyzz(); // cancels bucket 4 where both are summed
+        buckets[7] = pts[6].to_xyzz().add(&pts[9].to_xyzz()); // not affine
+        for (k, p) in bad.iter().enumerate() {
+            buckets[16 + 2 * k] = p.to_xyzz();
+            buckets[17 + 2 * k] = p.to_xyzz(); // order 2: P + P = O
+        }
+        buckets[40..].fill(Xyzz::identity());
+        let got = planes(buckets.clone());
+        assert_eq!(got.len(), 6);
+        for (i, s) in got.iter().enumerate() {
+            let t = 5 - i;
+            let want = (0..64).filter(|k| k >> t & 1 == 1).fold(Xyzz::identity(), |a, k| a.add(&buckets[k]));
+            assert_eq!(s.to_xyzz(), want, "{} bit {t}", C::NAME);
+        }
+    }
+
+    #[test]
+    fn planes_of_special_buckets() {
+        planes_with_special_buckets::<Bls12_377>(23);
+        planes_with_special_buckets::<Bls12_381>(24);
     }
 
     #[test]

@@ -55,12 +55,11 @@ pub struct Field52<F: PrimeField> {
     q64: [u64; 7],
     /// -q^-1 mod 2^52
     qinv: u64,
-    /// 2^416 mod q and its inverse, as field elements.
-    r: F,
-    r_inv: F,
     /// 2^32 = 2^416 / 2^384: limbs (Montgomery for 2^416) read as `F`'s
     /// Montgomery words (for 2^384) hold their element times this.
     shift: F,
+    /// 2^-32: the way from such an element back to the limbs' own.
+    shift_inv: F,
     /// q / 2^320 as a float, for the quotient estimate.
     q_hi: f64,
 }
@@ -136,19 +135,16 @@ impl<F: PrimeField> Field52<F> {
             inv = inv.wrapping_mul(2u64.wrapping_sub(q64[0].wrapping_mul(inv)));
         }
         let qinv = inv.wrapping_neg() & MASK;
-        let mut r = F::ONE;
-        for _ in 0..416 {
-            r = r.double();
-        }
-        let r_inv = r.inverse()?;
         let q_hi = (q64[5] as f64) + (q64[6] as f64) * 2f64.powi(64);
         let shift = F::from_u64(1 << 32);
-        Some(Self { q, q64, qinv, r, r_inv, shift, q_hi })
+        let shift_inv = shift.inverse()?;
+        Some(Self { q, q64, qinv, shift, shift_inv, q_hi })
     }
 
-    /// x as limbs of x * 2^416 mod q (canonical).
+    /// x as limbs of x * 2^416 mod q (canonical): the Montgomery words of
+    /// x * 2^32 (`F`'s Montgomery factor is 2^384), one product.
     pub fn to_limbs52(&self, x: &F) -> Limbs52 {
-        Limbs52(words_to_limbs(&bytes_to_words(&(*x * self.r).to_bytes_le())))
+        self.raw_to_limbs52(&(*x * self.shift))
     }
 
     /// The Montgomery form these limbs hold (any value below 2^384), reduced
@@ -162,10 +158,10 @@ impl<F: PrimeField> Field52<F> {
     }
 
     /// The element whose Montgomery form these limbs hold (any value below 2^384).
+    /// The limbs read as `F`'s Montgomery words are the element times 2^32
+    /// ([`Self::raw_from_limbs52`]): one product by 2^-32.
     pub fn from_limbs52(&self, l: &Limbs52) -> F {
-        let w = self.canonical_words(l);
-        let bytes: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).take(48).collect();
-        F::from_bytes_le(&bytes).expect("reduced below q") * self.r_inv
+        self.raw_from_limbs52(l) * self.shift_inv
     }
 
     /// The element whose `F` Montgomery words are the value these limbs hold
@@ -659,17 +655,25 @@ mod tests {
             .into_iter()
             .chain((0..300).map(|_| F::random(&mut rng)))
             .collect();
+        // the definition, independently of the one-product conversions: the
+        // limbs of the integer x 2^416 mod q
+        let mut r = F::ONE;
+        for _ in 0..416 {
+            r = r.double();
+        }
         let mut cases: Vec<Limbs52> = Vec::new();
         for x in &values {
             let canonical = f.to_limbs52(x);
+            assert_eq!(canonical.0, words_to_limbs(&bytes_to_words(&(*x * r).to_bytes_le())), "x 2^416");
             cases.push(canonical);
             for m in [1, 2] {
                 let w = add_words(&limbs_to_words(&canonical.0), &q_times(&f.q64, m));
                 cases.push(Limbs52(words_to_limbs(&w)));
             }
         }
-        for l in &cases {
+        for (k, l) in cases.iter().enumerate() {
             let x = f.from_limbs52(l);
+            assert_eq!(x, values[k / 3], "the element back from canonical, + q and + 2q limbs");
             let u = f.raw_from_limbs52(l);
             assert_eq!(u, x * shift, "scaled value");
             assert_eq!(f.raw_to_limbs52(&u), f.to_limbs52(&x), "back to canonical limbs");
