@@ -83,6 +83,8 @@ pub trait Simd: Copy + Send + Sync + 'static {
     unsafe fn shr51(a: Self::I) -> Self::I;
     /// Shift left by 32.
     unsafe fn shl32(a: Self::I) -> Self::I;
+    /// Logical shift right by 32.
+    unsafe fn shr32(a: Self::I) -> Self::I;
     /// Low 32 bits of a times low 32 bits of b, as 64 bits.
     unsafe fn mul_u32(a: Self::I, b: Self::I) -> Self::I;
     /// The bits of a double as an integer, and back.
@@ -210,6 +212,10 @@ impl Simd for Portable {
     #[inline(always)]
     unsafe fn shl32(a: [u64; 4]) -> [u64; 4] {
         a.map(|x| x << 32)
+    }
+    #[inline(always)]
+    unsafe fn shr32(a: [u64; 4]) -> [u64; 4] {
+        a.map(|x| x >> 32)
     }
     #[inline(always)]
     unsafe fn mul_u32(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
@@ -387,6 +393,10 @@ mod x86 {
             _mm256_slli_epi64::<32>(a)
         }
         #[inline(always)]
+        unsafe fn shr32(a: __m256i) -> __m256i {
+            _mm256_srli_epi64::<32>(a)
+        }
+        #[inline(always)]
         unsafe fn mul_u32(a: __m256i, b: __m256i) -> __m256i {
             _mm256_mul_epu32(a, b)
         }
@@ -539,6 +549,10 @@ mod arm {
         #[inline(always)]
         unsafe fn shl32(a: I2) -> I2 {
             I2(vshlq_n_u64::<32>(a.0), vshlq_n_u64::<32>(a.1))
+        }
+        #[inline(always)]
+        unsafe fn shr32(a: I2) -> I2 {
+            I2(vshrq_n_u64::<32>(a.0), vshrq_n_u64::<32>(a.1))
         }
         #[inline(always)]
         unsafe fn mul_u32(a: I2, b: I2) -> I2 {
