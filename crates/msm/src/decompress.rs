@@ -15,38 +15,6 @@ use rayon::prelude::*;
 use zkmsm_curve::sqrt::{pow_vartime, SqrtTable};
 use zkmsm_field::PrimeField;
 
-/// The lane arithmetic the roots run on: a [`LaneField`] with the square of
-/// two chains the roots' long chains of squarings want.
-trait RootLanes<F: PrimeField>: LaneField<F> {
-    /// `(a^2, b^2)`: the engine's [`LaneField::square2`] unless overridden.
-    ///
-    /// # Safety
-    ///
-    /// Inside [`LaneField::run`] only.
-    #[inline(always)]
-    unsafe fn sq2(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> (Self::Fe, Self::Fe) {
-        Self::square2(k, a, b)
-    }
-}
-
-impl<F: PrimeField, S: crate::backend::lanes::simd::Simd> RootLanes<F> for crate::backend::lanes::Fma51<F, S> {}
-
-/// The two squares' rows and reduction rounds interleaved in the code
-/// ([`crate::backend::ifma::field52::VConsts::square2`]): with nothing else
-/// to overlap in a chain of squarings, the whole lane root took 10% less
-/// CPU time than with two squares one after the other (1.88 -> 1.69 us
-/// BLS12-377, 1.89 -> 1.72 us BLS12-381, `cargo bench --bench decompress`,
-/// Zen 5, 3 rounds alternated). The MSM engine's square2 stays as it is:
-/// beside the rest of a batch addition the interleaved form measured no
-/// better there.
-#[cfg(target_arch = "x86_64")]
-impl<F: PrimeField, S: crate::backend::ifma::ops::Ifma> RootLanes<F> for crate::backend::ifma::Ifma52<F, S> {
-    #[inline(always)]
-    unsafe fn sq2(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> (Self::Fe, Self::Fe) {
-        k.square2(a, b)
-    }
-}
-
 /// Sliding-window width of the exponentiation: 2^(W-1) odd powers.
 const W: u32 = 5;
 /// Roots per parallel task.
@@ -99,7 +67,7 @@ fn program(e: &[u64]) -> Option<(u8, Vec<Step>)> {
 ///
 /// Inside [`LaneField::run`] only.
 #[inline(always)]
-unsafe fn pow_lanes<F: PrimeField, L: RootLanes<F>>(
+unsafe fn pow_lanes<F: PrimeField, L: LaneField<F>>(
     k: &L::Consts,
     one: L::Fe,
     a: &[L::Fe; 2],
@@ -109,7 +77,7 @@ unsafe fn pow_lanes<F: PrimeField, L: RootLanes<F>>(
     // odd[m] = a^(2m+1)
     let mut odd = [[one; 2]; 1 << (W - 1)];
     odd[0] = *a;
-    let (a2, b2) = L::sq2(k, &a[0], &a[1]);
+    let (a2, b2) = L::square2(k, &a[0], &a[1]);
     for m in 1..1 << (W - 1) {
         let (x, y) = L::mul2(k, &odd[m - 1][0], &a2, &odd[m - 1][1], &b2);
         odd[m] = [x, y];
@@ -117,7 +85,7 @@ unsafe fn pow_lanes<F: PrimeField, L: RootLanes<F>>(
     let mut acc = odd[first as usize];
     for step in steps {
         let (x, y) = match *step {
-            Step::Square => L::sq2(k, &acc[0], &acc[1]),
+            Step::Square => L::square2(k, &acc[0], &acc[1]),
             Step::Mul(m) => L::mul2(k, &acc[0], &odd[m as usize][0], &acc[1], &odd[m as usize][1]),
         };
         acc = [x, y];
@@ -127,14 +95,14 @@ unsafe fn pow_lanes<F: PrimeField, L: RootLanes<F>>(
 
 /// `values[i] <- values[i]^e` for every i (e non-zero), in two chains of
 /// `L::LANES` lanes at a time.
-struct PowKernel<'a, F: PrimeField, L: RootLanes<F>> {
+struct PowKernel<'a, F: PrimeField, L: LaneField<F>> {
     field: &'a L,
     first: u8,
     steps: &'a [Step],
     values: &'a mut [F],
 }
 
-impl<F: PrimeField, L: RootLanes<F>> Kernel for PowKernel<'_, F, L> {
+impl<F: PrimeField, L: LaneField<F>> Kernel for PowKernel<'_, F, L> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
@@ -164,7 +132,7 @@ impl<F: PrimeField, L: RootLanes<F>> Kernel for PowKernel<'_, F, L> {
 
 /// `values[i] <- values[i]^e` on the lane arithmetic `L` (which must be
 /// available and hold `F`), in parallel.
-fn pow_batch_on<F: PrimeField, L: RootLanes<F>>(field: &L, values: &mut [F], e: &[u64]) {
+fn pow_batch_on<F: PrimeField, L: LaneField<F>>(field: &L, values: &mut [F], e: &[u64]) {
     let Some((first, steps)) = program(e) else {
         values.fill(F::ONE);
         return;
@@ -181,7 +149,7 @@ fn pow_batch_on<F: PrimeField, L: RootLanes<F>>(field: &L, values: &mut [F], e: 
 ///
 /// Inside [`LaneField::run`] only.
 #[inline(always)]
-unsafe fn pair<F: PrimeField, L: RootLanes<F>>(l: &[Limbs; 16]) -> [L::Fe; 2] {
+unsafe fn pair<F: PrimeField, L: LaneField<F>>(l: &[Limbs; 16]) -> [L::Fe; 2] {
     [L::from_lanes(&l[..L::LANES]), L::from_lanes(&l[L::LANES..2 * L::LANES])]
 }
 
@@ -191,7 +159,7 @@ unsafe fn pair<F: PrimeField, L: RootLanes<F>>(l: &[Limbs; 16]) -> [L::Fe; 2] {
 ///
 /// Inside [`LaneField::run`] only.
 #[inline(always)]
-unsafe fn mul<F: PrimeField, L: RootLanes<F>>(k: &L::Consts, x: &[L::Fe; 2], y: &[L::Fe; 2]) -> [L::Fe; 2] {
+unsafe fn mul<F: PrimeField, L: LaneField<F>>(k: &L::Consts, x: &[L::Fe; 2], y: &[L::Fe; 2]) -> [L::Fe; 2] {
     let (p, q) = L::mul2(k, &x[0], &y[0], &x[1], &y[1]);
     [p, q]
 }
@@ -284,7 +252,7 @@ struct LaneTables {
 impl LaneTables {
     /// `None` when the roots cannot be told apart by a hash of their low
     /// words or E has too many digits (then the scalar roots run).
-    fn new<F: PrimeField, L: RootLanes<F>>(field: &L, table: &SqrtTable<F>) -> Option<Self> {
+    fn new<F: PrimeField, L: LaneField<F>>(field: &L, table: &SqrtTable<F>) -> Option<Self> {
         let (s, w) = (table.two_adicity(), table.window());
         let k = s.div_ceil(w);
         if s > 64 || k as usize > MAX_DIGITS || table.powers().len() != k as usize {
@@ -323,7 +291,7 @@ impl LaneTables {
 ///
 /// Inside [`LaneField::run`] only.
 #[inline(always)]
-unsafe fn unpack<F: PrimeField, L: RootLanes<F>>(v: &[L::Fe; 2]) -> [Limbs; 16] {
+unsafe fn unpack<F: PrimeField, L: LaneField<F>>(v: &[L::Fe; 2]) -> [Limbs; 16] {
     let mut out = [[0u64; 8]; 16];
     let base = out.as_mut_ptr();
     let mut ptrs = [core::ptr::null_mut::<u64>(); 16];
@@ -344,7 +312,7 @@ unsafe fn unpack<F: PrimeField, L: RootLanes<F>>(v: &[L::Fe; 2]) -> [Limbs; 16] 
 ///
 /// Inside [`LaneField::run`] only.
 #[inline(always)]
-unsafe fn rows<F: PrimeField, L: RootLanes<F>>(row: &[Limbs], index: impl Fn(usize) -> usize) -> [L::Fe; 2] {
+unsafe fn rows<F: PrimeField, L: LaneField<F>>(row: &[Limbs], index: impl Fn(usize) -> usize) -> [L::Fe; 2] {
     let mut ptrs = [core::ptr::null::<u64>(); 16];
     for (l, p) in ptrs.iter_mut().enumerate().take(2 * L::LANES) {
         *p = row[index(l)].as_ptr();
@@ -362,7 +330,7 @@ unsafe fn rows<F: PrimeField, L: RootLanes<F>>(row: &[Limbs], index: impl Fn(usi
 /// lower digits' corrections, which are table rows (k(k-1)/2 products).
 /// BLS12-377 (s = 46, w = 8, k = 6): 38 squarings and 15 products where
 /// re-squaring b for each digit took about 110 squarings and 5 products.
-struct SqrtKernel<'a, F: PrimeField, L: RootLanes<F>> {
+struct SqrtKernel<'a, F: PrimeField, L: LaneField<F>> {
     field: &'a L,
     first: u8,
     steps: &'a [Step],
@@ -371,7 +339,7 @@ struct SqrtKernel<'a, F: PrimeField, L: RootLanes<F>> {
     out: &'a mut [Option<F>],
 }
 
-impl<F: PrimeField, L: RootLanes<F>> Kernel for SqrtKernel<'_, F, L> {
+impl<F: PrimeField, L: LaneField<F>> Kernel for SqrtKernel<'_, F, L> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
@@ -409,7 +377,7 @@ impl<F: PrimeField, L: RootLanes<F>> Kernel for SqrtKernel<'_, F, L> {
                 for i in (0..k as usize - 1).rev() {
                     let times = if i + 2 == k as usize { top } else { w };
                     for _ in 0..times {
-                        let (p, q) = L::sq2(&kc, &c[0], &c[1]);
+                        let (p, q) = L::square2(&kc, &c[0], &c[1]);
                         c = [p, q];
                     }
                     bp[i] = c;
@@ -470,7 +438,7 @@ impl<F: PrimeField, L: RootLanes<F>> Kernel for SqrtKernel<'_, F, L> {
 
 /// [`sqrt_batch`] on the lane arithmetic `L` (which must be available and
 /// hold `F`); `None` where its tables cannot be made.
-fn sqrt_batch_on<F: PrimeField, L: RootLanes<F>>(
+fn sqrt_batch_on<F: PrimeField, L: LaneField<F>>(
     field: &L,
     table: &SqrtTable<F>,
     values: &[F],
@@ -492,7 +460,7 @@ fn sqrt_batch_on<F: PrimeField, L: RootLanes<F>>(
 trait OnLanes<F: PrimeField> {
     type Out;
     /// Runs on `field`, available on this CPU and holding `F`.
-    fn lanes<L: RootLanes<F>>(self, field: &L) -> Self::Out;
+    fn lanes<L: LaneField<F>>(self, field: &L) -> Self::Out;
     fn scalar(self) -> Self::Out;
 }
 
@@ -521,7 +489,7 @@ pub fn sqrt_batch<F: PrimeField>(table: &SqrtTable<F>, values: &[F]) -> Vec<Opti
     struct Sqrt<'a, F: PrimeField>(&'a SqrtTable<F>, &'a [F]);
     impl<F: PrimeField> OnLanes<F> for Sqrt<'_, F> {
         type Out = Vec<Option<F>>;
-        fn lanes<L: RootLanes<F>>(self, field: &L) -> Self::Out {
+        fn lanes<L: LaneField<F>>(self, field: &L) -> Self::Out {
             // Tables that cannot be made fall back to the scalar root.
             sqrt_batch_on(field, self.0, self.1).unwrap_or_else(|| self.scalar())
         }
@@ -553,7 +521,7 @@ pub fn pow_batch<F: PrimeField>(values: &mut [F], e: &[u64]) {
     struct Pow<'a, F>(&'a mut [F], &'a [u64]);
     impl<F: PrimeField> OnLanes<F> for Pow<'_, F> {
         type Out = ();
-        fn lanes<L: RootLanes<F>>(self, field: &L) {
+        fn lanes<L: LaneField<F>>(self, field: &L) {
             pow_batch_on(field, self.0, self.1)
         }
         fn scalar(self) {
@@ -601,7 +569,7 @@ mod tests {
         }
     }
 
-    fn lanes_match<F: PrimeField, L: RootLanes<F>>(n: usize) {
+    fn lanes_match<F: PrimeField, L: LaneField<F>>(n: usize) {
         if !L::available() {
             return;
         }
@@ -645,7 +613,7 @@ mod tests {
     /// 0, 1, -1, q - 2, small values, roots of unity (digits zero, full and
     /// in between), random elements (about half non-squares) and squares,
     /// at lengths around the lane groups.
-    fn roots_match<F: PrimeField, L: RootLanes<F>>(n: usize) {
+    fn roots_match<F: PrimeField, L: LaneField<F>>(n: usize) {
         if !L::available() {
             return;
         }
@@ -671,8 +639,8 @@ mod tests {
 
     fn roots_match_every_field<L377, L381>()
     where
-        L377: RootLanes<Bls12_377Fq>,
-        L381: RootLanes<Bls12_381Fq>,
+        L377: LaneField<Bls12_377Fq>,
+        L381: LaneField<Bls12_381Fq>,
     {
         roots_match::<Bls12_377Fq, L377>(200); // s = 46: six digits, a narrower top one
         roots_match::<Bls12_381Fq, L381>(200); // s = 1: one one-bit digit, no final product

@@ -102,7 +102,10 @@ impl<F: PrimeField, S: Ifma> LaneField<F> for Ifma52<F, S> {
     }
     #[inline(always)]
     unsafe fn square2(k: &VConsts<S>, a: &Fe8<S>, b: &Fe8<S>) -> (Fe8<S>, Fe8<S>) {
-        (k.square(a), k.square(b))
+        // interleaved: decompression's chains of squarings have nothing else
+        // to overlap (a lane root 10% less CPU time than two squares in
+        // turn); beside the rest of a batch addition it measures the same
+        k.square2(a, b)
     }
     #[inline(always)]
     unsafe fn sub4(k: &VConsts<S>, a: &Fe8<S>, b: &Fe8<S>) -> Fe8<S> {
