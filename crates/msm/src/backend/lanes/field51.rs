@@ -446,8 +446,8 @@ impl<S: Simd> Consts<S> {
     }
 
     /// N Montgomery multiplications a[n] * b[n] column by column (product
-    /// scanning), so that only three column accumulators per product are
-    /// live: column k gets the low parts of the products a_i b_j and m_i q_j with
+    /// scanning), so that only two column accumulators per product are live:
+    /// column k gets the low parts of the products a_i b_j and m_i q_j with
     /// i + j = k and the high parts of those with i + j = k - 1; below column
     /// 8, the quotient digit m_k is then chosen to clear its low 51 bits and
     /// the column carries upward. `square`: a = b, and only the products with
@@ -471,19 +471,10 @@ impl<S: Simd> Consts<S> {
             });
         }
         let cols = if square { &self.columns_sq } else { &self.columns };
-        let zero_i = S::splat_i(0);
         let mut m = [[zero_f; LIMBS]; N];
-        let mut r = [[zero_i; LIMBS]; N];
-        // column k = cur (its low parts, from the column's constant) + prev
-        // (the high parts of column k - 1's products and column k - 1's
-        // carry); next gathers column k's high parts for column k + 1.
-        // Only the last addition to cur and the carry wait for the newest
-        // quotient digit: the other low parts add up beside the chain (when
-        // a column started from the carry, its ~15 additions waited for it:
-        // one product's latency 102 -> 88 ns, Zen 5)
+        let mut r = [[S::splat_i(0); LIMBS]; N];
         let mut cur = [cols[0]; N];
-        let mut next = [zero_i; N];
-        let mut prev = [zero_i; N];
+        let mut next = [cols[1]; N];
         unroll16!(k, {
             // the products that do not wait for a quotient digit first, then
             // those with m_i, the most recent last: the column completes soon
@@ -508,7 +499,6 @@ impl<S: Simd> Consts<S> {
                 }
             });
             for n in 0..N {
-                let c = S::add_i(cur[n], prev[n]);
                 if k < LIMBS {
                     // m_k = x (-q^-1) mod 2^51 for x the column's low 51
                     // bits, in 32-bit pieces (x0 + 2^32 x1 times i0 + 2^32
@@ -516,6 +506,7 @@ impl<S: Simd> Consts<S> {
                     // multiplications whose chain is shorter than the
                     // floating-point split's; the column's bits above 51
                     // only reach the product from 2^51 on
+                    let c = cur[n];
                     let low = S::mul_u32(c, self.qinv_lo);
                     let cross = S::add_i(S::mul_u32(c, self.qinv_hi), S::mul_u32(S::shr32(c), self.qinv_lo));
                     m[n][k] = self.float_of(S::and_i(S::add_i(low, S::shl32(cross)), self.mask));
@@ -528,16 +519,14 @@ impl<S: Simd> Consts<S> {
                     // addition only
                     let xs = S::i_as_f(S::or_i(S::and_i(c, self.mask), self.two_bits));
                     let y = S::sub_f(S::fma(m[n][k], self.q0_scaled, xs), self.minus_two52);
-                    prev[n] = S::add_i(S::add_i(next[n], S::shr51(c)), S::f_as_i(y));
-                    cur[n] = cols[k + 1];
-                    next[n] = zero_i;
+                    cur[n] = S::add_i(next[n], S::add_i(S::shr51(c), S::f_as_i(y)));
+                    next[n] = cols[k + 2];
                 } else if k < 2 * LIMBS - 1 {
-                    r[n][k - LIMBS] = S::and_i(c, self.mask);
-                    prev[n] = S::add_i(next[n], S::shr51(c));
-                    cur[n] = if k + 1 < 2 * LIMBS { cols[k + 1] } else { zero_i };
-                    next[n] = zero_i;
+                    r[n][k - LIMBS] = S::and_i(cur[n], self.mask);
+                    cur[n] = S::add_i(next[n], S::shr51(cur[n]));
+                    next[n] = if k + 2 < 2 * LIMBS { cols[k + 2] } else { S::splat_i(0) };
                 } else {
-                    r[n][LIMBS - 1] = c;
+                    r[n][LIMBS - 1] = cur[n];
                 }
             }
         });
