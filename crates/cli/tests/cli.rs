@@ -79,6 +79,10 @@ fn gen_then_msm_agrees_across_formats_backends_and_with_the_reference() {
             assert!(o.status.success(), "{}", stderr(&o));
             let v: serde_json::Value = serde_json::from_str(&last_line(&o)).unwrap();
             assert_eq!((v["result"].as_str(), v["glv"].as_bool()), (Some(hex.as_str()), Some(ran)), "budget {glv}");
+            // every chunk's backend is named: the list, and joined in "backend"
+            let names: Vec<&str> = v["backends"].as_array().unwrap().iter().map(|b| b.as_str().unwrap()).collect();
+            assert!(!names.is_empty(), "{v}");
+            assert_eq!(v["backend"].as_str(), Some(names.join(" + ").as_str()), "{v}");
         }
         // --glv on where GLV cannot run is refused, in one line (a budget too small for its chunks too)
         for extra in [vec!["--precompute", "3"], vec!["--memory-budget", "1M"]] {

@@ -142,21 +142,26 @@ fn decode_step<C: MsmCurve>(bytes: &[u8], format: PointFormat, out: &mut Vec<Res
         })
         .collect();
     let roots = crate::decompress::sqrt_batch(table, &rhs);
-    // A lane root is checked (y^2 = x^3 + b: one squaring), so that decoded
-    // points need no curve check later; one that failed (none should) is
-    // taken again by the scalar root.
     deferred
         .into_par_iter()
         .zip(roots.into_par_iter().zip(rhs.into_par_iter()))
-        .map(|(d, (y, rhs))| match d? {
-            Decoded::Point(p) => Ok(p),
-            Decoded::Compressed { x, largest } => match y {
-                Some(y) if y.square() == rhs => Ok(Affine::<C>::from_x_and_root(x, y, largest)),
-                Some(_) => Affine::<C>::from_x(x, largest).ok_or(DecodeError::NoSuchX),
-                None => Err(DecodeError::NoSuchX),
-            },
-        })
+        .map(|(d, (y, rhs))| settle(d?, y, rhs))
         .collect_into_vec(out);
+}
+
+/// A decoded record as a point, given the lane root `y` of `rhs` = x^3 + b
+/// for a compressed one. The root is checked (y^2 = rhs: one squaring), so
+/// that decoded points need no curve check later; one that failed (none
+/// should) is taken again by the scalar root.
+fn settle<C: MsmCurve>(d: Decoded<C>, y: Option<C::Base>, rhs: C::Base) -> Result<Affine<C>, DecodeError> {
+    match d {
+        Decoded::Point(p) => Ok(p),
+        Decoded::Compressed { x, largest } => match y {
+            Some(y) if y.square() == rhs => Ok(Affine::<C>::from_x_and_root(x, y, largest)),
+            Some(_) => Affine::<C>::from_x(x, largest).ok_or(DecodeError::NoSuchX),
+            None => Err(DecodeError::NoSuchX),
+        },
+    }
 }
 
 #[cfg(test)]
@@ -222,6 +227,39 @@ mod tests {
             assert_eq!((err.index, err.offset), (103, (103 * size) as u64));
         }
         assert_eq!(decode_points::<C>(&[], PointFormat::Compressed, Validation::Full).unwrap(), vec![]);
+    }
+
+    /// A lane root that fails its check is replaced by the scalar root: the
+    /// point comes out the same, with the sign its flag asks for; an x with
+    /// no root is refused whatever the lane said; whole points pass through.
+    fn lane_root_fallback<C: MsmCurve>() {
+        for (k, p) in random_points::<C>(6, 9).points.into_iter().enumerate() {
+            let largest = k % 2 == 0;
+            let want = Affine::<C>::from_x(p.x, largest).unwrap();
+            let rhs = p.x.square() * p.x + C::coeff_b();
+            let d = || Decoded::Compressed { x: p.x, largest };
+            assert_eq!(settle::<C>(d(), Some(p.y), rhs), Ok(want), "a good lane root");
+            assert_eq!(settle::<C>(d(), Some(-p.y), rhs), Ok(want), "the other root: the flag picks the sign");
+            for wrong in [p.y + C::Base::ONE, C::Base::ZERO, p.x] {
+                assert_eq!(settle::<C>(d(), Some(wrong), rhs), Ok(want), "a wrong lane root falls back");
+            }
+            assert_eq!(settle::<C>(Decoded::Point(p), None, C::Base::ZERO), Ok(p));
+        }
+        let no_root = (1u64..).map(C::Base::from_u64).find(|x| Affine::<C>::from_x(*x, false).is_none()).unwrap();
+        let rhs = no_root.square() * no_root + C::coeff_b();
+        let d = || Decoded::Compressed { x: no_root, largest: false };
+        assert_eq!(settle::<C>(d(), Some(C::Base::ONE), rhs), Err(DecodeError::NoSuchX));
+        assert_eq!(settle::<C>(d(), None, rhs), Err(DecodeError::NoSuchX));
+    }
+
+    #[test]
+    fn lane_root_fallback_bls12_377() {
+        lane_root_fallback::<Bls12_377>();
+    }
+
+    #[test]
+    fn lane_root_fallback_bls12_381() {
+        lane_root_fallback::<Bls12_381>();
     }
 
     #[test]

@@ -117,10 +117,23 @@ pub struct OutOfCoreOutput<C: MsmCurve> {
     pub chunks: usize,
     /// The points file's layout.
     pub layout: PointsLayout,
-    /// The bucket-accumulation backend of the chunks.
-    pub backend: &'static str,
+    /// The bucket-accumulation backends the chunks ran, each named once, in
+    /// the order first used: one, unless a shorter last chunk made `auto`
+    /// choose another.
+    pub backends: Vec<&'static str>,
     /// Whether the chunks ran GLV.
     pub glv: bool,
+}
+
+impl<C: MsmCurve> OutOfCoreOutput<C> {
+    /// [`Self::backends`] in one line (`none` for no chunk).
+    pub fn backend_line(&self) -> String {
+        if self.backends.is_empty() {
+            "none".into()
+        } else {
+            self.backends.join(" + ")
+        }
+    }
 }
 
 fn malformed(path: &Path, offset: usize, what: impl Into<String>) -> MsmError {
@@ -205,7 +218,7 @@ pub fn msm_files<C: EngineCurve>(
     let mut pbuf = vec![0u8; chunk * size];
     let mut sbuf = vec![0u8; chunk * SCALAR_BYTES];
     let mut result = Xyzz::<C>::identity();
-    let mut backend = "none";
+    let mut backends = Vec::new();
     let mut chunks = 0;
     let mut first = 0;
     while first < n {
@@ -222,10 +235,12 @@ pub fn msm_files<C: EngineCurve>(
             .validation(Validation::AlreadyValidated)
             .glv(if glv { GlvMode::On } else { GlvMode::Off }) // the chunk's images, made here
             .build(p)?;
-        backend = ctx.backend_name();
+        if !backends.contains(&ctx.backend_name()) {
+            backends.push(ctx.backend_name());
+        }
         result = result.add(&ctx.msm_report(&s)?.result);
         chunks += 1;
         first += k;
     }
-    Ok(OutOfCoreOutput { result, n, chunk_points: chunk, chunks, layout, backend, glv })
+    Ok(OutOfCoreOutput { result, n, chunk_points: chunk, chunks, layout, backends, glv })
 }

@@ -166,7 +166,7 @@ fn out_of_core<C: zkmsm::EngineCurve>(a: &MsmArgs, points: &Path, budget: usize)
         out.n,
         out.chunks,
         out.chunk_points,
-        out.backend,
+        out.backend_line(),
         if out.glv { ", GLV" } else { "" }
     )?;
     let hex = result_hex(&out.result.to_affine());
@@ -174,7 +174,8 @@ fn out_of_core<C: zkmsm::EngineCurve>(a: &MsmArgs, points: &Path, budget: usize)
         outln!(
             "{}",
             json!({"curve": C::NAME, "n": out.n, "result": hex, "msm_ms": msm_ms, "memory_budget": budget,
-                   "chunks": out.chunks, "chunk_points": out.chunk_points, "backend": out.backend, "glv": out.glv})
+                   "chunks": out.chunks, "chunk_points": out.chunk_points, "backend": out.backend_line(),
+                   "backends": out.backends, "glv": out.glv})
         )
     } else {
         outln!("{hex}")

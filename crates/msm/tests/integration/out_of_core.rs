@@ -78,6 +78,35 @@ fn layouts_prefixes_and_ragged_last_chunk() {
     let e = write(dir.path(), "e.bin", b"");
     let out = msm_files::<Bls12_377>(&e, &e, &OutOfCoreOptions::with_budget(1 << 30)).unwrap();
     assert!(out.result.is_identity() && out.chunks == 0);
+    assert_eq!((out.backends.len(), out.backend_line()), (0, "none".to_string()));
+}
+
+/// The report names every backend the chunks ran: four chunks of 1100
+/// points and a last one of 5, for which `auto` chooses another backend.
+#[test]
+fn report_names_each_chunks_backend() {
+    let budget = zkmsm::out_of_core::bucket_reserve() + 1100 * zkmsm::out_of_core::BYTES_PER_POINT;
+    let n = 4 * 1100 + 5;
+    let dir = tempfile::tempdir().unwrap();
+    let points = random_points::<Bls12_377>(n, 5).points;
+    let scalars = random_scalars::<Bls12_377>(n, 6);
+    let p = write(dir.path(), "p.bin", &encode_points(&points, PointFormat::Uncompressed, false));
+    let s = write(dir.path(), "s.bin", &encode_scalars(&scalars));
+    let out = msm_files::<Bls12_377>(&p, &s, &OutOfCoreOptions::with_budget(budget)).unwrap();
+    assert_eq!(out.chunks, 5);
+    assert_eq!(result_hex(&out.result.to_affine()), in_memory(&points, &scalars));
+    let chosen = |k: usize| {
+        let ctx = MsmBuilder::new()
+            .validation(Validation::AlreadyValidated)
+            .glv(GlvMode::Off)
+            .build(points[..k].to_vec())
+            .unwrap();
+        ctx.backend_name()
+    };
+    let (full, last) = (chosen(1100), chosen(5));
+    assert_ne!(full, last, "auto should choose differently for 1100 and 5 points");
+    assert_eq!(out.backends, vec![full, last]);
+    assert_eq!(out.backend_line(), format!("{full} + {last}"));
 }
 
 #[test]
