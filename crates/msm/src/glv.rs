@@ -12,6 +12,7 @@
 //! prepared file stores the images when its context ran GLV
 //! ([`crate::prepared`], format version 2).
 
+#[cfg(test)]
 use crate::digits::signed_half_digit;
 use crate::{Plan, ScalarLimbs};
 use rayon::prelude::*;
@@ -76,11 +77,71 @@ pub fn split_scalars<C: MsmCurve>(glv: &Glv<C::Base>, scalars: &[ScalarLimbs]) -
 }
 
 /// The digits of window `w` of every half, in the points' order.
+/// As [`crate::digits::signed_half_digit`] for every half, with the window's shifts and
+/// masks set up once: one 64-bit slice of |h| from bit c w - 1 holds the
+/// carry in, the window's c bits and the carry out.
 pub fn window_digits(halves: &[i128], w: u32, plan: &Plan) -> Vec<i32> {
-    halves.iter().map(|&h| signed_half_digit(h, w, plan)).collect()
+    let c = plan.c;
+    let lo = c * w;
+    if w >= plan.windows || lo > 128 {
+        return vec![0; halves.len()];
+    }
+    let mask = (1u64 << c) - 1;
+    // carry out only below the top window (whose top bit the plan keeps clear)
+    let out_mask = if w + 1 < plan.windows { 1u64 } else { 0 };
+    let digit = move |t: u64, h: i128| {
+        // t: bit 0 the carry in, bits 1..=c the window, bit c the carry out
+        let d = (((t >> 1) & mask) + (t & 1)) as i32 - ((((t >> c) & out_mask) as i32) << c);
+        let s = (h >> 127) as i32; // 0 or -1
+        (d ^ s) - s
+    };
+    if w == 0 {
+        halves.iter().map(|&h| digit((h.unsigned_abs() as u64) << 1, h)).collect()
+    } else {
+        let sh = lo - 1;
+        halves.iter().map(|&h| digit((h.unsigned_abs() >> sh) as u64, h)).collect()
+    }
 }
 
 /// Bits of the half-scalars' absolute values on curve C (the plan's scalar bits under GLV).
 pub fn half_bits<C: MsmCurve>() -> Option<u32> {
     C::glv().map(|g| g.half_bits())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The window-at-once digits equal the per-half reference at every
+    /// window of several plans, on edge halves: 0, +-1, +-(2^127 - 1),
+    /// i128::MIN + 1, all-ones windows, single bits at window edges.
+    #[test]
+    fn window_digits_match_the_per_half_digit() {
+        let mut halves: Vec<i128> = vec![0, 1, -1, i128::MAX, -i128::MAX, i128::MIN + 1, (1 << 126) - 1, -(1 << 126)];
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let hi = (s as i128) << 63;
+            halves.push(hi ^ (s.rotate_left(17) as i128));
+            halves.push(-(hi >> (s % 64)));
+        }
+        for b in 0..128 {
+            halves.push(1i128.wrapping_shl(b).wrapping_sub(1) & i128::MAX);
+            halves.push(-(1i128 << b.min(126)));
+        }
+        for bits in [127u32, 128] {
+            for c in 1..=crate::plan::MAX_C {
+                let plan = Plan::with_window(c, bits);
+                for w in 0..=plan.windows {
+                    let got = window_digits(&halves, w, &plan);
+                    for (h, g) in halves.iter().zip(got) {
+                        let want = if w < plan.windows { signed_half_digit(*h, w, &plan) } else { 0 };
+                        assert_eq!(g, want, "half {h:#x} c {c} window {w}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -199,6 +199,9 @@ pub(crate) mod tests {
             (5000, 1, 16, false),
             (3000, 512, 128, true),
             (4000, 3, 2, false),
+            (3000, 2, 2, false),
+            (3000, 5, 4, true),
+            (2000, 4096, 256, true),
         ] {
             let ops: Vec<Op> = (0..n)
                 .map(|i| {
