@@ -541,16 +541,34 @@ pub fn accumulate<'f, C: MsmCurve, L: LaneField<C::Base>>(
     let points = &prepared.points;
     let used = digits.iter().map(|d| d.unsigned_abs() as usize).max().unwrap_or(0);
     let spread = spread_factor(used, plan.buckets, batch);
-    let mut ops = digits.iter().enumerate().filter(|&(i, &d)| d != 0 && !points[i].is_infinity()).map(|(i, &d)| {
-        let op = Op::from_digit(i, d);
-        Op { bucket: op.bucket * spread as u32 + (i % spread) as u32, ..op }
-    });
+    // The points are read in order (each one's infinity flag here, its
+    // coordinates when its batch runs): once they outgrow the caches every
+    // point was a demand miss (4.6% of the time at 2^20 without IFMA).
+    let mut ops = digits
+        .iter()
+        .enumerate()
+        .filter(|&(i, &d)| {
+            if let Some(ahead) = points.get(i + POINT_AHEAD) {
+                prefetch(ahead);
+            }
+            d != 0 && !points[i].is_infinity()
+        })
+        .map(|(i, &d)| {
+            let op = Op::from_digit(i, d);
+            // no division per operation where nothing is spread (most windows)
+            let sub = if spread > 1 { (i % spread) as u32 } else { 0 };
+            Op { bucket: op.bucket * spread as u32 + sub, ..op }
+        });
     let st = scheduler.schedule(&mut ops, plan.buckets, batch, &mut (&mut engine, &points[..]));
     if spread > 1 {
         engine.merge_spread(used, spread);
     }
     (LaneWindow(engine), st)
 }
+
+/// How many points ahead [`accumulate`] prefetches (16 and 32 measured the
+/// same).
+const POINT_AHEAD: usize = 16;
 
 /// Sub-buckets per bucket for a window whose digits reach only `used` of its
 /// `buckets` buckets: `buckets / used` where `used` is under 4 batches (1
