@@ -275,7 +275,8 @@ impl<S: Ifma> VConsts<S> {
 
     /// a * b / 2^416 mod q, for inputs below 64q (normalized limbs); the
     /// result is below q (1 + 2^-23). The 64 products go into 16 columns,
-    /// then 8 reduction rounds (separated operand scanning, 264 vpmadd52).
+    /// then 8 reduction rounds (separated operand scanning, 256 vpmadd52: 16 a
+    /// round, see [`Self::reduce_round`]).
     /// Rows and rounds are separate calls with constant column indices, not
     /// loops: the earlier interleaved form (CIOS: a round of products, its
     /// reduction, a shift of t by one limb), written as a loop, kept t in
@@ -371,19 +372,31 @@ impl<S: Ifma> VConsts<S> {
 
     /// Montgomery reduction round I of [`Self::mul`] and [`Self::square`]: m from column I,
     /// t += m q 2^(52 I), column I's carry into column I + 1.
+    ///
+    /// Column I itself is not updated: t_I + lo(m q_0) is a multiple of 2^52
+    /// (that is what m is for), and lo(m q_0) is 0 where t_I mod 2^52 is 0
+    /// and 2^52 - (t_I mod 2^52) otherwise, so its carry into column I + 1
+    /// is ceil(t_I / 2^52) = (t_I + 2^52 - 1) >> 52 (t_I below 2^58: no
+    /// overflow), the same value as before, taken from t_I alone: one
+    /// vpmadd52 less per round and the carry off the quotient's chain.
     #[inline(always)]
     unsafe fn reduce_round<const I: usize>(&self, t: &mut [S::V; 2 * LIMBS]) {
         let m = S::madd52lo(S::zero(), t[I], self.qinv);
-        for j in 0..LIMBS {
+        let carry = S::srli52(S::add(t[I], self.mask));
+        // column I + 1, which the next quotient waits on: its two halves
+        // taken side by side (4 cycles from m, not 8) and added
+        let lo = S::madd52lo(S::zero(), self.q[1], m);
+        t[I + 1] = S::add(S::madd52hi(S::add(t[I + 1], carry), self.q[0], m), lo);
+        t[I + 2] = S::madd52hi(t[I + 2], self.q[1], m);
+        for j in 2..LIMBS {
             t[I + j] = S::madd52lo(t[I + j], self.q[j], m);
             t[I + j + 1] = S::madd52hi(t[I + j + 1], self.q[j], m);
         }
-        t[I + 1] = S::add(t[I + 1], S::srli52(t[I]));
     }
 
     /// `a * a / 2^416 mod q`, as [`Self::mul`] (inputs below 64q, normalized
-    /// limbs; the result below q (1 + 2^-23)), with 208 vpmadd52 instead of
-    /// 264: the 28 products a_i a_j (i < j) are taken once and the columns
+    /// limbs; the result below q (1 + 2^-23)), with 200 vpmadd52 instead of
+    /// 256: the 28 products a_i a_j (i < j) are taken once and the columns
     /// doubled, then the 8 squares a_i^2, then the 8 reduction rounds on the
     /// 16 columns (separated operand scanning).
     ///
