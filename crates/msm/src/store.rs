@@ -121,3 +121,15 @@ impl<T> core::fmt::Debug for Store<T> {
         f.debug_struct("Store").field("len", &self.len()).field("mapped", &self.is_mapped()).finish()
     }
 }
+
+// SAFETY: four u64 words, no padding; any bytes are a value. The image is
+// the words in this machine's byte order, which is the scalar files' little-
+// endian encoding only on a little-endian machine: `io::map_scalars` maps
+// them there alone.
+unsafe impl Record for [u64; 4] {
+    fn write_record(&self, out: &mut [u8]) {
+        for (w, o) in self.iter().zip(out.chunks_exact_mut(8)) {
+            o.copy_from_slice(&w.to_ne_bytes());
+        }
+    }
+}

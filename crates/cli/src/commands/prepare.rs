@@ -135,7 +135,8 @@ pub fn msm_prepared<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliE
     let t = Instant::now();
     // the file first: a file of another curve is named as that, not as scalars out of range
     let mut ctx = zkmsm::open_prepared_with::<C>(file, a.glv.mode())?;
-    let scalars = zkmsm::io::read_scalars::<C>(&a.scalars)?;
+    // mapped, used in place: nothing copied
+    let scalars = zkmsm::io::map_scalars::<C>(&a.scalars)?;
     if scalars.len() != ctx.len() {
         return Err(CliError::PreparedCount {
             prepared: file.to_path_buf(),

@@ -15,7 +15,7 @@ use zkmsm::bucket_aggregation::running_sum;
 use zkmsm::digits::{window_digits, SignedDigits};
 use zkmsm::fixed_base::Precompute;
 use zkmsm::gen::{random_points, random_scalars};
-use zkmsm::io::{encode_points, encode_scalars, read_points, read_scalars, write_points, write_scalars};
+use zkmsm::io::{encode_points, encode_scalars, map_scalars, read_points, read_scalars, write_points, write_scalars};
 use zkmsm::result_aggregation::combine_windows;
 use zkmsm::*;
 use zkmsm_curve::PointFormat;
@@ -342,6 +342,67 @@ fn chunked_scalar_reads_keep_values_and_errors() {
     let want = |p: &Path| format!("{}: {}", p.display(), std::fs::read(p).unwrap_err());
     assert_eq!(err_string(read_scalars::<Bls12_377>(&missing)), want(&missing));
     assert_eq!(err_string(read_scalars::<Bls12_377>(&dir.0)), want(&dir.0));
+}
+
+/// The mapped reader gives what the chunked reader gives, value for value
+/// and error for error, and maps the regular files it is given.
+#[test]
+fn mapped_scalars_match_the_chunked_reader() {
+    let dir = TempDir::new("mapped-scalars");
+    let scalars = random_scalars::<Bls12_377>(N, 12);
+    let bytes = encode_scalars(&scalars);
+    let prefixed = |count: u64, body: &[u8]| [&count.to_le_bytes()[..], body].concat();
+    let mut unreduced = bytes.clone();
+    for i in [35_000, 20_000] {
+        unreduced[32 * i..32 * i + 32].fill(0xff);
+    }
+    let mut cases: Vec<(&str, Vec<u8>)> = vec![
+        ("all", bytes.clone()),
+        ("empty", Vec::new()),
+        ("one", bytes[..32].to_vec()),
+        ("prefixed", prefixed(N as u64, &bytes)),
+        ("bad prefix", prefixed(N as u64 - 1, &bytes)),
+        ("truncated", bytes[..bytes.len() - 5].to_vec()),
+        ("short", bytes[..7].to_vec()),
+        ("unreduced", unreduced),
+        (
+            "unreduced, prefixed",
+            prefixed(N as u64, &{
+                let mut b = bytes.clone();
+                b[32 * 7..32 * 8].fill(0xff);
+                b
+            }),
+        ),
+    ];
+    // r itself and r - 1 as the last scalar
+    for k in [0, 1] {
+        let mut b = bytes.clone();
+        let s = order_minus::<Bls12_377>(k);
+        for (i, w) in s.iter().enumerate() {
+            b[bytes.len() - 32 + 8 * i..bytes.len() - 24 + 8 * i].copy_from_slice(&w.to_le_bytes());
+        }
+        cases.push((if k == 0 { "r" } else { "r - 1" }, b));
+    }
+    let mut refused = Vec::new();
+    for (name, b) in &cases {
+        let f = dir.write("case.bin", b);
+        match (read_scalars::<Bls12_377>(&f), map_scalars::<Bls12_377>(&f)) {
+            (Ok(read), Ok(mapped)) => {
+                assert_eq!(read[..], mapped[..], "{name}");
+                assert!(b.is_empty() || mapped.is_mapped(), "{name}: not mapped");
+            }
+            (read, mapped) => {
+                assert_eq!(err_string(read), err_string(mapped), "{name}");
+                refused.push(*name);
+            }
+        }
+    }
+    assert_eq!(refused, ["bad prefix", "truncated", "short", "unreduced", "unreduced, prefixed", "r"]);
+    let f = dir.write("all.bin", &bytes);
+    assert!(map_scalars::<Bls12_377>(&f).unwrap().is_mapped(), "a regular file is mapped");
+    let missing = dir.0.join("missing.bin");
+    assert_eq!(err_string(map_scalars::<Bls12_377>(&missing)), err_string(read_scalars::<Bls12_377>(&missing)));
+    assert_eq!(err_string(map_scalars::<Bls12_377>(&dir.0)), err_string(read_scalars::<Bls12_377>(&dir.0)));
 }
 
 fn chunked_point_reads<C: MsmCurve>(seed: u64) {

@@ -50,45 +50,32 @@ impl LanePoint {
 
     /// Whether this is a point the arithmetic can be given, read from a
     /// file: both coordinates limbs of `radix` bits holding a canonical
-    /// value (below q, whose words `q_minus_1` are q - 1: `neg_limbs` and
-    /// the bounds of every operation assume it), or the point at infinity
-    /// exactly as conversion writes it (flag only).
-    pub fn canonical(&self, radix: u32, q_minus_1: &[u64; 6]) -> bool {
+    /// value (at most `max`, the limbs of q - 1 from [`max_coordinate`]:
+    /// `neg_limbs` and the bounds of every operation assume it), or the
+    /// point at infinity exactly as conversion writes it (flag only).
+    ///
+    /// With every limb below 2^radix the limbs are the value's unique
+    /// digits, so comparing them from the top decides the value (nearly
+    /// always at the top limb); no conversion to words.
+    pub fn canonical(&self, radix: u32, max: &Limbs) -> bool {
         if self.is_infinity() {
             let mut x = self.x;
             x[7] &= !INFINITY_FLAG;
             return x == [0; 8] && self.y == [0; 8];
         }
-        let below_q = |l: &Limbs| match value_words(l, radix) {
-            Some(w) => w.iter().rev().cmp(q_minus_1.iter().rev()).is_le(),
-            None => false,
+        let at_most_max = |l: &Limbs| {
+            let wide = l.iter().fold(0, |acc, &limb| acc | limb >> radix);
+            wide == 0 && l.iter().rev().cmp(max.iter().rev()).is_le()
         };
-        below_q(&self.x) && below_q(&self.y)
+        at_most_max(&self.x) && at_most_max(&self.y)
     }
 }
 
-/// The 384-bit value of limbs of `radix` bits (least significant first);
-/// `None` when a limb has more than `radix` bits or the value does not fit
-/// 384 bits.
-fn value_words(l: &Limbs, radix: u32) -> Option<[u64; 6]> {
-    let mut w = [0u64; 6];
-    let mut put = |word: usize, bits: u64| match w.get_mut(word) {
-        Some(v) => {
-            *v |= bits;
-            true
-        }
-        None => bits == 0,
-    };
-    for (i, &limb) in l.iter().enumerate() {
-        if radix < 64 && limb >> radix != 0 {
-            return None;
-        }
-        let (word, off) = (radix as usize * i / 64, radix as usize * i % 64);
-        if !put(word, limb << off) || (off != 0 && !put(word + 1, limb >> (64 - off))) {
-            return None;
-        }
-    }
-    Some(w)
+/// The limbs of `radix` bits (below 64) of a 384-bit value given as six
+/// words, least significant first: the bound [`LanePoint::canonical`] takes.
+pub fn max_coordinate(words: &[u64; 6], radix: u32) -> Limbs {
+    let bit = |k: usize| k < 384 && words[k / 64] >> (k % 64) & 1 == 1;
+    core::array::from_fn(|i| (0..radix as usize).fold(0, |l, b| l | (bit(radix as usize * i + b) as u64) << b))
 }
 
 // SAFETY: sixteen u64 limbs, no padding (128 bytes, align 64); any limbs are
@@ -171,7 +158,8 @@ impl<C: MsmCurve, L: LaneField<C::Base>> LanePoints<C, L> {
         let bytes = (-C::Base::ONE).to_bytes_le();
         let q_minus_1: [u64; 6] =
             core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()));
-        if !points.par_iter().all(|p| p.canonical(radix, &q_minus_1)) {
+        let max = max_coordinate(&q_minus_1, radix);
+        if !points.par_iter().all(|p| p.canonical(radix, &max)) {
             return None;
         }
         Some(Self::with_points(field::<C, L>(), points))
@@ -815,8 +803,92 @@ mod tests {
 
     /// `words` (384 bits) as limbs of `radix` bits.
     fn split(words: &[u64; 6], radix: u32) -> Limbs {
-        let bit = |k: usize| k < 384 && words[k / 64] >> (k % 64) & 1 == 1;
-        core::array::from_fn(|i| (0..radix as usize).fold(0, |l, b| l | (bit(radix as usize * i + b) as u64) << b))
+        max_coordinate(words, radix)
+    }
+
+    /// The 384-bit value of limbs of `radix` bits (least significant first);
+    /// `None` when a limb has more than `radix` bits or the value does not fit
+    /// 384 bits.
+    fn value_words(l: &Limbs, radix: u32) -> Option<[u64; 6]> {
+        let mut w = [0u64; 6];
+        let mut put = |word: usize, bits: u64| match w.get_mut(word) {
+            Some(v) => {
+                *v |= bits;
+                true
+            }
+            None => bits == 0,
+        };
+        for (i, &limb) in l.iter().enumerate() {
+            if radix < 64 && limb >> radix != 0 {
+                return None;
+            }
+            let (word, off) = (radix as usize * i / 64, radix as usize * i % 64);
+            if !put(word, limb << off) || (off != 0 && !put(word + 1, limb >> (64 - off))) {
+                return None;
+            }
+        }
+        Some(w)
+    }
+
+    /// The definition [`LanePoint::canonical`] implements: the limbs' value
+    /// (no limb beyond the radix, within 384 bits) at most q - 1.
+    fn canonical_reference(p: &LanePoint, radix: u32, q_minus_1: &[u64; 6]) -> bool {
+        if p.is_infinity() {
+            let mut x = p.x;
+            x[7] &= !INFINITY_FLAG;
+            return x == [0; 8] && p.y == [0; 8];
+        }
+        let below_q = |l: &Limbs| match value_words(l, radix) {
+            Some(w) => w.iter().rev().cmp(q_minus_1.iter().rev()).is_le(),
+            None => false,
+        };
+        below_q(&p.x) && below_q(&p.y)
+    }
+
+    /// The limb comparison agrees with the value comparison on random limbs
+    /// of every width and on limbs next to q - 1 (each limb of q - 1 moved
+    /// by -1, +1, to 0, to the radix's largest digit, to 2^radix).
+    #[test]
+    fn canonical_agrees_with_the_value_comparison() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(12);
+        for bytes in [(-zkmsm_field::Bls12_381Fq::ONE).to_bytes_le(), (-zkmsm_field::Bls12_377Fq::ONE).to_bytes_le()] {
+            let qm1: [u64; 6] =
+                core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()));
+            for radix in [51u32, 52] {
+                let max = max_coordinate(&qm1, radix);
+                let digit = (1u64 << radix) - 1;
+                let mut near = Vec::new();
+                for i in 0..8 {
+                    for v in [max[i].wrapping_sub(1), max[i] + 1, 0, digit, digit + 1] {
+                        let mut l = max;
+                        l[i] = v;
+                        near.push(l);
+                    }
+                }
+                for _ in 0..2000 {
+                    let width = rng.gen_range(0..=64u32);
+                    let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
+                    let mut l: Limbs = core::array::from_fn(|_| rng.gen::<u64>() & mask);
+                    // half of them in range limb by limb, the top limb small
+                    if rng.gen_bool(0.5) {
+                        l = core::array::from_fn(|i| l[i] & digit);
+                        l[7] &= (1u64 << rng.gen_range(0..=radix)) - 1;
+                    }
+                    near.push(l);
+                }
+                for (i, x) in near.iter().enumerate() {
+                    let y = near[(i * 7 + 3) % near.len()];
+                    for p in [LanePoint { x: *x, y: max }, LanePoint { x: max, y: *x }, LanePoint { x: *x, y }] {
+                        assert_eq!(
+                            p.canonical(radix, &max),
+                            canonical_reference(&p, radix, &qm1),
+                            "radix {radix}, {p:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// What a prepared file may hold: values below q in each radix, and
@@ -831,7 +903,7 @@ mod tests {
         let max = [u64::MAX; 6];
         for radix in [51u32, 52] {
             let point = |x: Limbs, y: Limbs| LanePoint { x, y };
-            let ok = |p: LanePoint| p.canonical(radix, &qm1);
+            let ok = |p: LanePoint| p.canonical(radix, &split(&qm1, radix));
             for w in [[0u64; 6], qm1, [1, 2, 3, 4, 5, 6], [u64::MAX, 0, u64::MAX, 0, 7, 1]] {
                 assert_eq!(value_words(&split(&w, radix), radix), Some(w), "radix {radix}");
             }
