@@ -10,7 +10,7 @@
 //! Off for fixed-base precomputation (whose shifted copies already share
 //! bucket sets) and for backends outside the library (the RTL core). A
 //! prepared file stores the images when its context ran GLV
-//! ([`crate::prepared`], format version 2).
+//! ([`crate::prepared`], from format version 2).
 
 #[cfg(test)]
 use crate::digits::signed_half_digit;

@@ -3,7 +3,7 @@
 //! `zkmsm msm --prepared` (and [`open_prepared`]) maps the file and starts at
 //! once: no decoding, no validation, no conversion, no copy.
 //!
-//! # Format (version 2)
+//! # Format (version 3)
 //!
 //! A 4096-byte header, then the records (the backend's prepared points, in
 //! fixed-base mode all the shifted copies, with GLV the n points followed by
@@ -23,14 +23,17 @@
 //! | 112 | precompute copies (u32, 0 = none), window c (u32, 0 = the cost model's) |
 //! | 120 | records (u64): n, n x copies, or 2n with GLV images |
 //! | 128 | record bytes in all (u64) |
-//! | 136 | XXH3-64 of the records |
+//! | 136 | checksum of the records: XXH3-64 of the XXH3-64s of their 1 MiB blocks (the last one shorter), each as 8 little-endian bytes, in order |
 //! | 144 | GLV images (u32: 1 = records n..2n are phi(P_0..P_{n-1}), 0 = none), then a u32 of zeros |
 //! | 152 | XXH3-64 of bytes 0..152 |
 //! | 160..4096 | reserved: zeros |
 //!
-//! Version 1 (before GLV images) is still read: the same fields up to 144,
-//! its header checksum (of bytes 0..144) at 144, reserved zeros from 152;
-//! it has no images. This build writes version 2.
+//! Version 2 is still read: the same header, the records' checksum the
+//! XXH3-64 of all of them at once (one core hashes it; version 3's blocks
+//! are hashed on every core). Version 1 (before GLV images) is still read:
+//! the same fields up to 144 and version 2's records checksum, its header
+//! checksum (of bytes 0..144) at 144, reserved zeros from 152; it has no
+//! images. This build writes version 3.
 //!
 //! A file with images runs GLV under [`GlvMode::Auto`] and [`GlvMode::On`]
 //! ([`open_prepared_with`]); under [`GlvMode::Off`] only the first n records
@@ -59,15 +62,20 @@ use std::path::Path;
 use zkmsm_curve::MsmCurve;
 use zkmsm_field::PrimeField;
 
-/// The format version this build writes (it reads this and
-/// [`FORMAT_VERSION_1`]).
-pub const FORMAT_VERSION: u32 = 2;
+/// The format version this build writes (it reads this,
+/// [`FORMAT_VERSION_2`] and [`FORMAT_VERSION_1`]).
+pub const FORMAT_VERSION: u32 = 3;
+/// The format before the records' checksum by blocks: still read.
+pub const FORMAT_VERSION_2: u32 = 2;
 /// The first format version, without GLV images: still read.
 pub const FORMAT_VERSION_1: u32 = 1;
+/// The records' checksum (version 3) hashes blocks of this many bytes, in
+/// parallel, then the blocks' hashes.
+pub const CHECKSUM_BLOCK: usize = 1 << 20;
 const MAGIC: [u8; 8] = *b"ZKMSMPRE";
 /// Header size, and where the records start (a page boundary).
 const HEADER_BYTES: usize = 4096;
-/// The checksummed part of the header (version 2; version 1: [`HEADER_USED_V1`]).
+/// The checksummed part of the header (versions 2 and 3; version 1: [`HEADER_USED_V1`]).
 const HEADER_USED: usize = 152;
 /// The checksummed part of a version-1 header.
 const HEADER_USED_V1: usize = 144;
@@ -155,7 +163,7 @@ pub struct Header {
     pub records: u64,
     /// Bytes of records after the header.
     pub data_bytes: u64,
-    /// XXH3-64 of those bytes.
+    /// Their checksum ([`records_checksum`] of the version).
     pub data_checksum: u64,
     /// Records n..2n are the GLV images phi(P_i) of records 0..n (version 2).
     pub glv_images: bool,
@@ -218,11 +226,11 @@ impl Header {
         }
         let version = u32_at(bytes, 8);
         let used = match version {
-            FORMAT_VERSION => HEADER_USED,
+            FORMAT_VERSION | FORMAT_VERSION_2 => HEADER_USED,
             FORMAT_VERSION_1 => HEADER_USED_V1,
             _ => {
                 return Err(format!(
-                    "format version {version}; this zkmsm reads versions {FORMAT_VERSION_1} and {FORMAT_VERSION}: prepare the points again"
+                    "format version {version}; this zkmsm reads versions {FORMAT_VERSION_1} to {FORMAT_VERSION}: prepare the points again"
                 ))
             }
         };
@@ -259,6 +267,56 @@ impl Header {
     }
 }
 
+/// The records' checksum of a file of format `version`: from version 3 the
+/// XXH3-64 of the XXH3-64s of its [`CHECKSUM_BLOCK`]-byte blocks (each as 8
+/// little-endian bytes, in order; the blocks hashed in parallel), before
+/// it the XXH3-64 of all the records at once.
+pub fn records_checksum(version: u32, records: &[u8]) -> u64 {
+    use rayon::prelude::*;
+    if version < FORMAT_VERSION {
+        return xxhash_rust::xxh3::xxh3_64(records);
+    }
+    let sums: Vec<u64> = records.par_chunks(CHECKSUM_BLOCK).map(xxhash_rust::xxh3::xxh3_64).collect();
+    let bytes: Vec<u8> = sums.iter().flat_map(|s| s.to_le_bytes()).collect();
+    xxhash_rust::xxh3::xxh3_64(&bytes)
+}
+
+/// [`records_checksum`] of this build's version over bytes that come a
+/// piece at a time (as the writer writes them).
+#[derive(Default)]
+struct BlockHasher {
+    block: xxhash_rust::xxh3::Xxh3,
+    in_block: usize,
+    sums: Vec<u8>,
+}
+
+impl BlockHasher {
+    fn update(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let take = bytes.len().min(CHECKSUM_BLOCK - self.in_block);
+            self.block.update(&bytes[..take]);
+            self.in_block += take;
+            bytes = &bytes[take..];
+            if self.in_block == CHECKSUM_BLOCK {
+                self.end_block();
+            }
+        }
+    }
+
+    fn end_block(&mut self) {
+        self.sums.extend_from_slice(&self.block.digest().to_le_bytes());
+        self.block = xxhash_rust::xxh3::Xxh3::new();
+        self.in_block = 0;
+    }
+
+    fn finish(mut self) -> u64 {
+        if self.in_block > 0 {
+            self.end_block();
+        }
+        xxhash_rust::xxh3::xxh3_64(&self.sums)
+    }
+}
+
 fn refuse(path: &Path, what: impl Into<String>) -> MsmError {
     MsmError::Prepared { path: path.to_path_buf(), what: what.into() }
 }
@@ -274,7 +332,7 @@ impl<C: MsmCurve, B: Persist<C>> MsmContext<C, B> {
         // the header last, once the records' checksum is known
         file.write_all(&[0u8; HEADER_BYTES]).map_err(io)?;
         let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut file);
-        let mut hash = xxhash_rust::xxh3::Xxh3::new();
+        let mut hash = BlockHasher::default();
         let mut written = 0u64;
         B::write_records(&self.prepared, &mut |bytes| {
             hash.update(bytes);
@@ -296,7 +354,7 @@ impl<C: MsmCurve, B: Persist<C>> MsmContext<C, B> {
             window: self.precompute.map_or(0, |p| p.plan.c),
             records: layout.records as u64,
             data_bytes: written,
-            data_checksum: hash.digest(),
+            data_checksum: hash.finish(),
             glv_images: self.glv,
         };
         file.seek(SeekFrom::Start(0)).map_err(io)?;
@@ -358,29 +416,40 @@ pub fn open_prepared_with<C: EngineCurve>(path: &Path, glv: GlvMode) -> Result<B
             },
         ));
     }
-    if xxhash_rust::xxh3::xxh3_64(&map[HEADER_BYTES..]) != header.data_checksum {
+    let glv_refusal = if header.glv_images && C::glv().is_none() {
+        Some(format!("holds GLV images, and {} has no GLV here", C::NAME))
+    } else {
+        match glv {
+            GlvMode::On if !header.glv_images => Some(
+                "GLV on: the file has no GLV images (version 1, or prepared with GLV off): prepare it with GLV on"
+                    .to_string(),
+            ),
+            GlvMode::Off if header.glv_images => {
+                // the first n records are the points: map those only
+                header.glv_images = false;
+                header.records = header.points;
+                header.data_bytes = header.points * header.record_bytes as u64;
+                None
+            }
+            _ => None,
+        }
+    };
+    let version = header.version;
+    let map: Mapping = std::sync::Arc::new(map);
+    // The records' checksum and the backend's own checks (every record a
+    // valid value) each read every record: side by side on the cores. A
+    // checksum refusal comes first, whatever the other found.
+    let (sum, opened) = rayon::join(
+        || records_checksum(version, &map[HEADER_BYTES..]),
+        || match glv_refusal {
+            None => C::open_prepared(choice, &header, map.clone(), HEADER_BYTES),
+            Some(why) => Err(why),
+        },
+    );
+    if sum != header.data_checksum {
         return Err(refuse(path, "checksum mismatch: the points are corrupt"));
     }
-    if header.glv_images && C::glv().is_none() {
-        return Err(refuse(path, format!("holds GLV images, and {} has no GLV here", C::NAME)));
-    }
-    match glv {
-        GlvMode::On if !header.glv_images => {
-            return Err(refuse(
-                path,
-                "GLV on: the file has no GLV images (version 1, or prepared with GLV off): prepare it with GLV on",
-            ))
-        }
-        GlvMode::Off if header.glv_images => {
-            // the first n records are the points: map those only
-            header.glv_images = false;
-            header.records = header.points;
-            header.data_bytes = header.points * header.record_bytes as u64;
-        }
-        _ => {}
-    }
-    let map: Mapping = std::sync::Arc::new(map);
-    C::open_prepared(choice, &header, map, HEADER_BYTES).map_err(|w| refuse(path, w))
+    opened.map_err(|w| refuse(path, w))
 }
 
 /// Build the context of a checked prepared file with backend `backend`.

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use zkmsm::gen::{random_points, random_scalars};
-use zkmsm::prepared::{Header, FORMAT_VERSION};
+use zkmsm::prepared::{records_checksum, Header, CHECKSUM_BLOCK, FORMAT_VERSION};
 use zkmsm::*;
 use zkmsm_field::PrimeField;
 
@@ -54,7 +54,7 @@ fn every_layout_round_trips_bls12_381() {
 }
 
 /// Rewrite the header's own checksum after editing it, so that the check
-/// being tested is the one that refuses the file (version 2: bytes 0..152).
+/// being tested is the one that refuses the file (versions 2 and 3: bytes 0..152).
 fn reseal(bytes: &mut [u8]) {
     let sum = xxhash_rust::xxh3::xxh3_64(&bytes[..152]);
     bytes[152..160].copy_from_slice(&sum.to_le_bytes());
@@ -62,7 +62,7 @@ fn reseal(bytes: &mut [u8]) {
 
 /// Reseal both checksums after editing the records.
 fn reseal_all(bytes: &mut [u8]) {
-    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[4096..]);
+    let sum = records_checksum(FORMAT_VERSION, &bytes[4096..]);
     bytes[136..144].copy_from_slice(&sum.to_le_bytes());
     reseal(bytes);
 }
@@ -139,17 +139,13 @@ fn bad_files_are_refused_with_one_line() {
     let mut b = bytes.clone();
     let flag = core::mem::offset_of!(Affine<Bls12_381>, infinity);
     b[4096 + flag] = 2;
-    let sum = xxhash_rust::xxh3::xxh3_64(&b[4096..]);
-    b[136..144].copy_from_slice(&sum.to_le_bytes());
-    reseal(&mut b);
+    reseal_all(&mut b);
     refused::<Bls12_381>(&path, &b, "not a valid");
     // a coordinate at or above q, checksums resealed
     let mut b = bytes.clone();
     let x = core::mem::offset_of!(Affine<Bls12_381>, x);
     b[4096 + x..4096 + x + 48].fill(0xff);
-    let sum = xxhash_rust::xxh3::xxh3_64(&b[4096..]);
-    b[136..144].copy_from_slice(&sum.to_le_bytes());
-    reseal(&mut b);
+    reseal_all(&mut b);
     refused::<Bls12_381>(&path, &b, "not a valid");
     // the point at infinity with a coordinate left in it
     let mut b = bytes.clone();
@@ -214,9 +210,7 @@ fn lane_layouts_refuse_limbs_beyond_their_radix() {
         let mut b = bytes.clone();
         let at = 4096 + 128 * record + 8 * limb;
         b[at..at + 8].copy_from_slice(&(1u64 << 60).to_le_bytes());
-        let sum = xxhash_rust::xxh3::xxh3_64(&b[4096..]);
-        b[136..144].copy_from_slice(&sum.to_le_bytes());
-        reseal(&mut b);
+        reseal_all(&mut b);
         refused::<Bls12_381>(&path, &b, "beyond its radix");
     }
     // a coordinate equal to q, in the layout's radix
@@ -299,7 +293,7 @@ fn precompute_and_window_must_agree() {
     refused::<Bls12_381>(&path, &b, "0 copies does not fit window c = 5");
 }
 
-/// A file prepared with GLV: version 2 with the images flag, 2n records that
+/// A file prepared with GLV: the images flag (from version 2), 2n records that
 /// run GLV (auto, on) or the first n without it (off), to the same result;
 /// every byte of the images is covered by the checksum and the length; the
 /// flag and the record count must agree.
@@ -380,9 +374,9 @@ fn glv_images_round_trip_and_damage_is_refused() {
         let err = open_prepared_with::<Bls12_377>(&path, mode).err().unwrap().to_string();
         assert!(err.contains("prepared for bls12-381, not bls12-377"), "{err}");
         let mut b = bytes.clone();
-        b[8..12].copy_from_slice(&3u32.to_le_bytes());
+        b[8..12].copy_from_slice(&4u32.to_le_bytes());
         reseal(&mut b);
-        open(&b, "format version 3; this zkmsm reads versions 1 and 2");
+        open(&b, "format version 4; this zkmsm reads versions 1 to 3");
     }
     // an image record that is not a valid value is refused when GLV runs
     // (under off it is not mapped: only the n points are used)
@@ -407,8 +401,10 @@ fn version_1_files_are_still_read() {
         let path = tmp(&format!("v1-{}.prep", choice.name()));
         ctx.write_prepared(&path).unwrap();
         let mut b = std::fs::read(&path).unwrap();
-        // rewrite as version 1
+        // rewrite as version 1 (the records' checksum of all of them at once)
         b[8..12].copy_from_slice(&1u32.to_le_bytes());
+        let records = xxhash_rust::xxh3::xxh3_64(&b[4096..]);
+        b[136..144].copy_from_slice(&records.to_le_bytes());
         b[144..160].fill(0);
         let sum = xxhash_rust::xxh3::xxh3_64(&b[..144]);
         b[144..152].copy_from_slice(&sum.to_le_bytes());
@@ -431,4 +427,66 @@ fn version_1_files_are_still_read() {
         refused::<Bls12_377>(&path, &b, "reserved byte 155 is not zero");
         std::fs::remove_file(&path).unwrap();
     }
+}
+
+/// Version 3's records checksum is the documented construction (XXH3-64 of
+/// the blocks' XXH3-64s), computed here on its own; a file of several
+/// blocks round-trips and a flipped bit in any block (first, a middle one,
+/// the last, short one) is refused; the same file rewritten as version 2
+/// (one XXH3-64 of all the records) is still read, and refused when its
+/// checksum is version 3's.
+#[test]
+fn checksum_by_blocks_and_version_2_files() {
+    // 12,000 points of 104 bytes and their GLV images: 2.4 MiB, 3 blocks
+    let points = random_points::<Bls12_381>(12_000, 12).points;
+    let scalars = random_scalars::<Bls12_381>(12_000, 13);
+    let want = msm_bigint(&points, &scalars).unwrap();
+    let ctx = MsmBuilder::new().backend(BackendChoice::Xyzz).glv(GlvMode::On).build(&points).unwrap();
+    let good = tmp("blocks.prep");
+    ctx.write_prepared(&good).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let header = Header::decode(&bytes).unwrap();
+    let records = &bytes[4096..];
+    assert_eq!(header.version, FORMAT_VERSION);
+    assert!(records.len() > 2 * CHECKSUM_BLOCK && !records.len().is_multiple_of(CHECKSUM_BLOCK), "{}", records.len());
+    let sums: Vec<u8> =
+        records.chunks(CHECKSUM_BLOCK).flat_map(|b| xxhash_rust::xxh3::xxh3_64(b).to_le_bytes()).collect();
+    assert_eq!(sums.len(), 8 * records.len().div_ceil(CHECKSUM_BLOCK));
+    assert_eq!(header.data_checksum, xxhash_rust::xxh3::xxh3_64(&sums));
+    assert_eq!(header.data_checksum, records_checksum(FORMAT_VERSION, records));
+    assert_ne!(header.data_checksum, xxhash_rust::xxh3::xxh3_64(records));
+    assert_eq!(open_prepared::<Bls12_381>(&good).unwrap().msm_report(&scalars).unwrap().result.to_affine(), want);
+
+    let path = tmp("blocks-bad.prep");
+    let last = bytes.len() - 1;
+    for at in [4096, 4096 + CHECKSUM_BLOCK - 1, 4096 + CHECKSUM_BLOCK, 4096 + 2 * CHECKSUM_BLOCK + 5, last] {
+        let mut b = bytes.clone();
+        b[at] ^= 0x40;
+        refused::<Bls12_381>(&path, &b, "checksum mismatch");
+    }
+    // two blocks swapped: every block's hash is right, their order is not
+    let mut b = bytes.clone();
+    let (first, second) = (4096..4096 + CHECKSUM_BLOCK, 4096 + CHECKSUM_BLOCK..4096 + 2 * CHECKSUM_BLOCK);
+    let a = b[first.clone()].to_vec();
+    b.copy_within(second.clone(), first.start);
+    b[second].copy_from_slice(&a);
+    refused::<Bls12_381>(&path, &b, "checksum mismatch");
+
+    // as version 2: read with the whole-records checksum, refused with the blocks'
+    let mut v2 = bytes.clone();
+    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+    reseal(&mut v2);
+    refused::<Bls12_381>(&path, &v2, "checksum mismatch");
+    let whole = xxhash_rust::xxh3::xxh3_64(&v2[4096..]);
+    v2[136..144].copy_from_slice(&whole.to_le_bytes());
+    reseal(&mut v2);
+    std::fs::write(&path, &v2).unwrap();
+    assert_eq!(Header::decode(&v2).unwrap().version, 2);
+    for mode in [GlvMode::Auto, GlvMode::Off] {
+        let back = open_prepared_with::<Bls12_381>(&path, mode).unwrap();
+        assert_eq!(back.msm_report(&scalars).unwrap().result.to_affine(), want, "{mode:?}");
+    }
+    let mut b = v2.clone();
+    b[4096 + 777] ^= 1;
+    refused::<Bls12_381>(&path, &b, "checksum mismatch");
 }
