@@ -109,9 +109,15 @@ pub fn decode_chunk<C: MsmCurve>(
     let mut decoded = Vec::new();
     for (s, step) in bytes.chunks(STEP * size).enumerate() {
         decode_step::<C>(step, format, &mut decoded);
-        for (k, p) in decoded.drain(..).enumerate() {
-            let index = first + s * STEP + k;
-            out.push(p.map_err(|e| BadPoint::new::<C>(index, format, e.into()))?);
+        // the points before the first bad one join `out` (callers validate
+        // them before reporting it), on every core: one core copying them
+        // (and faulting `out`'s pages in) left the other idle
+        let bad = decoded.par_iter().position_first(|p| p.is_err());
+        let good = bad.unwrap_or(decoded.len());
+        out.par_extend(decoded.par_drain(..good).map(|p| p.unwrap_or_else(|_| unreachable!("before the first error"))));
+        if let Some(k) = bad {
+            let Some(Err(e)) = decoded.drain(..).next() else { unreachable!("the first error is next") };
+            return Err(BadPoint::new::<C>(first + s * STEP + k, format, e.into()));
         }
     }
     Ok(())
