@@ -276,7 +276,7 @@ impl<S: Ifma> VConsts<S> {
     /// a * b / 2^416 mod q, for inputs below 64q (normalized limbs); the
     /// result is below q (1 + 2^-23). The 64 products go into 16 columns,
     /// then 8 reduction rounds (separated operand scanning, 256 vpmadd52: 16 a
-    /// round, see [`Self::reduce_round`]).
+    /// round, see `reduce_round`).
     /// Rows and rounds are separate calls with constant column indices, not
     /// loops: the earlier interleaved form (CIOS: a round of products, its
     /// reduction, a shift of t by one limb), written as a loop, kept t in
