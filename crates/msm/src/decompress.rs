@@ -436,22 +436,90 @@ impl<F: PrimeField, L: LaneField<F>> Kernel for SqrtKernel<'_, F, L> {
     }
 }
 
-/// [`sqrt_batch`] on the lane arithmetic `L` (which must be available and
-/// hold `F`); `None` where its tables cannot be made.
-fn sqrt_batch_on<F: PrimeField, L: LaneField<F>>(
-    field: &L,
-    table: &SqrtTable<F>,
-    values: &[F],
-) -> Option<Vec<Option<F>>> {
-    let tables = LaneTables::new(field, table)?;
-    let (first, steps) = program(table.exponent())?;
-    let mut out = vec![None; values.len()];
-    values.par_chunks(TASK).zip(out.par_chunks_mut(TASK)).for_each(|(values, out)| {
-        let kernel = SqrtKernel { field, first, steps: &steps, tables: &tables, values, out };
-        // SAFETY: callers run this only where L::available().
+/// The lane root's set-up on one lane arithmetic: its tables and the
+/// exponentiation's steps, made once and then used by every slice.
+struct LaneRoots<F: PrimeField, L: LaneField<F>> {
+    field: L,
+    tables: LaneTables,
+    first: u8,
+    steps: Vec<Step>,
+    _f: core::marker::PhantomData<fn() -> F>,
+}
+
+impl<F: PrimeField, L: LaneField<F>> LaneRoots<F, L> {
+    /// `None` where `L` is not available here or its tables cannot be made.
+    fn new(table: &SqrtTable<F>) -> Option<Self> {
+        let field = L::new()?;
+        let tables = LaneTables::new(&field, table)?;
+        let (first, steps) = program(table.exponent())?;
+        Some(Self { field, tables, first, steps, _f: core::marker::PhantomData })
+    }
+
+    /// `out[i]` = a root of `values[i]` or `None`, on this thread.
+    fn take(&self, values: &[F], out: &mut [Option<F>]) {
+        let Self { field, tables, first, steps, .. } = self;
+        let kernel = SqrtKernel { field, first: *first, steps, tables, values, out };
+        // SAFETY: `L::new` succeeded, so L is available on this CPU.
         unsafe { L::run(kernel) }
-    });
+    }
+}
+
+/// [`sqrt_batch`] on the lane arithmetic `L`, in parallel; `None` where
+/// `L` is not available or its tables cannot be made.
+#[cfg(test)]
+fn sqrt_batch_on<F: PrimeField, L: LaneField<F>>(table: &SqrtTable<F>, values: &[F]) -> Option<Vec<Option<F>>> {
+    let roots = LaneRoots::<F, L>::new(table)?;
+    let mut out = vec![None; values.len()];
+    values.par_chunks(TASK).zip(out.par_chunks_mut(TASK)).for_each(|(v, o)| roots.take(v, o));
     Some(out)
+}
+
+/// Square roots set up once (the fastest lane arithmetic this CPU has for
+/// `F`, its tables, the exponentiation's steps; else the scalar root) and
+/// then taken a slice at a time on the calling thread, for callers that run
+/// their own parallel tasks: the decoder takes a task's roots between its
+/// parsing and its points, with no set-up per task.
+pub struct RootFinder<'a, F: PrimeField> {
+    take: Box<dyn Fn(&[F], &mut [Option<F>]) + Send + Sync + 'a>,
+}
+
+impl<'a, F: PrimeField> RootFinder<'a, F> {
+    /// The set-up for `table`'s field.
+    pub fn new(table: &'a SqrtTable<F>) -> Self {
+        struct Make<'a, F: PrimeField>(&'a SqrtTable<F>);
+        impl<'a, F: PrimeField> OnLanes<F> for Make<'a, F> {
+            type Out = RootFinder<'a, F>;
+            fn lanes<L: LaneField<F>>(self, _field: &L) -> Self::Out {
+                // tables that cannot be made fall back to the scalar root
+                match LaneRoots::<F, L>::new(self.0) {
+                    Some(roots) => RootFinder { take: Box::new(move |values, out| roots.take(values, out)) },
+                    None => self.scalar(),
+                }
+            }
+            fn scalar(self) -> Self::Out {
+                let table = self.0;
+                RootFinder {
+                    take: Box::new(move |values, out| {
+                        for (a, o) in values.iter().zip(out) {
+                            *o = table.sqrt(a);
+                        }
+                    }),
+                }
+            }
+        }
+        on_best_lanes(Make(table))
+    }
+
+    /// `out[i]` = a square root of `values[i]` (either one), `None` for a
+    /// non-square, on the calling thread.
+    ///
+    /// # Panics
+    ///
+    /// If the slices' lengths differ.
+    pub fn take(&self, values: &[F], out: &mut [Option<F>]) {
+        assert_eq!(values.len(), out.len(), "one root per value");
+        (self.take)(values, out)
+    }
 }
 
 /// Work that runs on whichever lane arithmetic holds `F` on this CPU
@@ -486,18 +554,10 @@ fn on_best_lanes<F: PrimeField, W: OnLanes<F>>(work: W) -> W::Out {
 /// for a non-square, in parallel, on the fastest arithmetic this CPU has
 /// for F (IFMA lanes, FMA lanes, else scalar [`SqrtTable::sqrt`]).
 pub fn sqrt_batch<F: PrimeField>(table: &SqrtTable<F>, values: &[F]) -> Vec<Option<F>> {
-    struct Sqrt<'a, F: PrimeField>(&'a SqrtTable<F>, &'a [F]);
-    impl<F: PrimeField> OnLanes<F> for Sqrt<'_, F> {
-        type Out = Vec<Option<F>>;
-        fn lanes<L: LaneField<F>>(self, field: &L) -> Self::Out {
-            // Tables that cannot be made fall back to the scalar root.
-            sqrt_batch_on(field, self.0, self.1).unwrap_or_else(|| self.scalar())
-        }
-        fn scalar(self) -> Self::Out {
-            self.1.par_iter().map(|a| self.0.sqrt(a)).collect()
-        }
-    }
-    on_best_lanes(Sqrt(table, values))
+    let roots = RootFinder::new(table);
+    let mut out = vec![None; values.len()];
+    values.par_chunks(TASK).zip(out.par_chunks_mut(TASK)).for_each(|(v, o)| roots.take(v, o));
+    out
 }
 
 /// Which arithmetic [`pow_batch`] and [`sqrt_batch`] run here: "ifma",
@@ -617,7 +677,6 @@ mod tests {
         if !L::available() {
             return;
         }
-        let field = L::new().unwrap();
         let table = SqrtTable::<F>::new();
         let mut v = inputs::<F>(n);
         v.extend([-F::from_u64(2), F::from_u64(3), F::from_u64(4), F::from_u64(5)]);
@@ -626,7 +685,7 @@ mod tests {
         let squares: Vec<F> = v.iter().map(|x| x.square()).collect();
         v.extend(squares);
         for len in [0, 1, 7, 8, 9, 16, 17, v.len()] {
-            let got = sqrt_batch_on(&field, &table, &v[..len]).expect("tables");
+            let got = sqrt_batch_on::<F, L>(&table, &v[..len]).expect("tables");
             assert_eq!(got.len(), len);
             for (a, r) in v[..len].iter().zip(&got) {
                 assert_eq!(r.is_some(), table.sqrt(a).is_some(), "{} {a:?}", L::NAME);

@@ -5,9 +5,11 @@
 //! the same as the file readers ([`crate::io`], which add the file's name
 //! and header). [`validate_points`] checks points already in memory.
 
+use crate::decompress::RootFinder;
 pub use crate::validate::{validate_decoded, validate_points, validate_points_with_progress};
 use crate::MsmError;
 use rayon::prelude::*;
+use std::mem::MaybeUninit;
 use zkmsm_curve::{Affine, DecodeError, Decoded, MsmCurve, PointFormat};
 use zkmsm_field::PrimeField;
 
@@ -93,66 +95,89 @@ pub fn decode_points<C: MsmCurve>(
 /// onto `out`, in parallel; `first` is the index of the first of them, for
 /// the errors of readers that decode a chunk at a time. Decoding checks the
 /// encoding and the curve equation (a compressed point's y is checked to be
-/// a square root of x^3 + b), not the subgroup ([`validate_decoded`]).
+/// a square root of x^3 + b), not the subgroup ([`validate_decoded`]). On
+/// an error, the points before the bad one have joined `out` (callers
+/// validate them before reporting it).
 pub fn decode_chunk<C: MsmCurve>(
     bytes: &[u8],
     format: PointFormat,
     first: usize,
     out: &mut Vec<Affine<C>>,
 ) -> Result<(), BadPoint> {
-    /// Points decoded per parallel step: the decoded results wait here
-    /// before joining `out`.
-    const STEP: usize = 1 << 14;
     let size = format.size::<C>();
     assert_eq!(bytes.len() % size, 0, "decode_chunk takes whole points");
-    out.reserve(bytes.len() / size);
-    let mut decoded = Vec::new();
-    for (s, step) in bytes.chunks(STEP * size).enumerate() {
-        decode_step::<C>(step, format, &mut decoded);
-        // the points before the first bad one join `out` (callers validate
-        // them before reporting it), on every core: one core copying them
-        // (and faulting `out`'s pages in) left the other idle
-        let bad = decoded.par_iter().position_first(|p| p.is_err());
-        let good = bad.unwrap_or(decoded.len());
-        out.par_extend(decoded.par_drain(..good).map(|p| p.unwrap_or_else(|_| unreachable!("before the first error"))));
-        if let Some(k) = bad {
-            let Some(Err(e)) = decoded.drain(..).next() else { unreachable!("the first error is next") };
-            return Err(BadPoint::new::<C>(first + s * STEP + k, format, e.into()));
-        }
+    let count = bytes.len() / size;
+    let roots = C::sqrt_table().filter(|_| format == PointFormat::Compressed).map(RootFinder::new);
+    out.reserve(count);
+    let base = out.len();
+    let bad = out.spare_capacity_mut()[..count]
+        .par_chunks_mut(TASK)
+        .zip(bytes.par_chunks(TASK * size))
+        .enumerate()
+        .filter_map(|(t, (slots, records))| {
+            decode_task::<C>(records, format, roots.as_ref(), slots).map(|(k, e)| (t * TASK + k, e))
+        })
+        .min_by_key(|&(k, _)| k);
+    let good = bad.as_ref().map_or(count, |&(k, _)| k);
+    // SAFETY: every task wrote its slots in order up to its first bad
+    // record, so the tasks before the first bad record wrote all of theirs
+    // and its own task every one before it: slots base..base + good hold
+    // points (Affine is Copy: the slots written after it need no drop).
+    unsafe { out.set_len(base + good) };
+    match bad {
+        Some((k, e)) => Err(BadPoint::new::<C>(first + k, format, e.into())),
+        None => Ok(()),
     }
-    Ok(())
 }
 
-/// Decode whole points onto `out` (cleared first), one result per point:
-/// flags and coordinates in parallel, then the compressed points' square
-/// roots all at once ([`crate::decompress::sqrt_batch`], in lanes).
-fn decode_step<C: MsmCurve>(bytes: &[u8], format: PointFormat, out: &mut Vec<Result<Affine<C>, DecodeError>>) {
-    let size = format.size::<C>();
-    let mut deferred = Vec::new();
-    bytes.par_chunks_exact(size).map(|b| Affine::<C>::decode_deferred(b, format)).collect_into_vec(&mut deferred);
-    out.clear();
-    let table = C::sqrt_table().filter(|_| format == PointFormat::Compressed);
-    let Some(table) = table else {
-        out.extend(deferred.into_iter().map(|d| match d? {
-            Decoded::Point(p) => Ok(p),
-            Decoded::Compressed { x, largest } => Affine::<C>::from_x(x, largest).ok_or(DecodeError::NoSuchX),
-        }));
-        return;
+/// Records per parallel task of [`decode_chunk`]: parsed, their square
+/// roots taken (in lanes, [`RootFinder`]) and made points in one pass on one
+/// thread, where a pass per step over all the records cost a join of both
+/// cores after each and the intermediate vectors' traffic.
+const TASK: usize = 256;
+
+/// Decode `records` into `slots`, in order, up to the first bad record:
+/// its index in `records` and its fault, `None` when all are good. `roots`
+/// is the compressed points' root finder (`None`: each point's own root).
+fn decode_task<C: MsmCurve>(
+    records: &[u8],
+    format: PointFormat,
+    roots: Option<&RootFinder<C::Base>>,
+    slots: &mut [MaybeUninit<Affine<C>>],
+) -> Option<(usize, DecodeError)> {
+    let parsed: Vec<Result<Decoded<C>, DecodeError>> =
+        records.chunks_exact(format.size::<C>()).map(|b| Affine::<C>::decode_deferred(b, format)).collect();
+    let points: Vec<Result<Affine<C>, DecodeError>> = match roots {
+        None => parsed
+            .into_iter()
+            .map(|d| match d? {
+                Decoded::Point(p) => Ok(p),
+                Decoded::Compressed { x, largest } => Affine::<C>::from_x(x, largest).ok_or(DecodeError::NoSuchX),
+            })
+            .collect(),
+        Some(roots) => {
+            // x^3 + b of the compressed points (zero for the rest: unused)
+            let rhs: Vec<C::Base> = parsed
+                .iter()
+                .map(|d| match d {
+                    Ok(Decoded::Compressed { x, .. }) => x.square() * *x + C::coeff_b(),
+                    _ => C::Base::ZERO,
+                })
+                .collect();
+            let mut ys = vec![None; rhs.len()];
+            roots.take(&rhs, &mut ys);
+            parsed.into_iter().zip(ys.into_iter().zip(rhs)).map(|(d, (y, rhs))| settle(d?, y, rhs)).collect()
+        }
     };
-    // x^3 + b of the compressed points (zero for the rest: skipped below)
-    let rhs: Vec<C::Base> = deferred
-        .par_iter()
-        .map(|d| match d {
-            Ok(Decoded::Compressed { x, .. }) => x.square() * *x + C::coeff_b(),
-            _ => C::Base::ZERO,
-        })
-        .collect();
-    let roots = crate::decompress::sqrt_batch(table, &rhs);
-    deferred
-        .into_par_iter()
-        .zip(roots.into_par_iter().zip(rhs.into_par_iter()))
-        .map(|(d, (y, rhs))| settle(d?, y, rhs))
-        .collect_into_vec(out);
+    for (k, (p, slot)) in points.into_iter().zip(slots).enumerate() {
+        match p {
+            Ok(p) => {
+                slot.write(p);
+            }
+            Err(e) => return Some((k, e)),
+        }
+    }
+    None
 }
 
 /// A decoded record as a point, given the lane root `y` of `rhs` = x^3 + b
@@ -233,6 +258,46 @@ mod tests {
             assert_eq!((err.index, err.offset), (103, (103 * size) as u64));
         }
         assert_eq!(decode_points::<C>(&[], PointFormat::Compressed, Validation::Full).unwrap(), vec![]);
+    }
+
+    /// Chunks of several decoding tasks: the first bad record in index
+    /// order is named wherever the tasks end, and exactly the points before
+    /// it join `out` (after those already there).
+    fn bad_records_across_tasks<C: MsmCurve>() {
+        let n = 3 * TASK + 17;
+        let pts = random_points::<C>(n, 5).points;
+        for format in [PointFormat::Compressed, PointFormat::Uncompressed] {
+            let size = format.size::<C>();
+            let bytes = encode_points(&pts, format, false);
+            for bad in [vec![], vec![0], vec![TASK - 1], vec![TASK], vec![2 * TASK + 5, TASK + 3], vec![n - 1]] {
+                let mut b = bytes.clone();
+                for &k in &bad {
+                    b[k * size..(k + 1) * size].fill(0xff);
+                }
+                let mut out = pts[..2].to_vec();
+                let got = decode_chunk::<C>(&b, format, 1000, &mut out);
+                let first = bad.iter().copied().min();
+                match first {
+                    None => assert!(got.is_ok()),
+                    Some(k) => {
+                        assert_eq!(got.map_err(|e| (e.index, e.offset)), Err((1000 + k, ((1000 + k) * size) as u64)))
+                    }
+                }
+                let good = first.unwrap_or(n);
+                assert_eq!(out.len(), 2 + good, "{format:?} {bad:?}");
+                assert_eq!(out[2..], pts[..good], "{format:?} {bad:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_records_across_tasks_bls12_377() {
+        bad_records_across_tasks::<Bls12_377>();
+    }
+
+    #[test]
+    fn bad_records_across_tasks_bls12_381() {
+        bad_records_across_tasks::<Bls12_381>();
     }
 
     /// A lane root that fails its check is replaced by the scalar root: the
