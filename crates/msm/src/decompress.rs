@@ -480,8 +480,11 @@ fn sqrt_batch_on<F: PrimeField, L: LaneField<F>>(table: &SqrtTable<F>, values: &
 /// their own parallel tasks: the decoder takes a task's roots between its
 /// parsing and its points, with no set-up per task.
 pub struct RootFinder<'a, F: PrimeField> {
-    take: Box<dyn Fn(&[F], &mut [Option<F>]) + Send + Sync + 'a>,
+    take: Box<TakeRoots<'a, F>>,
 }
+
+/// What a [`RootFinder`] runs: roots of a slice into a slice, on this thread.
+type TakeRoots<'a, F> = dyn Fn(&[F], &mut [Option<F>]) + Send + Sync + 'a;
 
 impl<'a, F: PrimeField> RootFinder<'a, F> {
     /// The set-up for `table`'s field.
