@@ -1,7 +1,9 @@
 //! Field multiplication throughput, ns per element, one thread (thread CPU
 //! time, so that other processes on a shared machine matter less): the scalar
 //! Montgomery code against the four-lane FMA arithmetic (and, where present,
-//! the eight-lane IFMA arithmetic, products and squares).
+//! the eight-lane IFMA arithmetic, products and squares: one or more chains
+//! called in turn, and the interleaved two-chain `mul2`/`square2` that the
+//! square roots' exponentiation runs).
 //!
 //!     cargo bench -p zkmsm --bench field_lanes
 
@@ -132,6 +134,38 @@ impl<S: Ifma, const CHAINS: usize> Kernel for IfmaLoop<'_, S, CHAINS> {
     }
 }
 
+/// ITERS rounds of the interleaved two-chain forms the roots' exponentiation
+/// runs ([`VConsts::square2`], or [`VConsts::mul2`] by a constant): the two
+/// chains' rows and rounds woven in the code, where [`IfmaLoop`] calls the
+/// one-chain form once per chain. SQUARE is a constant: with a run-time
+/// flag both forms share one loop, and its register allocation costs the
+/// square 25% (4.07 ns/element against 3.19, session 13).
+struct IfmaPair<'a, S: Ifma, const SQUARE: bool> {
+    k: &'a VConsts<S>,
+    y: Fe8<S>,
+}
+
+impl<S: Ifma, const SQUARE: bool> Kernel for IfmaPair<'_, S, SQUARE> {
+    type Output = [Fe8<S>; 2];
+    #[inline(always)]
+    fn run(self) -> [Fe8<S>; 2] {
+        let (k, y) = (self.k, self.y);
+        let mut a = [y; 2];
+        for _ in 0..ITERS {
+            // SAFETY: run through S::run only.
+            let (p, q) = unsafe {
+                if SQUARE {
+                    k.square2(&a[0], &a[1])
+                } else {
+                    k.mul2(&a[0], &y, &a[1], &y)
+                }
+            };
+            a = [p, q];
+        }
+        a
+    }
+}
+
 fn ifma_lanes<F: PrimeField, S: Ifma>(name: &str) {
     if !S::available() {
         return;
@@ -157,9 +191,15 @@ fn ifma_lanes<F: PrimeField, S: Ifma>(name: &str) {
         let s2 = best(100, 16 * ITERS, || {
             black_box(S::run(IfmaLoop::<S, 2> { k: &k, y, square: true }));
         });
+        let m2 = best(100, 16 * ITERS, || {
+            black_box(S::run(IfmaPair::<S, false> { k: &k, y }));
+        });
+        let q2 = best(100, 16 * ITERS, || {
+            black_box(S::run(IfmaPair::<S, true> { k: &k, y }));
+        });
         println!(
             "{name:>12} {:>8} mul: {t2:6.2} ns/element (2 chains of 8 lanes), {t4:6.2} (4 chains), {t1:6.2} (1 chain); \
-             square {s2:6.2} (2 chains), {s1:6.2} (1 chain)",
+             square {s2:6.2} (2 chains), {s1:6.2} (1 chain); interleaved (the roots'): mul2 {m2:6.2}, square2 {q2:6.2}",
             S::NAME
         );
     }
