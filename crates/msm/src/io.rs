@@ -38,9 +38,11 @@ pub const DEFAULT_MAX_POINTS: usize = 1 << 26;
 /// The name errors give standard input.
 pub const STDIN_NAME: &str = "<stdin>";
 
-/// Records decoded per read: large enough for parallel decoding, small enough
-/// that the file's bytes are never more than a few MiB in memory.
-const RECORDS_PER_READ: usize = 1 << 14;
+/// Records decoded per read: large enough that the joins of the parallel
+/// decode (one per read) cost little (2^16 against 2^14: compressed 2^20
+/// loads 3% faster, Zen 5), small enough that the file's bytes are never
+/// more than a few MiB in memory (6 MiB for BLS12 uncompressed points).
+pub const RECORDS_PER_READ: usize = 1 << 16;
 
 fn io_error(path: &Path) -> impl Fn(std::io::Error) -> MsmError + Copy + '_ {
     move |source| MsmError::Io { path: path.to_path_buf(), source }

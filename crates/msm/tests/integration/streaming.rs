@@ -292,8 +292,9 @@ fn err_string<T>(r: Result<T, MsmError>) -> String {
     }
 }
 
-// Larger than the reader's chunk (2^14 records), so records and errors land in later chunks.
-const N: usize = 40_000;
+// The reader's chunk, and 2.5 chunks of records: records and errors land in later chunks.
+const R: usize = zkmsm::io::RECORDS_PER_READ;
+const N: usize = 2 * R + R / 2;
 
 #[test]
 fn chunked_scalar_reads_keep_values_and_errors() {
@@ -302,7 +303,7 @@ fn chunked_scalar_reads_keep_values_and_errors() {
     let f = dir.0.join("s.bin");
     write_scalars(&f, &scalars).unwrap();
     assert_eq!(read_scalars::<Bls12_377>(&f).unwrap(), scalars);
-    for n in [0, 1, 1 << 14, (1 << 14) + 1] {
+    for n in [0, 1, R, R + 1] {
         let f = dir.write("n.bin", &encode_scalars(&scalars[..n]));
         assert_eq!(read_scalars::<Bls12_377>(&f).unwrap(), scalars[..n]);
     }
@@ -328,13 +329,14 @@ fn chunked_scalar_reads_keep_values_and_errors() {
 
     // the first unreduced scalar is named, wherever it lies
     let mut b = bytes.clone();
-    for i in [35_000, 20_000] {
+    let first = R + R / 4;
+    for i in [2 * R + R / 8, first] {
         b[32 * i..32 * i + 32].fill(0xff);
     }
     let f = dir.write("big.bin", &b);
     assert_eq!(
         err_string(read_scalars::<Bls12_377>(&f)),
-        format!("{}: byte offset 640000: scalar 20000 is not below the bls12-377 group order r", f.display())
+        format!("{}: byte offset {}: scalar {first} is not below the bls12-377 group order r", f.display(), 32 * first)
     );
 
     // a missing file and a directory fail as reading them whole did
@@ -353,7 +355,7 @@ fn mapped_scalars_match_the_chunked_reader() {
     let bytes = encode_scalars(&scalars);
     let prefixed = |count: u64, body: &[u8]| [&count.to_le_bytes()[..], body].concat();
     let mut unreduced = bytes.clone();
-    for i in [35_000, 20_000] {
+    for i in [2 * R + R / 8, R + R / 4] {
         unreduced[32 * i..32 * i + 32].fill(0xff);
     }
     let mut cases: Vec<(&str, Vec<u8>)> = vec![
@@ -423,11 +425,11 @@ fn chunked_point_reads<C: MsmCurve>(seed: u64) {
 
             // the first undecodable record is named, with its offset
             let mut b = bytes.clone();
-            for i in [30_000, 17_001, 17_000] {
+            for i in [R + 3 * R / 4, R + 617, R + 616] {
                 b[header + i * size..header + (i + 1) * size].fill(0xff);
             }
             let f = dir.write("bad.bin", &b);
-            let i = 17_000;
+            let i = R + 616;
             let e = Affine::<C>::from_bytes(&b[header + i * size..header + (i + 1) * size], format).unwrap_err();
             assert_eq!(
                 err_string(read_points::<C>(&f, N, Some(format), Validation::Full)),
@@ -441,7 +443,7 @@ fn chunked_point_reads<C: MsmCurve>(seed: u64) {
                 let outsider = Affine::<C>::new_unchecked(<C::Base as PrimeField>::ZERO, y);
                 assert!(outsider.is_on_curve() && !outsider.is_in_subgroup());
                 let mut off = points.clone();
-                off[33_000] = outsider;
+                off[2 * R + 232] = outsider;
                 off[100] = outsider;
                 let mut b = encode_points(&off, format, prefixed);
                 let f = dir.write("sub.bin", &b);
@@ -453,7 +455,7 @@ fn chunked_point_reads<C: MsmCurve>(seed: u64) {
                         header + 100 * size
                     )
                 );
-                b[header + 39_999 * size..].fill(0xff);
+                b[header + (N - 1) * size..].fill(0xff);
                 let f = dir.write("sub2.bin", &b);
                 assert!(err_string(read_points::<C>(&f, N, None, Validation::Full))
                     .contains(&format!("byte offset {}: point 100: not in", header + 100 * size)));
