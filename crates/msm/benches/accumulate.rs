@@ -6,7 +6,9 @@
 //!
 //! (default: 16 15, batch from c (also when 0); `only`: run just one
 //! backend (`xyzz`, `scalar`, `te`, `fma`, `ifma`), once, e.g. under
-//! callgrind)
+//! callgrind). On x86-64 the core clock is measured before and after (a
+//! chain of dependent adds, see common.rs), and ns/op also given in cycles
+//! at their mean.
 
 #[path = "common.rs"]
 mod common;
@@ -15,31 +17,47 @@ use zkmsm::digits::signed_digit;
 use zkmsm::gen::{random_points, random_scalars};
 use zkmsm::*;
 
+/// The window's sum, and ns per operation (median of `runs`) under the backend's name.
 fn probe<C: MsmCurve, B: Backend<C>>(
     backend: B,
     points: &[Affine<C>],
     digits: &[i32],
     plan: &Plan,
     runs: usize,
-) -> Xyzz<C> {
+) -> (Xyzz<C>, (String, f64)) {
     let prepared = backend.prepare(points);
     let mut times = Vec::new();
     let mut sum = Xyzz::identity();
+    let mut out_times = Vec::new();
     let mut schedule = None;
     for _ in 0..runs {
         let t = thread_time();
         let window = backend.accumulate(&prepared, digits, plan);
         schedule = window.schedule_stats();
+        let t_out = thread_time();
         let buckets = window.into_buckets();
-        times.push(thread_time() - t);
+        let end = thread_time();
+        times.push(end - t);
+        out_times.push(end - t_out);
         sum = bucket_aggregation::running_sum::<C, _>(&buckets).to_xyzz();
     }
     times.sort_by(f64::total_cmp);
+    out_times.sort_by(f64::total_cmp);
     let ops = digits.iter().filter(|&&d| d != 0).count();
     let median = times[runs / 2];
-    println!("{:>24}: {:8.1} ns/op ({} ops, median of {runs})", backend.name(), median * 1e9 / ops as f64, ops);
+    let ns = median * 1e9 / ops as f64;
+    println!("{:>24}: {:8.1} ns/op ({} ops, median of {runs})", backend.name(), ns, ops);
+    println!(
+        "{:>24}  of which the buckets out (into_buckets: to XYZZ, the window freed) {:.1} ns/op",
+        "",
+        out_times[runs / 2] * 1e9 / ops as f64
+    );
+    let time = (backend.name().to_string(), ns);
+    if let Some(st) = schedule {
+        println!("{:>24}  conflicts {} overflowed {} batches {}", "", st.conflicts, st.overflowed, st.batches);
+    }
     if runs == 1 {
-        return sum;
+        return (sum, time);
     }
     // The backend's own aggregation (WindowBuckets::sum) against the shared running sum.
     let own = backend.accumulate(&prepared, digits, plan).sum();
@@ -64,10 +82,7 @@ fn probe<C: MsmCurve, B: Backend<C>>(
         t_own[2] * 1e3,
         t_shared[2] * 1e3
     );
-    if let Some(st) = schedule {
-        println!("{:>24}  conflicts {} overflowed {} batches {}", "", st.conflicts, st.overflowed, st.batches);
-    }
-    sum
+    (sum, time)
 }
 
 fn main() {
@@ -88,21 +103,37 @@ fn main() {
     ifma.batch_size = batch;
     let runs = if only.is_some() { 1 } else { 5 };
     let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
+    #[cfg(target_arch = "x86_64")]
+    let ghz_before = common::clock_ghz();
     let mut sums = Vec::new();
+    let mut times = Vec::new();
+    let mut record = |(sum, time): (Xyzz<Bls12_377>, (String, f64))| {
+        sums.push(sum);
+        times.push(time);
+    };
     if wanted("xyzz") {
-        sums.push(probe(XyzzBackend, &points, &digits, &plan, runs));
+        record(probe(XyzzBackend, &points, &digits, &plan, runs));
     }
     if wanted("scalar") {
-        sums.push(probe(BatchAffineBackend::<GreedyScheduler>::default().scalar_only(), &points, &digits, &plan, runs));
+        record(probe(BatchAffineBackend::<GreedyScheduler>::default().scalar_only(), &points, &digits, &plan, runs));
     }
     if wanted("te") {
-        sums.push(probe(TwistedEdwardsBackend, &points, &digits, &plan, runs));
+        record(probe(TwistedEdwardsBackend, &points, &digits, &plan, runs));
     }
     if wanted("fma") && fma.uses_fma() {
-        sums.push(probe(fma, &points, &digits, &plan, runs));
+        record(probe(fma, &points, &digits, &plan, runs));
     }
     if wanted("ifma") && ifma.uses_ifma() {
-        sums.push(probe(ifma, &points, &digits, &plan, runs));
+        record(probe(ifma, &points, &digits, &plan, runs));
     }
     assert!(sums.windows(2).all(|w| w[0] == w[1]), "backends disagree");
+    #[cfg(target_arch = "x86_64")]
+    {
+        let ghz_after = common::clock_ghz();
+        let ghz = (ghz_before + ghz_after) / 2.0;
+        println!("core clock {ghz_before:.3} GHz before, {ghz_after:.3} after (dependent add chain)");
+        for (name, ns) in &times {
+            println!("{name:>24}: {:8.0} cycles/op at {ghz:.2} GHz", ns * ghz);
+        }
+    }
 }

@@ -3,7 +3,8 @@
 //! Montgomery code against the four-lane FMA arithmetic (and, where present,
 //! the eight-lane IFMA arithmetic, products and squares: one or more chains
 //! called in turn, and the interleaved two-chain `mul2`/`square2` that the
-//! square roots' exponentiation runs).
+//! square roots' exponentiation runs), with the core clock before and after
+//! (see common.rs) to give them in cycles.
 //!
 //!     cargo bench -p zkmsm --bench field_lanes
 
@@ -212,6 +213,8 @@ fn main() {
         probes::zkmsm_probe_mul2 as *const (),
         probes::zkmsm_probe_sq1 as *const (),
     ]);
+    #[cfg(target_arch = "x86_64")]
+    println!("core clock {:.3} GHz (dependent add chain)", common::clock_ghz());
     scalar::<Bls12_377Fq>("bls12-377 Fq");
     scalar::<Bls12_381Fq>("bls12-381 Fq");
     lanes::<Bls12_377Fq, zkmsm::backend::lanes::simd::Portable>("bls12-377 Fq");
@@ -221,6 +224,7 @@ fn main() {
         lanes::<Bls12_381Fq, zkmsm::backend::lanes::simd::Avx2>("bls12-381 Fq");
         ifma_lanes::<Bls12_377Fq, Avx512>("bls12-377 Fq");
         ifma_lanes::<Bls12_381Fq, Avx512>("bls12-381 Fq");
+        println!("core clock after: {:.3} GHz", common::clock_ghz());
     }
 }
 

@@ -12,44 +12,31 @@
 
 #[path = "common.rs"]
 mod common;
-use common::thread_time;
+use common::{add_chain, thread_time};
 use zkmsm::backend::ifma::{ops::Avx512, ops::Ifma, Ifma52};
 use zkmsm::backend::lanes::engine::{bare_batches, LanePoints};
 use zkmsm::backend::lanes::{simd::Simd, Fma51, LaneField, NativeSimd};
 use zkmsm::gen::random_points;
 use zkmsm::{Bls12_377, SwCurve};
 
-/// Iterations of each probe loop; every iteration runs 100 chained instructions.
-const ITERS: u64 = 2_000_000;
+/// Iterations of each vector probe loop (as many as the clock's add chain).
+const ITERS: u64 = common::CHAIN_ITERS;
 
-/// Seconds for `ITERS` x 100 dependent `add r64, r64` (1 cycle latency each;
-/// register operands, so no immediate folding can shorten the chain). The
-/// loop counter runs beside the chain, off its critical path.
-fn add_chain() -> f64 {
-    let t = thread_time();
-    // SAFETY: plain register arithmetic on the registers named.
-    unsafe {
-        core::arch::asm!(
-            "2:",
-            ".rept 100",
-            "add {acc}, {one}",
-            ".endr",
-            "dec {n}",
-            "jnz 2b",
-            acc = inout(reg) 0u64 => _,
-            one = in(reg) 1u64,
-            n = inout(reg) ITERS => _,
-            options(nomem, nostack),
-        );
-    }
-    thread_time() - t
-}
+/// Probe [`vector_loop`] kinds besides the vpmadd52 chain counts 1, 10 and 12.
+const ADDS_ONLY: usize = 0;
+/// 100 vpmadd52 on 12 accumulators with 48 independent `vpaddq` between them.
+const MIXED: usize = 100;
 
-/// Seconds for `ITERS` x 100 `vpmadd52luq`/`vpmadd52huq` (alternating) on 512-bit
-/// registers: `CHAINS` = 1 is one dependent chain through the accumulator
-/// (latency), 10 and 12 are independent accumulators (throughput).
+/// Seconds for `ITERS` iterations of a 512-bit vector loop. `CHAINS` = 1, 10,
+/// 12: 100 `vpmadd52luq`/`vpmadd52huq` (alternating), one dependent chain
+/// through the accumulator (latency) or as many independent accumulators
+/// (throughput). [`ADDS_ONLY`]: 100 `vpaddq` on 10 independent accumulators
+/// (the simple vector ALU's throughput). [`MIXED`]: the 12-chain vpmadd52
+/// loop with 48 `vpaddq` on 6 other accumulators woven in (about the lane
+/// kernel's ratio of other vector ALU work to vpmadd52): whether that work
+/// runs beside the two IFMA pipes or takes their slots.
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn madd52_loop<const CHAINS: usize>() -> f64 {
+unsafe fn vector_loop<const CHAINS: usize>() -> f64 {
     let t = thread_time();
     macro_rules! probe {
         ($($body:literal),*) => {
@@ -58,6 +45,8 @@ unsafe fn madd52_loop<const CHAINS: usize>() -> f64 {
                 "vpxorq zmm3, zmm3, zmm3", "vpxorq zmm4, zmm4, zmm4", "vpxorq zmm5, zmm5, zmm5",
                 "vpxorq zmm6, zmm6, zmm6", "vpxorq zmm7, zmm7, zmm7", "vpxorq zmm8, zmm8, zmm8",
                 "vpxorq zmm9, zmm9, zmm9", "vpxorq zmm10, zmm10, zmm10", "vpxorq zmm11, zmm11, zmm11",
+                "vpxorq zmm16, zmm16, zmm16", "vpxorq zmm17, zmm17, zmm17", "vpxorq zmm18, zmm18, zmm18",
+                "vpxorq zmm19, zmm19, zmm19", "vpxorq zmm20, zmm20, zmm20", "vpxorq zmm21, zmm21, zmm21",
                 "vpternlogq zmm14, zmm14, zmm14, 0xff",
                 "vpsrlq zmm14, zmm14, 12",
                 "vmovdqa64 zmm15, zmm14",
@@ -69,11 +58,36 @@ unsafe fn madd52_loop<const CHAINS: usize>() -> f64 {
                 out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _, out("zmm4") _,
                 out("zmm5") _, out("zmm6") _, out("zmm7") _, out("zmm8") _, out("zmm9") _,
                 out("zmm10") _, out("zmm11") _, out("zmm14") _, out("zmm15") _,
+                out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _, out("zmm20") _,
+                out("zmm21") _,
                 options(nomem, nostack),
             )
         };
     }
     match CHAINS {
+        ADDS_ONLY => {
+            probe!(".rept 10", ".irp r, 0,1,2,3,4,5,6,7,8,9", "vpaddq zmm\\r, zmm\\r, zmm14", ".endr", ".endr")
+        }
+        MIXED => probe!(
+            ".rept 4",
+            ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11",
+            "vpmadd52luq zmm\\r, zmm14, zmm15",
+            ".endr",
+            ".irp r, 16,17,18,19,20,21",
+            "vpaddq zmm\\r, zmm\\r, zmm14",
+            ".endr",
+            ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11",
+            "vpmadd52huq zmm\\r, zmm14, zmm15",
+            ".endr",
+            ".irp r, 16,17,18,19,20,21",
+            "vpaddq zmm\\r, zmm\\r, zmm14",
+            ".endr",
+            ".endr",
+            ".rept 2",
+            "vpmadd52luq zmm0, zmm14, zmm15",
+            "vpmadd52huq zmm1, zmm14, zmm15",
+            ".endr"
+        ),
         1 => probe!(".rept 50", "vpmadd52luq zmm0, zmm14, zmm15", "vpmadd52huq zmm0, zmm14, zmm15", ".endr"),
         10 => probe!(
             ".rept 5",
@@ -139,9 +153,11 @@ fn main() {
     println!("core clock (dependent add chain): {ghz:.3} GHz median, {:.3} GHz best of {rounds}", n / add_best / 1e9);
     if Avx512::available() {
         // SAFETY: the features were detected.
-        let (lat, _) = stats(rounds, || unsafe { madd52_loop::<1>() });
-        let (t10, _) = stats(rounds, || unsafe { madd52_loop::<10>() });
-        let (t12, _) = stats(rounds, || unsafe { madd52_loop::<12>() });
+        let (lat, _) = stats(rounds, || unsafe { vector_loop::<1>() });
+        let (t10, _) = stats(rounds, || unsafe { vector_loop::<10>() });
+        let (t12, _) = stats(rounds, || unsafe { vector_loop::<12>() });
+        let (adds, _) = stats(rounds, || unsafe { vector_loop::<ADDS_ONLY>() });
+        let (mixed, _) = stats(rounds, || unsafe { vector_loop::<MIXED>() });
         let cyc = |s: f64| s / n * ghz * 1e9;
         println!(
             "vpmadd52 (512-bit): latency {:.2} cycles (one chain); {:.2} cycles per instruction with 10 chains, {:.2} with 12 ({:.2} / {:.2} per cycle)",
@@ -150,6 +166,13 @@ fn main() {
             cyc(t12),
             1.0 / cyc(t10),
             1.0 / cyc(t12)
+        );
+        println!(
+            "vpaddq (512-bit): {:.2} cycles per instruction with 10 chains ({:.2} per cycle); \
+             100 vpmadd52 (12 chains) with 48 vpaddq beside them: {:.2} cycles per vpmadd52",
+            cyc(adds),
+            1.0 / cyc(adds),
+            cyc(mixed)
         );
     }
     if NativeSimd::available() {
