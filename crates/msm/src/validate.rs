@@ -220,10 +220,10 @@ struct Planes<C: MsmCurve> {
 /// The plane sums S_t = sum over k with bit t set of B_k, t = 0..log2(len),
 /// by folding: the upper half's sum is the top plane, then the upper half is
 /// added onto the lower half (which ends as the total); the upper halves'
-/// sums are then taken together, pairwise. About 2 len additions in all, every one affine and
-/// batched with the others of its step (one inversion per step: 2 log2(len)
-/// of them), exact for every pair of curve points (identity, P + P,
-/// P + (-P), points of order 2): see [`add_pairs`].
+/// sums are then taken together, pairwise. About 2 len additions in all,
+/// every one affine and batched with the others of its step (one inversion
+/// per step: 2 log2(len) of them), exact for every pair of curve points
+/// (identity, P + P, P + (-P), points of order 2): see [`add_pairs`].
 fn planes<C: MsmCurve>(b: Vec<Xyzz<C>>) -> Planes<C> {
     assert!(b.len().is_power_of_two());
     let mut cur = to_affine(&b);
@@ -541,13 +541,10 @@ mod tests {
         assert_eq!(batch_window(1 << 20, SOUNDNESS_BITS, true, 2), Some(16));
         assert_eq!(batch_window(1 << 20, SOUNDNESS_BITS, true, 1), Some(16));
         assert_eq!(batch_window(10, SOUNDNESS_BITS, true, 2), None);
-        for threads in 1..=64 {
-            for log_n in 0..=26 {
-                if let Some(c) = batch_window(1 << log_n, SOUNDNESS_BITS, log_n % 2 == 0, threads) {
-                    assert!((2..=16).contains(&c), "{threads} threads, 2^{log_n}: c = {c}");
-                }
-            }
-        }
+        // rounds: 8 windows of c = 16 fill 8 threads in one round; with 9
+        // threads, 9 windows of c = 15 (cheaper each) also take one round
+        assert_eq!(batch_window(1 << 20, SOUNDNESS_BITS, true, 8), Some(16));
+        assert_eq!(batch_window(1 << 20, SOUNDNESS_BITS, true, 9), Some(15));
     }
 
     /// The batched affine additions against the reference rule on every
