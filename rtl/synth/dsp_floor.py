@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""DSP48E2 count of zkmsm's multiplier structures, by calculation (issue 10).
+"""DSP48E2 count of zkmsm's multiplier structures, by calculation.
 
 Counts 26 x 17 tiles (one DSP48E2 each) the way rtl/src/zk_kmul.sv and
 zk_mul_tiled.sv build them: LEVELS of additive Karatsuba (halves H = (W+1)/2,

@@ -1,4 +1,4 @@
-//! The soak campaign (issue #14): random and adversarial MSMs on every engine
+//! The soak campaign: random and adversarial MSMs on every engine
 //! of both curves, each checked against (sum s_i g_i) G and arkworks'
 //! `VariableBaseMSM::msm`, until every engine has run `--count` MSMs per curve.
 //!

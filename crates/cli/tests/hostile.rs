@@ -1,4 +1,4 @@
-//! The `zkmsm` command used as a careless or hostile user would (issue #14):
+//! The `zkmsm` command used as a careless or hostile user would:
 //! oversized and endless inputs, failing and closed output streams, odd
 //! paths, one path for two outputs, prefixed scalars, standard input. Every
 //! failure is one line on stderr with exit status 1, never a panic, an abort,

@@ -1,6 +1,6 @@
 //! Affine short Weierstrass points, with an explicit infinity flag.
 
-use crate::{PointError, SwCurve, Xyzz};
+use crate::{PointError, SwCurve};
 use zkmsm_field::PrimeField;
 
 /// A point of `C` in affine coordinates (x, y), or the point at infinity when `infinity` is set
@@ -91,42 +91,6 @@ impl<C: SwCurve> Affine<C> {
     /// The negation (x, -y).
     pub fn neg(&self) -> Self {
         Self { x: self.x, y: -self.y, infinity: self.infinity }
-    }
-
-    /// The same point in XYZZ coordinates.
-    pub fn to_xyzz(&self) -> Xyzz<C> {
-        Xyzz::from_affine(self)
-    }
-
-    /// Double-and-add scalar multiplication by a little-endian integer.
-    pub fn mul_bigint(&self, k: &[u64]) -> Xyzz<C> {
-        let mut acc = Xyzz::identity();
-        for i in (0..k.len() * 64).rev() {
-            acc = acc.double();
-            if (k[i / 64] >> (i % 64)) & 1 == 1 {
-                acc = acc.add_affine(self);
-            }
-        }
-        acc
-    }
-
-    /// Multiply by the cofactor: maps any curve point into the subgroup.
-    pub fn clear_cofactor(&self) -> Self {
-        self.mul_bigint(C::COFACTOR).to_affine()
-    }
-
-    /// A uniformly random point of the prime-order subgroup (slow: one cofactor
-    /// multiplication; bulk generation belongs elsewhere).
-    pub fn random_in_subgroup<R: rand::Rng + ?Sized>(rng: &mut R) -> Self {
-        loop {
-            let x = C::Base::random(rng);
-            if let Some(p) = Self::from_x(x, rng.gen()) {
-                let q = p.clear_cofactor();
-                if !q.infinity {
-                    return q;
-                }
-            }
-        }
     }
 
     /// Affine addition by the chord-and-tangent rule, every special case

@@ -19,7 +19,7 @@
 
 #![cfg(target_arch = "x86_64")]
 
-use crate::fp::{Fp, FpConfig};
+use crate::limbs;
 use core::arch::asm;
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -30,14 +30,14 @@ pub(crate) const fn eligible<const N: usize>(q: &[u64; N]) -> bool {
 
 /// q padded to 6 limbs, then -q^-1 mod 2^64 at index 6 (the layout the
 /// templates read).
-pub(crate) const fn consts<P: FpConfig<N>, const N: usize>() -> [u64; 8] {
+pub(crate) const fn consts<const N: usize>(q: &[u64; N]) -> [u64; 8] {
     let mut c = [0u64; 8];
     let mut i = 0;
     while i < N && i < 6 {
-        c[i] = P::MODULUS[i];
+        c[i] = q[i];
         i += 1;
     }
-    c[6] = Fp::<P, N>::INV;
+    c[6] = limbs::neg_inv_u64(q[0]);
     c
 }
 

@@ -1,21 +1,13 @@
 //! `Fp<P, N>`: an element of the prime field given by `P::MODULUS`, stored in
 //! Montgomery form a*R mod q with R = 2^(64N).
 
+pub use crate::config::FpConfig;
+
 use crate::limbs;
 use crate::PrimeField;
 use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
-
-/// What a concrete prime field states; everything else is derived.
-pub trait FpConfig<const N: usize>: 'static + Send + Sync + Sized {
-    /// The prime, little-endian limbs. Must be odd and < 2^(64N).
-    const MODULUS: [u64; N];
-    /// A quadratic non-residue (checked by tests), used by Tonelli-Shanks.
-    const NONRESIDUE: u64;
-    /// The field's name in messages, arkworks' spelling (e.g. `bls12_381::Fr`).
-    const NAME: &'static str;
-}
 
 /// An element of the prime field `P` in N 64-bit limbs, kept in Montgomery form (a * R mod q, R =
 /// 2^(64N)).
@@ -102,7 +94,7 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
     #[cfg(target_arch = "x86_64")]
     const ASM_DISPATCH: bool = Self::ASM_ELIGIBLE && N == 6;
     #[cfg(target_arch = "x86_64")]
-    const ASM_CONSTS: [u64; 8] = crate::asm::consts::<P, N>();
+    const ASM_CONSTS: [u64; 8] = crate::asm::consts(&P::MODULUS);
 
     /// Whether multiplications of this field run the assembly on this CPU.
     pub fn uses_asm() -> bool {
@@ -223,11 +215,7 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
         if bytes.len() != 8 * N {
             return None;
         }
-        let mut v = [0u64; N];
-        for (i, chunk) in bytes.chunks_exact(8).enumerate() {
-            v[i] = u64::from_le_bytes(chunk.try_into().unwrap());
-        }
-        Self::from_canonical(v)
+        Self::from_canonical(limbs::from_le_bytes(bytes))
     }
 
     /// Inverse by Fermat's little theorem, a^(q-2) (about 1.1 log2(q)

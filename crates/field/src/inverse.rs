@@ -26,7 +26,8 @@
 //! inputs are public, so this is the right trade here; do not use it on
 //! secrets.
 
-use crate::fp::{Fp, FpConfig};
+use crate::config::FpConfig;
+use crate::limbs;
 
 const M62: u64 = u64::MAX >> 2;
 
@@ -91,10 +92,10 @@ struct Consts<P, const N: usize, const L: usize>(core::marker::PhantomData<P>);
 impl<P: FpConfig<N>, const N: usize, const L: usize> Consts<P, N, L> {
     /// q in signed62 form.
     const Q: [i64; L] = to_s62(&P::MODULUS);
-    /// q^-1 mod 2^62 (Fp::INV is -q^-1 mod 2^64).
-    const QINV62: u64 = Fp::<P, N>::INV.wrapping_neg() & M62;
+    /// q^-1 mod 2^62 (the negation of -q^-1 mod 2^64).
+    const QINV62: u64 = limbs::neg_inv_u64(P::MODULUS[0]).wrapping_neg() & M62;
     /// R^2 mod q in signed62 form: the starting e, so that d ends as a^-1 R.
-    const R2: [i64; L] = to_s62(&Fp::<P, N>::R2);
+    const R2: [i64; L] = to_s62(&limbs::pow2_mod(128 * N, &P::MODULUS));
 }
 
 /// 62 divsteps on the low 62 bits of f (odd) and g, variable time. Returns

@@ -9,6 +9,7 @@
 
 mod asm;
 pub mod batch;
+mod config;
 pub mod fp;
 mod inverse;
 pub mod limbs;

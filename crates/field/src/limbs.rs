@@ -56,6 +56,13 @@ pub const fn from_hex<const N: usize>(s: &str) -> [u64; N] {
     out
 }
 
+/// The first 8N bytes of `bytes`, little-endian, as N limbs (panics if
+/// `bytes` is shorter: callers slice records of a known size).
+#[inline]
+pub fn from_le_bytes<const N: usize>(bytes: &[u8]) -> [u64; N] {
+    core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes")))
+}
+
 /// True when every limb is zero.
 pub const fn is_zero<const N: usize>(a: &[u64; N]) -> bool {
     let mut i = 0;

@@ -12,9 +12,9 @@
 mod common;
 use common::thread_time;
 use std::hint::black_box;
-use zkmsm::backend::ifma::field52::{from_lanes as ifma_from_lanes, Fe8, Field52, VConsts};
-use zkmsm::backend::ifma::ops::{Avx512, Ifma};
 use zkmsm::backend::lanes::field51::{from_lanes, Consts, Fe4, Field51};
+use zkmsm::backend::lanes::ifma::field52::{from_lanes as ifma_from_lanes, Fe8, Field52, VConsts};
+use zkmsm::backend::lanes::ifma::ops::{Avx512, Ifma};
 use zkmsm::backend::lanes::simd::{Kernel, Simd};
 use zkmsm_field::{Bls12_377Fq, Bls12_381Fq, PrimeField};
 
@@ -140,7 +140,7 @@ impl<S: Ifma, const CHAINS: usize> Kernel for IfmaLoop<'_, S, CHAINS> {
 /// chains' rows and rounds woven in the code, where [`IfmaLoop`] calls the
 /// one-chain form once per chain. SQUARE is a constant: with a run-time
 /// flag both forms share one loop, and its register allocation costs the
-/// square 25% (4.07 ns/element against 3.19, session 13).
+/// square 25% (4.07 ns/element against 3.19, Zen 5).
 struct IfmaPair<'a, S: Ifma, const SQUARE: bool> {
     k: &'a VConsts<S>,
     y: Fe8<S>,
@@ -229,7 +229,7 @@ fn main() {
 }
 
 /// Straight-line single operations, for static analysis of the generated code
-/// (`llvm-mca -mcpu=znver3` on their disassembly; see docs/BENCHMARKS.md).
+/// (`llvm-mca -mcpu=znver3` on their disassembly).
 ///
 /// # Safety
 ///

@@ -13,8 +13,8 @@
 #[path = "common.rs"]
 mod common;
 use common::{add_chain, thread_time};
-use zkmsm::backend::ifma::{ops::Avx512, ops::Ifma, Ifma52};
 use zkmsm::backend::lanes::engine::{bare_batches, LanePoints};
+use zkmsm::backend::lanes::ifma::{ops::Avx512, ops::Ifma, Ifma52};
 use zkmsm::backend::lanes::{simd::Simd, Fma51, LaneField, NativeSimd};
 use zkmsm::gen::random_points;
 use zkmsm::{Bls12_377, SwCurve};

@@ -30,8 +30,10 @@
 //! deserializes them with validation). [`ArkMsm::with_options`] can check
 //! them again ([`Validation::Full`]) once, when the context is built.
 
-use crate::engine::{BackendChoice, EngineCurve, MsmEngine};
-use crate::load::Validation;
+use crate::backend::choice::BackendChoice;
+use crate::builder::EngineCurve;
+use crate::engine::MsmEngine;
+use crate::input::load::Validation;
 use crate::MsmBuilder;
 use crate::{MsmError, ScalarLimbs};
 use ark_ec::short_weierstrass::Affine as SwAffine;
@@ -102,7 +104,7 @@ pub struct ArkOptions {
     /// What to check of the points (default: nothing, see the module docs).
     pub validation: Validation,
     /// Fixed-base mode with this many shifted copies of the points
-    /// (default: `None`, plain mode); see [`crate::fixed_base`].
+    /// (default: `None`, plain mode); see [`crate::pipeline::fixed_base`].
     pub precompute: Option<u32>,
 }
 

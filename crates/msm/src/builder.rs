@@ -11,16 +11,21 @@
 //! # Ok::<(), zkmsm::MsmError>(())
 //! ```
 
-use crate::backend::choice::auto_glv;
-use crate::backend::Backend;
+use crate::backend::choice::{auto_backend, auto_glv, Arithmetic, BackendChoice};
+use crate::backend::{Backend, BatchAffineBackend, TwistedEdwardsBackend, XyzzBackend};
 use crate::context::MsmContext;
-use crate::engine::{BackendChoice, EngineCurve, MsmEngine};
-use crate::fixed_base::Precompute;
-use crate::glv::{with_images, GlvMode};
-use crate::load::{validate_points, Validation};
-use crate::{MsmError, Plan};
+use crate::engine::{prepared_context, MsmEngine};
+use crate::error::MsmError;
+use crate::input::validate::{validate_points, Validation};
+use crate::pipeline::fixed_base::Precompute;
+use crate::pipeline::glv::{with_images, GlvMode};
+use crate::pipeline::plan::Plan;
+use crate::prepared::{Header, Persist};
+use crate::scheduler::{DelayedScheduler, GreedyScheduler};
+use crate::store::{Mapping, Record};
+use crate::ScalarLimbs;
 use std::borrow::Cow;
-use zkmsm_curve::{Affine, MsmCurve};
+use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve};
 use zkmsm_field::PrimeField;
 
 /// How to set points up. Points are given borrowed (`&[Affine]`, copied as
@@ -71,7 +76,7 @@ impl MsmBuilder {
 
     /// Fixed-base mode with `copies` shifted copies of the points (memory:
     /// `copies` times the points), so that windows share bucket sets and
-    /// need fewer aggregations and doublings; see [`crate::fixed_base`].
+    /// need fewer aggregations and doublings; see [`crate::pipeline::fixed_base`].
     /// The window is then fixed for the context.
     pub fn precompute(mut self, copies: Option<u32>) -> Self {
         self.precompute = copies;
@@ -84,7 +89,7 @@ impl MsmBuilder {
         self
     }
 
-    /// The GLV endomorphism ([`crate::glv`]): `Auto` (the default) where it
+    /// The GLV endomorphism ([`crate::pipeline::glv`]): `Auto` (the default) where it
     /// measured faster, `On` always (refused with fixed-base
     /// precomputation), `Off` never.
     pub fn glv(mut self, mode: GlvMode) -> Self {
@@ -127,7 +132,7 @@ impl MsmBuilder {
                 ))
             }
             GlvMode::On => Some(C::glv().ok_or_else(|| MsmError::Unsupported(format!("{} has no GLV", C::NAME)))?),
-            GlvMode::Auto => C::glv().filter(|_| precompute.is_none() && auto_glv(C::NAME, backend.name(), len)),
+            GlvMode::Auto => C::glv().filter(|_| precompute.is_none() && auto_glv(C::NAME, backend.kind(), len)),
         };
         let prepared = match (&precompute, glv, points) {
             (None, Some(glv), points) => backend.prepare_owned(with_images(glv, points)),
@@ -137,5 +142,145 @@ impl MsmBuilder {
         };
         let window = precompute.map(|pre| pre.plan.c).or(self.window);
         Ok(MsmContext { backend, prepared, len, window, precompute, choice: None, glv: glv.is_some() })
+    }
+}
+
+impl<C: MsmCurve> MsmContext<C, XyzzBackend> {
+    /// Validate and prepare `points` for the default backend (for other
+    /// backends, fixed-base mode and the rest: [`MsmBuilder`]).
+    pub fn new(points: &[Affine<C>]) -> Result<Self, MsmError> {
+        MsmBuilder::new().build_context(XyzzBackend, points)
+    }
+}
+
+/// One-shot MSM for callers that do not keep a context.
+pub fn msm<C: MsmCurve>(points: &[Affine<C>], scalars: &[C::Scalar]) -> Result<Affine<C>, MsmError> {
+    if points.len() != scalars.len() {
+        return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
+    }
+    MsmContext::new(points)?.msm(scalars)
+}
+
+/// One-shot MSM on canonical integer scalars.
+pub fn msm_bigint<C: MsmCurve>(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> Result<Affine<C>, MsmError> {
+    if points.len() != scalars.len() {
+        return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
+    }
+    MsmContext::new(points)?.msm_bigint(scalars)
+}
+
+/// Curves know which backends they support.
+pub trait EngineCurve: MsmCurve<Base: Record> {
+    /// What `Auto` means for n points.
+    fn auto_backend(n: usize) -> BackendChoice;
+    /// A twisted Edwards context for these points, or [`MsmError::Unsupported`] on curves without
+    /// that form.
+    fn twisted_edwards(
+        builder: &MsmBuilder,
+        points: Cow<'_, [Affine<Self>]>,
+    ) -> Result<Box<dyn MsmEngine<Self>>, MsmError>;
+    /// The context of a checked prepared file whose header names `choice`.
+    fn open_prepared(
+        choice: BackendChoice,
+        header: &Header,
+        map: Mapping,
+        offset: usize,
+    ) -> Result<Box<dyn MsmEngine<Self>>, String>;
+}
+
+/// A context behind a trait object.
+fn boxed<C: MsmCurve, B: Persist<C> + 'static>(
+    builder: &MsmBuilder,
+    choice: BackendChoice,
+    backend: B,
+    points: Cow<'_, [Affine<C>]>,
+) -> Result<Box<dyn MsmEngine<C>>, MsmError>
+where
+    B::Prepared: 'static,
+{
+    let mut ctx = builder.build_context(backend, points)?;
+    ctx.choice = Some(choice);
+    Ok(Box::new(ctx))
+}
+
+/// The prepared-file context of any backend but twisted Edwards.
+fn open_common<C: MsmCurve>(
+    choice: BackendChoice,
+    header: &Header,
+    map: Mapping,
+    offset: usize,
+) -> Result<Box<dyn MsmEngine<C>>, String>
+where
+    Affine<C>: Record,
+{
+    match choice {
+        BackendChoice::Auto | BackendChoice::Xyzz => prepared_context(choice, XyzzBackend, header, map, offset),
+        BackendChoice::BatchAffineGreedy => {
+            prepared_context(choice, BatchAffineBackend::new(GreedyScheduler::default()), header, map, offset)
+        }
+        BackendChoice::BatchAffineDelayed => {
+            prepared_context(choice, BatchAffineBackend::new(DelayedScheduler::default()), header, map, offset)
+        }
+        BackendChoice::TwistedEdwards => Err(format!("{} has no twisted Edwards form", C::NAME)),
+    }
+}
+
+impl EngineCurve for Bls12_377 {
+    fn auto_backend(n: usize) -> BackendChoice {
+        auto_backend(Arithmetic::detect(), true, n)
+    }
+    fn twisted_edwards(
+        builder: &MsmBuilder,
+        points: Cow<'_, [Affine<Self>]>,
+    ) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
+        boxed(builder, BackendChoice::TwistedEdwards, TwistedEdwardsBackend, points)
+    }
+    fn open_prepared(
+        choice: BackendChoice,
+        header: &Header,
+        map: Mapping,
+        offset: usize,
+    ) -> Result<Box<dyn MsmEngine<Self>>, String> {
+        match choice {
+            BackendChoice::TwistedEdwards => prepared_context(choice, TwistedEdwardsBackend, header, map, offset),
+            _ => open_common(choice, header, map, offset),
+        }
+    }
+}
+
+impl EngineCurve for Bls12_381 {
+    fn auto_backend(n: usize) -> BackendChoice {
+        auto_backend(Arithmetic::detect(), false, n)
+    }
+    fn twisted_edwards(_: &MsmBuilder, _: Cow<'_, [Affine<Self>]>) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
+        Err(MsmError::Unsupported("BLS12-381 has no twisted Edwards form: use batch-affine or xyzz".into()))
+    }
+    fn open_prepared(
+        choice: BackendChoice,
+        header: &Header,
+        map: Mapping,
+        offset: usize,
+    ) -> Result<Box<dyn MsmEngine<Self>>, String> {
+        open_common(choice, header, map, offset)
+    }
+}
+
+impl BackendChoice {
+    /// A context of this backend (`Auto` resolved by the caller).
+    pub(crate) fn build<C: EngineCurve>(
+        self,
+        builder: &MsmBuilder,
+        points: Cow<'_, [Affine<C>]>,
+    ) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
+        match self {
+            BackendChoice::Auto | BackendChoice::Xyzz => boxed(builder, BackendChoice::Xyzz, XyzzBackend, points),
+            BackendChoice::BatchAffineGreedy => {
+                boxed(builder, self, BatchAffineBackend::new(GreedyScheduler::default()), points)
+            }
+            BackendChoice::BatchAffineDelayed => {
+                boxed(builder, self, BatchAffineBackend::new(DelayedScheduler::default()), points)
+            }
+            BackendChoice::TwistedEdwards => C::twisted_edwards(builder, points),
+        }
     }
 }

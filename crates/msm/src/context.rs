@@ -2,13 +2,14 @@
 //! MSM_INIT, see [`crate::MsmBuilder`]), then any number of MSMs against them.
 
 use crate::backend::{Backend, Bucket, WindowBuckets, XyzzBackend};
-use crate::bucket_aggregation::partitioned_sum;
-use crate::digits::window_digits;
-use crate::fixed_base::Precompute;
-use crate::result_aggregation::combine_windows;
+pub use crate::input::scalars::check_scalars;
+use crate::pipeline::bucket_aggregation::partitioned_sum;
+use crate::pipeline::digits::window_digits;
+use crate::pipeline::fixed_base::Precompute;
+use crate::pipeline::result_aggregation::combine_windows;
 use crate::scheduler::ScheduleStats;
 use crate::timing::{Phase, Stopwatch};
-use crate::{MsmBuilder, MsmError, PhaseTimings, Plan, ScalarLimbs};
+use crate::{MsmError, PhaseTimings, Plan, ScalarLimbs};
 use rayon::prelude::*;
 use std::time::Instant;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
@@ -39,35 +40,9 @@ pub struct MsmContext<C: MsmCurve, B: Backend<C> = XyzzBackend> {
     /// The backend by name, when the context was built by name (what a
     /// prepared file records).
     pub(crate) choice: Option<crate::BackendChoice>,
-    /// GLV ([`crate::glv`]): `prepared` holds the 2n points [P | phi(P)] and
+    /// GLV ([`crate::pipeline::glv`]): `prepared` holds the 2n points [P | phi(P)] and
     /// every MSM splits its scalars in halves.
     pub(crate) glv: bool,
-}
-
-impl<C: MsmCurve> MsmContext<C, XyzzBackend> {
-    /// Validate and prepare `points` for the default backend (for other
-    /// backends, fixed-base mode and the rest: [`MsmBuilder`]).
-    pub fn new(points: &[Affine<C>]) -> Result<Self, MsmError> {
-        MsmBuilder::new().build_context(XyzzBackend, points)
-    }
-}
-
-/// Scalars as canonical limbs, rejecting any >= r (naming the first).
-pub fn check_scalars<C: MsmCurve>(scalars: &[ScalarLimbs]) -> Result<(), MsmError> {
-    let order = C::ORDER;
-    let reduced = |s: &ScalarLimbs| {
-        for i in (0..4).rev() {
-            let o = order.get(i).copied().unwrap_or(0);
-            if s[i] != o {
-                return s[i] < o;
-            }
-        }
-        false // equal to r
-    };
-    match scalars.par_iter().position_first(|s| !reduced(s)) {
-        None => Ok(()),
-        Some(index) => Err(MsmError::ScalarNotReduced { index }),
-    }
 }
 
 /// The scalars as the digits are cut from: whole, or GLV halves (2n of them).
@@ -121,7 +96,7 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
     /// The plan the next MSM uses: the forced window or the cost model's choice for this many
     /// points (under GLV: twice as many points, half-size scalars).
     pub fn plan(&self) -> Plan {
-        let (n, bits) = match crate::glv::half_bits::<C>().filter(|_| self.glv) {
+        let (n, bits) = match crate::pipeline::glv::half_bits::<C>().filter(|_| self.glv) {
             Some(half) => (2 * self.len, half),
             None => (self.len, C::Scalar::NUM_BITS),
         };
@@ -159,7 +134,7 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
         let sets = self.precompute.as_ref().map_or(plan.windows, |pre| pre.sets);
         let mut clock = Stopwatch::start();
         let halves = match C::glv().filter(|_| self.glv) {
-            Some(glv) => crate::glv::split_scalars::<C>(glv, scalars),
+            Some(glv) => crate::pipeline::glv::split_scalars::<C>(glv, scalars),
             None => Vec::new(),
         };
         clock.lap(Phase::Digits);
@@ -187,7 +162,7 @@ impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
         match (&self.precompute, cut) {
             (None, Cut::Whole(scalars)) => window_digits(scalars, set, plan),
             (Some(pre), Cut::Whole(scalars)) => pre.stream(set, scalars),
-            (_, Cut::Halves(halves)) => crate::glv::window_digits(halves, set, plan),
+            (_, Cut::Halves(halves)) => crate::pipeline::glv::window_digits(halves, set, plan),
         }
     }
 
@@ -270,20 +245,4 @@ fn parallel_stage<T: Send>(
         })
         .collect();
     (values, thread_time.scaled_to(wall), schedule)
-}
-
-/// One-shot MSM for callers that do not keep a context.
-pub fn msm<C: MsmCurve>(points: &[Affine<C>], scalars: &[C::Scalar]) -> Result<Affine<C>, MsmError> {
-    if points.len() != scalars.len() {
-        return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
-    }
-    MsmContext::new(points)?.msm(scalars)
-}
-
-/// One-shot MSM on canonical integer scalars.
-pub fn msm_bigint<C: MsmCurve>(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> Result<Affine<C>, MsmError> {
-    if points.len() != scalars.len() {
-        return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
-    }
-    MsmContext::new(points)?.msm_bigint(scalars)
 }

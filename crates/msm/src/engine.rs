@@ -2,53 +2,18 @@
 //! or a prover can pick the backend by name without generic plumbing
 //! ([`MsmBuilder::backend`], [`MsmBuilder::build`]).
 
-use crate::backend::choice::{auto_backend, Arithmetic};
-use crate::backend::{BatchAffineBackend, TwistedEdwardsBackend, XyzzBackend};
+pub use crate::backend::choice::BackendChoice;
+
 use crate::context::{MsmContext, MsmOutput};
-use crate::prepared::{self, Header, Persist};
-use crate::scheduler::{DelayedScheduler, GreedyScheduler};
-use crate::store::{Mapping, Record};
-use crate::{MsmBuilder, MsmError, Plan, ScalarLimbs};
-use std::borrow::Cow;
+use crate::error::MsmError;
+use crate::pipeline::fixed_base::Precompute;
+use crate::pipeline::plan::Plan;
+use crate::prepared::{Header, Persist};
+use crate::store::Mapping;
+use crate::ScalarLimbs;
 use std::path::Path;
-use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve};
-
-/// The backends, by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BackendChoice {
-    /// The fastest measured for the curve and size (docs/BENCHMARKS.md).
-    Auto,
-    /// XYZZ buckets, mixed additions (every curve, every size).
-    Xyzz,
-    /// Batch-affine with the greedy scheduler (conflicting additions wait for the next batch).
-    BatchAffineGreedy,
-    /// Batch-affine with the delayed scheduler (conflicts parked in a queue, as in CycloneMSM).
-    BatchAffineDelayed,
-    /// BLS12-377 only.
-    TwistedEdwards,
-}
-
-impl BackendChoice {
-    /// Every choice, `Auto` first.
-    pub const ALL: [BackendChoice; 5] =
-        [Self::Auto, Self::Xyzz, Self::BatchAffineGreedy, Self::BatchAffineDelayed, Self::TwistedEdwards];
-
-    /// The name `--backend` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Auto => "auto",
-            Self::Xyzz => "xyzz",
-            Self::BatchAffineGreedy => "batch-affine",
-            Self::BatchAffineDelayed => "batch-affine-delayed",
-            Self::TwistedEdwards => "twisted-edwards",
-        }
-    }
-
-    /// The choice named `s` (as [`Self::name`] spells it), if any.
-    pub fn from_name(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|b| b.name() == s)
-    }
-}
+use zkmsm_curve::MsmCurve;
+use zkmsm_field::PrimeField;
 
 /// An MSM context whatever its backend.
 pub trait MsmEngine<C: MsmCurve>: Send + Sync {
@@ -69,7 +34,7 @@ pub trait MsmEngine<C: MsmCurve>: Send + Sync {
     fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<C>, MsmError>;
     /// Write the prepared points to a prepared file ([`crate::prepared`]).
     fn write_prepared(&self, path: &Path) -> Result<(), MsmError>;
-    /// True when MSMs run with the GLV endomorphism ([`crate::glv`]).
+    /// True when MSMs run with the GLV endomorphism ([`crate::pipeline::glv`]).
     fn glv(&self) -> bool {
         false
     }
@@ -103,118 +68,41 @@ where
     }
 }
 
-/// Curves know which backends they support.
-pub trait EngineCurve: MsmCurve<Base: Record> {
-    /// What `Auto` means for n points.
-    fn auto_backend(n: usize) -> BackendChoice;
-    /// A twisted Edwards context for these points, or [`MsmError::Unsupported`] on curves without
-    /// that form.
-    fn twisted_edwards(
-        builder: &MsmBuilder,
-        points: Cow<'_, [Affine<Self>]>,
-    ) -> Result<Box<dyn MsmEngine<Self>>, MsmError>;
-    /// The context of a checked prepared file whose header names `choice`.
-    fn open_prepared(
-        choice: BackendChoice,
-        header: &Header,
-        map: Mapping,
-        offset: usize,
-    ) -> Result<Box<dyn MsmEngine<Self>>, String>;
-}
-
-/// A context behind a trait object.
-fn boxed<C: MsmCurve, B: Persist<C> + 'static>(
-    builder: &MsmBuilder,
+/// Build the context of a checked prepared file with backend `backend`.
+pub(crate) fn prepared_context<C: MsmCurve, B: Persist<C> + 'static>(
     choice: BackendChoice,
     backend: B,
-    points: Cow<'_, [Affine<C>]>,
-) -> Result<Box<dyn MsmEngine<C>>, MsmError>
-where
-    B::Prepared: 'static,
-{
-    let mut ctx = builder.build_context(backend, points)?;
-    ctx.choice = Some(choice);
-    Ok(Box::new(ctx))
-}
-
-/// The prepared-file context of any backend but twisted Edwards.
-fn open_common<C: MsmCurve>(
-    choice: BackendChoice,
     header: &Header,
     map: Mapping,
     offset: usize,
 ) -> Result<Box<dyn MsmEngine<C>>, String>
 where
-    Affine<C>: Record,
+    MsmContext<C, B>: MsmEngine<C>,
 {
-    match choice {
-        BackendChoice::Auto | BackendChoice::Xyzz => prepared::context(choice, XyzzBackend, header, map, offset),
-        BackendChoice::BatchAffineGreedy => {
-            prepared::context(choice, BatchAffineBackend::new(GreedyScheduler::default()), header, map, offset)
-        }
-        BackendChoice::BatchAffineDelayed => {
-            prepared::context(choice, BatchAffineBackend::new(DelayedScheduler::default()), header, map, offset)
-        }
-        BackendChoice::TwistedEdwards => Err(format!("{} has no twisted Edwards form", C::NAME)),
-    }
-}
-
-impl EngineCurve for Bls12_377 {
-    fn auto_backend(n: usize) -> BackendChoice {
-        auto_backend(Arithmetic::detect(), true, n)
-    }
-    fn twisted_edwards(
-        builder: &MsmBuilder,
-        points: Cow<'_, [Affine<Self>]>,
-    ) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
-        boxed(builder, BackendChoice::TwistedEdwards, TwistedEdwardsBackend, points)
-    }
-    fn open_prepared(
-        choice: BackendChoice,
-        header: &Header,
-        map: Mapping,
-        offset: usize,
-    ) -> Result<Box<dyn MsmEngine<Self>>, String> {
-        match choice {
-            BackendChoice::TwistedEdwards => prepared::context(choice, TwistedEdwardsBackend, header, map, offset),
-            _ => open_common(choice, header, map, offset),
-        }
-    }
-}
-
-impl EngineCurve for Bls12_381 {
-    fn auto_backend(n: usize) -> BackendChoice {
-        auto_backend(Arithmetic::detect(), false, n)
-    }
-    fn twisted_edwards(_: &MsmBuilder, _: Cow<'_, [Affine<Self>]>) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
-        Err(MsmError::Unsupported("BLS12-381 has no twisted Edwards form: use batch-affine or xyzz".into()))
-    }
-    fn open_prepared(
-        choice: BackendChoice,
-        header: &Header,
-        map: Mapping,
-        offset: usize,
-    ) -> Result<Box<dyn MsmEngine<Self>>, String> {
-        open_common(choice, header, map, offset)
-    }
-}
-
-impl BackendChoice {
-    /// A context of this backend (`Auto` resolved by the caller).
-    pub(crate) fn build<C: EngineCurve>(
-        self,
-        builder: &MsmBuilder,
-        points: Cow<'_, [Affine<C>]>,
-    ) -> Result<Box<dyn MsmEngine<C>>, MsmError> {
-        match self {
-            BackendChoice::Auto | BackendChoice::Xyzz => boxed(builder, BackendChoice::Xyzz, XyzzBackend, points),
-            BackendChoice::BatchAffineGreedy => {
-                boxed(builder, self, BatchAffineBackend::new(GreedyScheduler::default()), points)
+    let len = header.points as usize;
+    let mismatch = || {
+        format!(
+            "header corrupt: precomputation of {} copies does not fit window c = {} (1..={} with copies, 0 without)",
+            header.copies,
+            header.window,
+            crate::pipeline::plan::MAX_C
+        )
+    };
+    let precompute = match (header.copies, header.window) {
+        (0, 0) => None,
+        (0, _) => return Err(mismatch()),
+        (copies, c) if (1..=crate::pipeline::plan::MAX_C).contains(&c) => {
+            let pre = Precompute::new(Plan::with_window(c, C::Scalar::NUM_BITS), copies);
+            if pre.copies != copies {
+                return Err(mismatch());
             }
-            BackendChoice::BatchAffineDelayed => {
-                boxed(builder, self, BatchAffineBackend::new(DelayedScheduler::default()), points)
-            }
-            BackendChoice::TwistedEdwards => C::twisted_edwards(builder, points),
+            Some(pre)
         }
-    }
+        _ => return Err(mismatch()),
+    };
+    let prepared = backend.map(header, map, offset)?;
+    let window = precompute.map(|p| p.plan.c);
+    // with images the records are [P | phi(P)], as the builder prepares them for GLV
+    let glv = header.glv_images;
+    Ok(Box::new(MsmContext { backend, prepared, len, window, precompute, choice: Some(choice), glv }))
 }

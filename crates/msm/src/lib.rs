@@ -1,15 +1,23 @@
 //! zkmsm: multi-scalar multiplication sum_i s_i * P_i on BLS12-377/381 G1,
 //! organised as the accelerator papers organise it:
 //!
-//! 1. **init** ([`MsmBuilder`], [`load`]): the points are fixed across many
-//!    MSMs; decode and validate them once and convert them to the backend's form;
-//! 2. **plan** ([`plan`]): window size c from a cost model;
-//! 3. **digit slicing** ([`digits`]): signed c-bit digits with carry, so a
-//!    window needs only 2^(c-1) buckets;
-//! 4. **bucket accumulation** ([`backend`]): behind the [`Backend`] seam;
-//! 5. **bucket aggregation** ([`bucket_aggregation`]): running sums per window;
-//! 6. **result aggregation** ([`result_aggregation`]): doublings and adds
-//!    across windows.
+//! 1. **init** ([`MsmBuilder`], [`input`]): the points are fixed across many
+//!    MSMs; decode and validate them once and convert them to the backend's
+//!    form ([`prepared`] persists the result);
+//! 2. **plan** ([`pipeline::plan`]): window size c from a cost model;
+//! 3. **digit slicing** ([`pipeline::digits`]): signed c-bit digits with
+//!    carry, so a window needs only 2^(c-1) buckets;
+//! 4. **bucket accumulation** ([`backend`]): behind the [`Backend`] seam,
+//!    batches of conflict-free additions from a [`scheduler`];
+//! 5. **bucket aggregation** ([`pipeline::bucket_aggregation`]): running sums
+//!    per window;
+//! 6. **result aggregation** ([`pipeline::result_aggregation`]): doublings
+//!    and adds across windows.
+//!
+//! The API sits at the root: [`MsmBuilder`] and [`MsmContext`] (generic over
+//! the backend), [`MsmEngine`] (a context behind a trait object, the backend
+//! chosen by name), the one-shot [`msm`], [`out_of_core`] for inputs larger
+//! than memory, [`ark`] for arkworks types.
 
 // Every public item is documented (checked by clippy -D warnings and cargo doc in CI).
 #![warn(missing_docs)]
@@ -17,38 +25,37 @@
 #[cfg(feature = "ark")]
 pub mod ark;
 pub mod backend;
-pub mod bucket_aggregation;
+pub mod bucket;
 pub mod builder;
 pub mod context;
-pub mod decompress;
-pub mod digits;
-pub mod encoded;
 pub mod engine;
 pub mod error;
-pub mod fixed_base;
 pub mod gen;
-pub mod glv;
-pub mod io;
-pub mod load;
+pub mod input;
 pub mod out_of_core;
-mod persist;
-pub mod plan;
+pub mod pipeline;
 pub mod prepared;
 pub mod reference;
-pub mod result_aggregation;
 pub mod scheduler;
 pub mod store;
 pub mod timing;
-pub mod validate;
 
-pub use backend::{Backend, BatchAffineBackend, Bucket, TwistedEdwardsBackend, WindowBuckets, XyzzBackend};
-pub use builder::MsmBuilder;
-pub use context::{msm, msm_bigint, MsmContext, MsmOutput};
-pub use engine::{BackendChoice, EngineCurve, MsmEngine};
+// The phases and the input stages under their short paths (`zkmsm::plan`,
+// `zkmsm::io`, ...), as the other crates and users name them.
+pub use input::{encoded, io, lane_roots, load, validate};
+pub use pipeline::{bucket_aggregation, digits, fixed_base, glv, plan, result_aggregation};
+
+pub use backend::choice::BackendChoice;
+pub use backend::{Backend, BatchAffineBackend, TwistedEdwardsBackend, WindowBuckets, XyzzBackend};
+pub use bucket::Bucket;
+pub use builder::{msm, msm_bigint, EngineCurve, MsmBuilder};
+pub use context::{MsmContext, MsmOutput};
+pub use engine::MsmEngine;
 pub use error::MsmError;
-pub use glv::GlvMode;
-pub use load::{decode_points, BadPoint, PointFault, Validation};
-pub use plan::Plan;
+pub use input::load::{decode_points, BadPoint, PointFault};
+pub use input::validate::Validation;
+pub use pipeline::glv::GlvMode;
+pub use pipeline::plan::Plan;
 pub use prepared::{open_prepared, open_prepared_with};
 pub use scheduler::{DelayedScheduler, GreedyScheduler, Scheduler};
 pub use timing::{Phase, PhaseTimings, Stopwatch};

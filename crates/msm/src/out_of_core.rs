@@ -10,9 +10,10 @@
 //! footprint before the first chunk (code, thread stacks, allocator), the
 //! stated constant of docs/SCALE.md.
 
-use crate::encoded::{decode_point_run, decode_scalar_run, BadRecord};
-use crate::engine::{BackendChoice, EngineCurve};
-use crate::io::{detect_layout, PointsLayout, LENGTH_PREFIX_BYTES, SCALAR_BYTES};
+use crate::backend::choice::BackendChoice;
+use crate::builder::EngineCurve;
+use crate::input::encoded::{decode_point_run, decode_scalar_run, BadRecord};
+use crate::input::io::{detect_layout, PointsLayout, LENGTH_PREFIX_BYTES, SCALAR_BYTES};
 use crate::{GlvMode, MsmBuilder, MsmError, Validation};
 use std::fs::File;
 use std::os::unix::fs::FileExt;

@@ -47,7 +47,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
-/// Peak memory (issue #3): have glibc serve every allocation of 1 MiB or more
+/// Peak memory: have glibc serve every allocation of 1 MiB or more
 /// (a window's digits, bucket arrays) from its own mapping, returned to the OS
 /// when freed. By default glibc raises that threshold after the first such
 /// free, and the per-window buffers then cycle through its per-thread arenas,

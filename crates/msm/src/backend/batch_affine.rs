@@ -6,9 +6,10 @@
 //! batch without an inversion or with the doubling slope; operations the
 //! scheduler could not place go to a projective overflow bucket.
 
+use super::choice::{Arithmetic, BackendKind};
 use super::side_buckets::SideBuckets;
 use super::{prefetch, Backend, WindowBuckets, PREFETCH_AHEAD};
-use crate::scheduler::{BatchSink, GreedyScheduler, Op, ScheduleStats, Scheduler};
+use crate::scheduler::{BatchSink, DistinctBatch, GreedyScheduler, Op, ScheduleStats, Scheduler};
 use crate::store::Store;
 use crate::Plan;
 use std::marker::PhantomData;
@@ -22,10 +23,8 @@ pub struct BatchAffineBackend<S: Scheduler = GreedyScheduler> {
     pub scheduler: S,
     /// Additions per shared inversion; `None` picks from the bucket count.
     pub batch_size: Option<usize>,
-    /// Run the arithmetic eight lanes wide (AVX-512 IFMA, `super::ifma`).
-    ifma: bool,
-    /// Else four lanes wide in double-precision FMA (`super::lanes`).
-    fma: bool,
+    /// IFMA lanes, FMA lanes or scalar code.
+    arithmetic: Arithmetic,
 }
 
 /// Points as the chosen arithmetic wants them. (One per context: the size of
@@ -36,7 +35,7 @@ pub enum BatchAffinePoints<C: MsmCurve> {
     Scalar(Store<Affine<C>>),
     /// Points in radix 2^52 for the eight-lane AVX-512 IFMA engine.
     #[cfg(target_arch = "x86_64")]
-    Ifma(super::ifma::IfmaPoints<C>),
+    Ifma(super::lanes::ifma::IfmaPoints<C>),
     /// Points in radix 2^51 for the four-lane double-precision FMA engine (AVX2 or NEON).
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     Fma(FmaPoints<C>),
@@ -60,37 +59,35 @@ impl<S: Scheduler> BatchAffineBackend<S> {
     /// A backend with this scheduler, on the fastest arithmetic this CPU has (IFMA, then FMA lanes,
     /// then portable); batch size chosen per window.
     pub fn new(scheduler: S) -> Self {
-        #[cfg(target_arch = "x86_64")]
-        let ifma = super::ifma::enabled();
-        #[cfg(not(target_arch = "x86_64"))]
-        let ifma = false;
-        let fma = !ifma && super::lanes::fma_enabled();
-        Self { scheduler, batch_size: None, ifma, fma }
+        Self { scheduler, batch_size: None, arithmetic: Arithmetic::detect() }
     }
 
     /// The scalar arithmetic even where a lane engine runs.
     pub fn scalar_only(mut self) -> Self {
-        self.ifma = false;
-        self.fma = false;
+        self.arithmetic = Arithmetic::Scalar;
         self
     }
 
     /// The four-lane FMA arithmetic even where AVX-512 IFMA is present (when
     /// the CPU has it at all).
     pub fn fma_only(mut self) -> Self {
-        self.ifma = false;
-        self.fma = super::lanes::fma_enabled();
+        self.arithmetic = if super::lanes::fma_enabled() { Arithmetic::Fma } else { Arithmetic::Scalar };
         self
+    }
+
+    /// The arithmetic this backend runs.
+    pub fn arithmetic(&self) -> Arithmetic {
+        self.arithmetic
     }
 
     /// Whether this backend runs the four-lane FMA arithmetic.
     pub fn uses_fma(&self) -> bool {
-        self.fma
+        self.arithmetic == Arithmetic::Fma
     }
 
     /// Whether this backend runs the 8-lane IFMA arithmetic.
     pub fn uses_ifma(&self) -> bool {
-        self.ifma
+        self.arithmetic == Arithmetic::Ifma
     }
 
     /// Large enough to amortize the inversion (about 2 us), small enough that
@@ -100,7 +97,7 @@ impl<S: Scheduler> BatchAffineBackend<S> {
     /// (`cargo bench -p zkmsm --bench accumulate -- log_n c batch`;
     /// docs/BENCHMARKS.md).
     pub fn batch_size_for(&self, buckets: usize) -> usize {
-        if self.ifma || self.fma {
+        if self.arithmetic != Arithmetic::Scalar {
             return self.batch_size.unwrap_or_else(|| super::lanes::batch_size_for(buckets)).max(1);
         }
         self.batch_size.unwrap_or((buckets / 16).clamp(64, 1024)).max(1)
@@ -116,7 +113,7 @@ pub struct BatchAffineWindow<'a, C: MsmCurve> {
 enum Filled<'a, C: MsmCurve> {
     Scalar(Vec<Xyzz<C>>, PhantomData<&'a ()>),
     #[cfg(target_arch = "x86_64")]
-    Ifma(Box<super::ifma::IfmaWindow<'a, C>>),
+    Ifma(Box<super::lanes::ifma::IfmaWindow<'a, C>>),
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     Fma(Box<super::lanes::engine::LaneWindow<'a, C, FmaField<C>>>),
 }
@@ -126,7 +123,7 @@ impl<C: MsmCurve> WindowBuckets<C, Xyzz<C>> for BatchAffineWindow<'_, C> {
     /// shared XYZZ path), else the shared path.
     fn sum(self) -> Xyzz<C> {
         match self.buckets {
-            Filled::Scalar(b, _) => crate::bucket_aggregation::partitioned_sum::<C, Xyzz<C>>(&b, 1),
+            Filled::Scalar(b, _) => crate::pipeline::bucket_aggregation::partitioned_sum::<C, Xyzz<C>>(&b, 1),
             #[cfg(target_arch = "x86_64")]
             Filled::Ifma(w) => w.sum(),
             #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -218,7 +215,8 @@ fn batch_inverse_nonzero<F: PrimeField>(v: &mut [F], prefix: &mut Vec<F>) {
 }
 
 impl<C: MsmCurve> BatchSink for AffineBuckets<'_, C> {
-    fn execute(&mut self, batch: &[Op]) {
+    fn execute(&mut self, batch: DistinctBatch<'_>) {
+        let batch = batch.ops();
         // Pass 1: settle what needs no inversion right away (empty bucket,
         // P - P, and P + P, which goes to the side bucket), collect the rest.
         self.adds.clear();
@@ -266,24 +264,28 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
         S: 'a;
 
     fn name(&self) -> &'static str {
-        match (self.scheduler.name(), self.ifma, self.fma) {
-            ("greedy", false, false) => "batch-affine/greedy",
-            ("delayed", false, false) => "batch-affine/delayed",
-            ("greedy", true, _) => "batch-affine/greedy (ifma)",
-            ("delayed", true, _) => "batch-affine/delayed (ifma)",
-            ("greedy", false, true) => "batch-affine/greedy (fma)",
-            ("delayed", false, true) => "batch-affine/delayed (fma)",
+        match (self.scheduler.name(), self.arithmetic) {
+            ("greedy", Arithmetic::Scalar) => "batch-affine/greedy",
+            ("delayed", Arithmetic::Scalar) => "batch-affine/delayed",
+            ("greedy", Arithmetic::Ifma) => "batch-affine/greedy (ifma)",
+            ("delayed", Arithmetic::Ifma) => "batch-affine/delayed (ifma)",
+            ("greedy", Arithmetic::Fma) => "batch-affine/greedy (fma)",
+            ("delayed", Arithmetic::Fma) => "batch-affine/delayed (fma)",
             _ => "batch-affine",
         }
     }
 
+    fn kind(&self) -> BackendKind {
+        BackendKind::BatchAffine(self.arithmetic)
+    }
+
     fn prepare(&self, points: &[Affine<C>]) -> BatchAffinePoints<C> {
         #[cfg(target_arch = "x86_64")]
-        if self.ifma {
-            return BatchAffinePoints::Ifma(super::ifma::prepare(points));
+        if self.arithmetic == Arithmetic::Ifma {
+            return BatchAffinePoints::Ifma(super::lanes::ifma::prepare(points));
         }
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if self.fma {
+        if self.arithmetic == Arithmetic::Fma {
             return BatchAffinePoints::Fma(FmaPoints::prepare(points));
         }
         BatchAffinePoints::Scalar(points.to_vec().into())
@@ -291,11 +293,11 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
 
     fn prepare_owned(&self, points: Vec<Affine<C>>) -> BatchAffinePoints<C> {
         #[cfg(target_arch = "x86_64")]
-        if self.ifma {
-            return BatchAffinePoints::Ifma(super::ifma::prepare_owned(points));
+        if self.arithmetic == Arithmetic::Ifma {
+            return BatchAffinePoints::Ifma(super::lanes::ifma::prepare_owned(points));
         }
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if self.fma {
+        if self.arithmetic == Arithmetic::Fma {
             return BatchAffinePoints::Fma(FmaPoints::prepare_owned(points));
         }
         BatchAffinePoints::Scalar(points.into())
@@ -312,7 +314,7 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
             BatchAffinePoints::Scalar(p) => p,
             #[cfg(target_arch = "x86_64")]
             BatchAffinePoints::Ifma(p) => {
-                let (window, stats) = super::ifma::accumulate(p, digits, plan, &self.scheduler, batch);
+                let (window, stats) = super::lanes::ifma::accumulate(p, digits, plan, &self.scheduler, batch);
                 return BatchAffineWindow { buckets: Filled::Ifma(Box::new(window)), stats };
             }
             #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]

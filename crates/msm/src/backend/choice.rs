@@ -8,7 +8,42 @@
 //! In between, on BLS12-377, twisted Edwards (scalar, no set-up, cheaper
 //! additions) is ahead of both.
 
-use crate::engine::BackendChoice;
+/// The backends, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendChoice {
+    /// The fastest measured for the curve and size (docs/BENCHMARKS.md).
+    Auto,
+    /// XYZZ buckets, mixed additions (every curve, every size).
+    Xyzz,
+    /// Batch-affine with the greedy scheduler (conflicting additions wait for the next batch).
+    BatchAffineGreedy,
+    /// Batch-affine with the delayed scheduler (conflicts parked in a queue, as in CycloneMSM).
+    BatchAffineDelayed,
+    /// BLS12-377 only.
+    TwistedEdwards,
+}
+
+impl BackendChoice {
+    /// Every choice, `Auto` first.
+    pub const ALL: [BackendChoice; 5] =
+        [Self::Auto, Self::Xyzz, Self::BatchAffineGreedy, Self::BatchAffineDelayed, Self::TwistedEdwards];
+
+    /// The name `--backend` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::Xyzz => "xyzz",
+            Self::BatchAffineGreedy => "batch-affine",
+            Self::BatchAffineDelayed => "batch-affine-delayed",
+            Self::TwistedEdwards => "twisted-edwards",
+        }
+    }
+
+    /// The choice named `s` (as [`Self::name`] spells it), if any.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|b| b.name() == s)
+    }
+}
 
 /// The arithmetic batch-affine runs on this CPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,11 +56,27 @@ pub enum Arithmetic {
     Scalar,
 }
 
+/// What a backend accumulates with, as far as `auto` cares (GLV pays off
+/// on some engines and not on others).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendKind {
+    /// XYZZ buckets, one mixed addition per digit.
+    Xyzz,
+    /// Twisted Edwards buckets (BLS12-377).
+    TwistedEdwards,
+    /// Affine buckets, one inversion per batch, on this arithmetic.
+    BatchAffine(Arithmetic),
+    /// Anything else (the cycle model, the RTL): `auto` leaves GLV off.
+    Other,
+}
+
 impl Arithmetic {
-    /// What `BatchAffineBackend::new` will pick here.
+    /// The fastest arithmetic this CPU gives batch-affine: IFMA (unless
+    /// `ZKMSM_NO_IFMA` is set), then the FMA lanes, then scalar code.
+    /// [`crate::BatchAffineBackend::new`] runs what this says.
     pub fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
-        if super::ifma::enabled() {
+        if super::lanes::ifma::enabled() {
             return Arithmetic::Ifma;
         }
         if super::lanes::fma_enabled() {
@@ -37,23 +88,22 @@ impl Arithmetic {
 }
 
 /// The crossovers, measured with `auto_sweep` on the four-lane FMA engine
-/// (AMD Zen 3, two cores; docs/BENCHMARKS.md "auto at the small end" and
-/// "auto on the quiet machine (session 8)"):
+/// (AMD Zen 3, two cores; docs/BENCHMARKS.md "`auto`: crossovers and
+/// thresholds"):
 ///
 /// - twisted Edwards against XYZZ: neither uses lanes, so the crossover is
 ///   the same for every arithmetic. Without GLV they tied from about 600
-///   to 1000 points (session 6); both with GLV (what `auto` runs), twisted
+///   to 1000 points; both with GLV (what `auto` runs), twisted
 ///   Edwards (one fewer multiplication per addition) is ahead from 54
-///   points on the Zen 3 (1.02-1.15x at 54-215, session 8) and from 27 on
-///   the Zen 5 (1.1-1.28x at 54-215, 1.3-1.5x at 256-2,896, session 9,
-///   quiet), so from 54: at 27-45 points on the Zen 5 XYZZ is within 1.12.
+///   points on the Zen 3 (1.02-1.15x at 54-215) and from 27 on
+///   the Zen 5 (1.1-1.28x at 54-215, 1.3-1.5x at 256-2,896, quiet), so from 54: at 27-45 points on the Zen 5 XYZZ is within 1.12.
 /// - the FMA lane engine with GLV against both (with GLV): since GLV and
-///   the spread top window (session 8) it is ahead from 256 points, where
+///   the spread top window it is ahead from 256 points, where
 ///   its plan moves to a wider window (1.2-1.5x ahead of XYZZ and twisted
 ///   Edwards at 256-2900 points on the quiet machine; at 215 points it is
 ///   1.3-1.5x behind them).
 /// - the IFMA lane engine with GLV against both (with GLV), AMD Zen 5
-///   (session 9, `auto_sweep`): ahead from 256 points as well (BLS12-377:
+///   (`auto_sweep`): ahead from 256 points as well (BLS12-377:
 ///   2.8 ms against twisted Edwards' 3.1 at 256 points, 6.2 against 8.1 at
 ///   1,024), 1.7x behind at 215. Its batches had been at least 256 whatever
 ///   the window, which the plans of 550-3,000 points (c = 8 to 10) could not
@@ -98,34 +148,32 @@ pub const GLV_FROM: usize = FMA_LANES_FROM;
 
 /// GLV under `auto` below this many points on BLS12-381: it measured faster
 /// from 2^14 to 2^20 and tied at 2^22 on the quiet machine
-/// (docs/BENCHMARKS.md, "GLV (session 7)"); above, the images' memory (2n
+/// (docs/BENCHMARKS.md, "GLV"); above, the images' memory (2n
 /// points) costs what the halved bucket aggregation saves.
 pub const GLV_UP_TO_381: usize = 1 << 21;
 
 /// As [`GLV_UP_TO_381`] for BLS12-377 (the same measurements).
 pub const GLV_UP_TO_377: usize = 1 << 21;
 
-/// GLV under `auto` for n points of curve `curve` on the backend named
-/// `backend` (as [`crate::Backend::name`] spells it), where it measured
+/// GLV under `auto` for n points of curve `curve` on a backend of kind
+/// `backend` ([`crate::Backend::kind`]), where it measured
 /// faster: on XYZZ and twisted Edwards at every size (half the windows:
-/// 1.3-1.6x faster at 1-64 points, 1.1-1.2x at 100-2900, quiet machine,
-/// session 8), on the batch-affine lane engines from [`GLV_FROM`] to the
-/// curve's bound (IFMA on Zen 5, session 9, three rounds alternated: GLV
+/// 1.3-1.6x faster at 1-64 points, 1.1-1.2x at 100-2900, quiet machine),
+/// on the batch-affine lane engines from [`GLV_FROM`] to the
+/// curve's bound (IFMA on Zen 5, three rounds alternated: GLV
 /// 0.69-0.95x the time without at 2^12 to 2^20 on both curves, a tie at
 /// 2^16, 1.01-1.03x at 2^21 and 2^22); not on the scalar batch-affine
 /// engine (not measured).
-pub fn auto_glv(curve: &str, backend: &str, n: usize) -> bool {
+pub fn auto_glv(curve: &str, backend: BackendKind, n: usize) -> bool {
     let up_to = match curve {
         "bls12-381" => GLV_UP_TO_381,
         "bls12-377" => GLV_UP_TO_377,
         _ => return false,
     };
     match backend {
-        "xyzz" | "twisted-edwards" => true,
-        _ => {
-            let lanes = backend.ends_with("(fma)") || backend.ends_with("(ifma)");
-            backend.starts_with("batch-affine") && lanes && (GLV_FROM..up_to).contains(&n)
-        }
+        BackendKind::Xyzz | BackendKind::TwistedEdwards => true,
+        BackendKind::BatchAffine(Arithmetic::Ifma | Arithmetic::Fma) => (GLV_FROM..up_to).contains(&n),
+        BackendKind::BatchAffine(Arithmetic::Scalar) | BackendKind::Other => false,
     }
 }
 
@@ -133,7 +181,7 @@ pub fn auto_glv(curve: &str, backend: &str, n: usize) -> bool {
 mod tests {
     use super::*;
 
-    /// Tiny MSMs run XYZZ whatever the CPU (issue: 7 points took 3.5 ms in
+    /// Tiny MSMs run XYZZ whatever the CPU (7 points took 3.5 ms in
     /// batch-affine against 0.32 ms in XYZZ); large ones the lane engine or,
     /// without one, the measured scalar choice.
     #[test]
@@ -183,40 +231,35 @@ mod tests {
     #[test]
     fn auto_glv_only_where_measured() {
         for (curve, up_to) in [("bls12-381", GLV_UP_TO_381), ("bls12-377", GLV_UP_TO_377)] {
-            for backend in [
-                "batch-affine/greedy (fma)",
-                "batch-affine/delayed (fma)",
-                "batch-affine/greedy (ifma)",
-                "batch-affine/delayed (ifma)",
-            ] {
+            for backend in [BackendKind::BatchAffine(Arithmetic::Fma), BackendKind::BatchAffine(Arithmetic::Ifma)] {
                 assert!(!auto_glv(curve, backend, GLV_FROM - 1));
                 assert!(auto_glv(curve, backend, GLV_FROM));
                 assert!(auto_glv(curve, backend, up_to - 1));
                 assert!(!auto_glv(curve, backend, up_to));
             }
-            for backend in ["batch-affine/greedy", "sim"] {
-                assert!(!auto_glv(curve, backend, 1 << 14), "{backend}");
+            for backend in [BackendKind::BatchAffine(Arithmetic::Scalar), BackendKind::Other] {
+                assert!(!auto_glv(curve, backend, 1 << 14), "{backend:?}");
             }
-            for backend in ["xyzz", "twisted-edwards"] {
+            for backend in [BackendKind::Xyzz, BackendKind::TwistedEdwards] {
                 for n in [1, 7, 255, 256, 1 << 14, 1 << 22] {
-                    assert!(auto_glv(curve, backend, n), "{backend} {n}");
+                    assert!(auto_glv(curve, backend, n), "{backend:?} {n}");
                 }
             }
         }
-        assert!(!auto_glv("toy17", "batch-affine/greedy (fma)", 1 << 14));
-        assert!(!auto_glv("toy17", "xyzz", 1 << 14));
+        assert!(!auto_glv("toy17", BackendKind::BatchAffine(Arithmetic::Fma), 1 << 14));
+        assert!(!auto_glv("toy17", BackendKind::Xyzz, 1 << 14));
     }
 
+    /// The batch-affine backend runs what detection says, and names it.
     #[test]
-    fn detection_agrees_with_the_backend() {
+    fn the_backend_runs_the_detected_arithmetic() {
+        use crate::Backend;
         let b = crate::BatchAffineBackend::<crate::GreedyScheduler>::default();
-        let want = if b.uses_ifma() {
-            Arithmetic::Ifma
-        } else if b.uses_fma() {
-            Arithmetic::Fma
-        } else {
-            Arithmetic::Scalar
-        };
-        assert_eq!(Arithmetic::detect(), want);
+        assert_eq!(b.arithmetic(), Arithmetic::detect());
+        let kind = <crate::BatchAffineBackend as Backend<zkmsm_curve::Bls12_381>>::kind(&b);
+        assert_eq!(kind, BackendKind::BatchAffine(Arithmetic::detect()));
+        let scalar = b.scalar_only();
+        assert_eq!(scalar.arithmetic(), Arithmetic::Scalar);
+        assert!(!<crate::BatchAffineBackend as Backend<zkmsm_curve::Bls12_381>>::name(&scalar).contains("fma"));
     }
 }

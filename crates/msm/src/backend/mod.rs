@@ -5,8 +5,6 @@
 
 mod batch_affine;
 pub mod choice;
-#[cfg(target_arch = "x86_64")]
-pub mod ifma;
 pub mod lanes;
 mod side_buckets;
 mod twisted_edwards;
@@ -19,7 +17,9 @@ pub use batch_affine::{BatchAffineBackend, BatchAffinePoints};
 pub use twisted_edwards::TwistedEdwardsBackend;
 pub use xyzz::XyzzBackend;
 
-use crate::bucket_aggregation::partitioned_sum;
+pub use crate::bucket::Bucket;
+
+use crate::pipeline::bucket_aggregation::partitioned_sum;
 use crate::scheduler::ScheduleStats;
 use crate::Plan;
 use zkmsm_curve::{MsmCurve, Xyzz};
@@ -52,42 +52,11 @@ pub(crate) fn prefetch_bucket<T>(buckets: &[T], digit: i32) {
     }
 }
 
-/// A bucket value: a group element in whatever form the backend accumulates.
-pub trait Bucket<C: MsmCurve>: Copy + Send + Sync {
-    /// The identity (an empty bucket).
-    fn identity() -> Self;
-    /// `self + other`, any two values (equal ones and the identity included).
-    fn add(&self, other: &Self) -> Self;
-    /// `2 * self`.
-    fn double(&self) -> Self;
-    /// The value in XYZZ coordinates, for the aggregation that follows.
-    fn to_xyzz(&self) -> Xyzz<C>;
-}
-
-impl<C: MsmCurve> Bucket<C> for Xyzz<C> {
-    #[inline]
-    fn identity() -> Self {
-        Xyzz::identity()
-    }
-    #[inline]
-    fn add(&self, other: &Self) -> Self {
-        Xyzz::add(self, other)
-    }
-    #[inline]
-    fn double(&self) -> Self {
-        Xyzz::double(self)
-    }
-    #[inline]
-    fn to_xyzz(&self) -> Xyzz<C> {
-        *self
-    }
-}
-
 /// One window's (or fixed-base bucket set's) filled buckets in the
 /// backend's own form: what bucket accumulation hands to bucket aggregation.
 pub trait WindowBuckets<C: MsmCurve, B: Bucket<C>> {
     /// Bucket aggregation of this window alone: sum_k (k+1) B_k. The default
-    /// is the shared XYZZ-style running sum ([`crate::bucket_aggregation`]);
+    /// is the shared XYZZ-style running sum ([`crate::pipeline::bucket_aggregation`]);
     /// a backend whose own arithmetic aggregates faster overrides it.
     fn sum(self) -> Xyzz<C>
     where
@@ -126,6 +95,11 @@ pub trait Backend<C: MsmCurve>: Send + Sync {
 
     /// The backend's name in reports and on the command line (`--backend`).
     fn name(&self) -> &'static str;
+
+    /// What it accumulates with, for `auto`'s choices ([`choice::auto_glv`]).
+    fn kind(&self) -> choice::BackendKind {
+        choice::BackendKind::Other
+    }
 
     /// Convert validated subgroup points.
     fn prepare(&self, points: &[zkmsm_curve::Affine<C>]) -> Self::Prepared;

@@ -45,6 +45,10 @@ impl Backend<Bls12_377> for TwistedEdwardsBackend {
         "twisted-edwards"
     }
 
+    fn kind(&self) -> super::choice::BackendKind {
+        super::choice::BackendKind::TwistedEdwards
+    }
+
     /// Points must be validated subgroup points: none of them is one of the
     /// five points without a twisted Edwards image.
     fn prepare(&self, points: &[Affine<Bls12_377>]) -> Store<TePrecomputed> {

@@ -20,6 +20,10 @@ impl<C: MsmCurve> Backend<C> for XyzzBackend {
         "xyzz"
     }
 
+    fn kind(&self) -> super::choice::BackendKind {
+        super::choice::BackendKind::Xyzz
+    }
+
     fn prepare(&self, points: &[Affine<C>]) -> Store<Affine<C>> {
         points.to_vec().into()
     }

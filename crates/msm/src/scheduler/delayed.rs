@@ -2,7 +2,7 @@
 //! FIFO and not looked at again until the pass over the stream ends; the FIFO
 //! is then replayed as the next pass, until it is empty.
 
-use super::{BatchSink, BusySet, Op, ScheduleStats, Scheduler};
+use super::{BatchSink, BusySet, DistinctBatch, Op, ScheduleStats, Scheduler};
 
 /// CycloneMSM's delayed scheduling: a conflicting operation is parked in a FIFO and retried in a
 /// later pass over the stream; after `max_passes` what is left goes to the projective fallback.
@@ -53,7 +53,10 @@ impl Pass<'_> {
 
     fn flush(&mut self) {
         if !self.batch.is_empty() {
-            self.sink.execute(&self.batch);
+            // SAFETY: every operation of the batch marked its bucket busy before
+            // joining it, and a busy bucket admits no other (`busy` is released
+            // only after the batch executes).
+            self.sink.execute(unsafe { DistinctBatch::new_unchecked(&self.batch) });
             self.st.batches += 1;
             self.busy.release(&self.batch);
             self.batch.clear();

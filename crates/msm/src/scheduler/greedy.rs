@@ -1,7 +1,7 @@
 //! Greedy scheduling: a conflicting operation waits in a queue and is
 //! re-issued into the very next batch its bucket is free for.
 
-use super::{BatchSink, BusySet, Op, ScheduleStats, Scheduler};
+use super::{BatchSink, BusySet, DistinctBatch, Op, ScheduleStats, Scheduler};
 
 /// Greedy scheduling: a conflicting operation waits in a queue and is re-issued into the first
 /// batch in which its bucket is free.
@@ -35,7 +35,10 @@ impl Greedy<'_> {
     /// Executes the full batch, frees its buckets and starts the next one
     /// with the parked operations whose bucket is now free (in their order).
     fn flush(&mut self) {
-        self.sink.execute(&self.batch);
+        // SAFETY: every operation of the batch marked its bucket busy before
+        // joining it, and a busy bucket admits no other (`busy` is released
+        // only after the batch executes).
+        self.sink.execute(unsafe { DistinctBatch::new_unchecked(&self.batch) });
         self.batches += 1;
         self.busy.release(&self.batch);
         self.batch.clear();

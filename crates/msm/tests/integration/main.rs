@@ -4,8 +4,8 @@
 
 mod ark_api;
 mod arkworks_diff;
-mod decompress;
 mod encoded;
+mod lane_roots;
 mod out_of_core;
 mod prepared;
 mod streaming;

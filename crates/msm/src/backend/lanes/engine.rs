@@ -22,7 +22,7 @@ use super::simd::Kernel;
 use super::{LaneField, Limbs};
 use crate::backend::side_buckets::SideBuckets;
 use crate::backend::{prefetch, PREFETCH_AHEAD};
-use crate::scheduler::{BatchSink, Op, ScheduleStats, Scheduler};
+use crate::scheduler::{BatchSink, DistinctBatch, Op, ScheduleStats, Scheduler};
 use crate::store::{bytes_of, Record, Store};
 use crate::Plan;
 use rayon::prelude::*;
@@ -156,8 +156,7 @@ impl<C: MsmCurve, L: LaneField<C::Base>> LanePoints<C, L> {
     /// (callers check `L::available()` first).
     pub fn from_store(points: Store<LanePoint>, radix: u32) -> Option<Self> {
         let bytes = (-C::Base::ONE).to_bytes_le();
-        let q_minus_1: [u64; 6] =
-            core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()));
+        let q_minus_1: [u64; 6] = zkmsm_field::limbs::from_le_bytes(&bytes);
         let max = max_coordinate(&q_minus_1, radix);
         if !points.par_iter().all(|p| p.canonical(radix, &max)) {
             return None;
@@ -501,8 +500,8 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
 }
 
 impl<C: MsmCurve, L: LaneField<C::Base>> BatchSink for (&mut Engine<'_, C, L>, &[LanePoint]) {
-    fn execute(&mut self, batch: &[Op]) {
-        self.0.execute_from(self.1, batch);
+    fn execute(&mut self, batch: DistinctBatch<'_>) {
+        self.0.execute_from(self.1, batch.ops());
     }
 
     fn overflow(&mut self, op: Op) {
@@ -566,7 +565,7 @@ const POINT_AHEAD: usize = 16;
 /// buckets; 253-bit scalars at c = 13, 37): its n operations into so few
 /// buckets conflict in almost every batch, and the scheduler sent up to all
 /// of them to the scalar side buckets at about 4x a lane addition (callgrind,
-/// docs/BENCHMARKS.md "Session 8"). Spread over `used x spread` sub-buckets
+/// docs/BENCHMARKS.md "`auto`: crossovers and thresholds"). Spread over `used x spread` sub-buckets
 /// (operation i into sub-bucket i mod spread), they batch as a full window
 /// does, for at most `used x (spread - 1)` lane additions to merge them.
 fn spread_factor(used: usize, buckets: usize, batch: usize) -> usize {
@@ -681,11 +680,11 @@ pub fn bare_batches<C: MsmCurve, L: LaneField<C::Base>>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::simd::{Portable, Simd};
     use super::super::Fma51;
     use super::*;
-    use crate::bucket_aggregation::running_sum;
+    use crate::pipeline::bucket_aggregation::running_sum;
     use crate::scheduler::{DelayedScheduler, GreedyScheduler};
     use zkmsm_curve::{Bls12_377, Bls12_381};
 
@@ -693,7 +692,7 @@ mod tests {
     /// equal the scalar engine's, on random digits and on inputs that force
     /// equal x in the lanes (repeated points, P and -P, one bucket for
     /// everything), points at infinity, and overflow into side buckets.
-    fn window_sum_equals_shared_aggregation<C: MsmCurve, L: LaneField<C::Base>>() {
+    pub(crate) fn window_sum_equals_shared_aggregation<C: MsmCurve, L: LaneField<C::Base>>() {
         if !L::available() {
             eprintln!("{} not available here: skipped", L::NAME);
             return;
@@ -775,20 +774,6 @@ mod tests {
         let _ = S::NAME;
     }
 
-    /// The IFMA engine, emulated (every x86-64 CPU) and real (where present).
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn ifma_lanes_equal_reference() {
-        use crate::backend::ifma::ops::{Avx512, Emulated};
-        use crate::backend::ifma::Ifma52;
-        type Fq381 = <Bls12_381 as zkmsm_curve::SwCurve>::Base;
-        type Fq377 = <Bls12_377 as zkmsm_curve::SwCurve>::Base;
-        window_sum_equals_shared_aggregation::<Bls12_381, Ifma52<Fq381, Emulated>>();
-        window_sum_equals_shared_aggregation::<Bls12_377, Ifma52<Fq377, Emulated>>();
-        window_sum_equals_shared_aggregation::<Bls12_381, Ifma52<Fq381, Avx512>>();
-        window_sum_equals_shared_aggregation::<Bls12_377, Ifma52<Fq377, Avx512>>();
-    }
-
     #[test]
     fn owned_conversion_equals_borrowed() {
         type L = Fma51<<Bls12_381 as zkmsm_curve::SwCurve>::Base, Portable>;
@@ -853,8 +838,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(12);
         for bytes in [(-zkmsm_field::Bls12_381Fq::ONE).to_bytes_le(), (-zkmsm_field::Bls12_377Fq::ONE).to_bytes_le()] {
-            let qm1: [u64; 6] =
-                core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()));
+            let qm1: [u64; 6] = zkmsm_field::limbs::from_le_bytes(&bytes);
             for radix in [51u32, 52] {
                 let max = max_coordinate(&qm1, radix);
                 let digit = (1u64 << radix) - 1;
@@ -897,7 +881,7 @@ mod tests {
     #[test]
     fn canonical_means_below_q_and_clean_infinity() {
         let bytes = (-zkmsm_field::Bls12_381Fq::ONE).to_bytes_le();
-        let qm1: [u64; 6] = core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()));
+        let qm1: [u64; 6] = zkmsm_field::limbs::from_le_bytes(&bytes);
         let mut q = qm1;
         q[0] += 1; // q is odd: no carry
         let max = [u64::MAX; 6];

@@ -39,6 +39,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::simd::Simd;
+use super::words::{bytes_to_words, geq, limbs_to_words, mul_small, sub_in_place, words_to_limbs};
 use zkmsm_field::PrimeField;
 
 /// `for $i in 0..8 { $body }` written out eight times, so that limb indices
@@ -129,84 +130,6 @@ pub struct Field51<F: PrimeField> {
     one: Limbs51,
 }
 
-fn bytes_to_words(b: &[u8]) -> [u64; 7] {
-    let mut w = [0u64; 7];
-    for (i, byte) in b.iter().enumerate() {
-        w[i / 8] |= (*byte as u64) << (8 * (i % 8));
-    }
-    w
-}
-
-fn words_to_limbs(w: &[u64; 7]) -> [u64; LIMBS] {
-    let mut l = [0u64; LIMBS];
-    for (j, limb) in l.iter_mut().enumerate() {
-        let bit = 51 * j;
-        let (i, off) = (bit / 64, bit % 64);
-        let mut v = w[i] >> off;
-        if off > 13 && i + 1 < 7 {
-            v |= w[i + 1] << (64 - off);
-        }
-        *limb = if j == LIMBS - 1 { v } else { v & MASK };
-    }
-    l
-}
-
-fn limbs_to_words(l: &[u64; LIMBS]) -> [u64; 7] {
-    // limbs may exceed 51 bits (the top one holds the rest): add, with carries
-    let mut w = [0u64; 7];
-    for (j, &limb) in l.iter().enumerate() {
-        let bit = 51 * j;
-        let (i, off) = (bit / 64, bit % 64);
-        let wide = (limb as u128) << off;
-        let mut carry = 0u128;
-        for (k, part) in [wide as u64, (wide >> 64) as u64].into_iter().enumerate() {
-            if i + k < 7 {
-                let s = w[i + k] as u128 + part as u128 + carry;
-                w[i + k] = s as u64;
-                carry = s >> 64;
-            }
-        }
-        let mut k = i + 2;
-        while carry != 0 && k < 7 {
-            let s = w[k] as u128 + carry;
-            w[k] = s as u64;
-            carry = s >> 64;
-            k += 1;
-        }
-    }
-    w
-}
-
-fn geq(a: &[u64; 7], b: &[u64; 7]) -> bool {
-    for i in (0..7).rev() {
-        if a[i] != b[i] {
-            return a[i] > b[i];
-        }
-    }
-    true
-}
-
-fn sub_in_place(a: &mut [u64; 7], b: &[u64; 7]) {
-    let mut borrow = 0u64;
-    for i in 0..7 {
-        let (d, b1) = a[i].overflowing_sub(b[i]);
-        let (d, b2) = d.overflowing_sub(borrow);
-        a[i] = d;
-        borrow = (b1 | b2) as u64;
-    }
-}
-
-fn mul_small(w: &[u64; 7], m: u64) -> [u64; 7] {
-    let mut out = *w;
-    let mut carry = 0u128;
-    for x in out.iter_mut() {
-        let t = (*x as u128) * (m as u128) + carry;
-        *x = t as u64;
-        carry = t >> 64;
-    }
-    out
-}
-
 impl<F: PrimeField> Field51<F> {
     /// `None` unless the modulus fits the lazy-reduction bounds (q < 2^382)
     /// and the encoding is the 48-byte one of the BLS12 base fields.
@@ -216,7 +139,7 @@ impl<F: PrimeField> Field51<F> {
         }
         let mut q64 = bytes_to_words(&(-F::ONE).to_bytes_le());
         q64[0] += 1; // q - 1 is even: no carry
-        let q = words_to_limbs(&q64);
+        let q = words_to_limbs(&q64, 51, true);
         let mut inv = 1u64;
         for _ in 0..7 {
             inv = inv.wrapping_mul(2u64.wrapping_sub(q64[0].wrapping_mul(inv)));
@@ -239,7 +162,7 @@ impl<F: PrimeField> Field51<F> {
     pub fn raw_to_limbs(&self, x: &F) -> Limbs51 {
         let mut w = [0u64; 7];
         x.write_montgomery_words(&mut w);
-        Limbs51(words_to_limbs(&w))
+        Limbs51(words_to_limbs(&w, 51, true))
     }
 
     /// The element whose `F` Montgomery words are the value these limbs hold
@@ -263,7 +186,7 @@ impl<F: PrimeField> Field51<F> {
     /// The Montgomery form these limbs hold (any value below 2^400),
     /// reduced below q, as words: equal exactly when the elements are.
     pub fn canonical_words(&self, l: &Limbs51) -> [u64; 7] {
-        let mut w = limbs_to_words(&l.0);
+        let mut w = limbs_to_words(&l.0, 51, false);
         while geq(&w, &self.q64) {
             sub_in_place(&mut w, &self.q64);
         }
@@ -278,8 +201,8 @@ impl<F: PrimeField> Field51<F> {
     /// q - y for canonical y.
     pub fn neg_limbs(&self, y: &Limbs51) -> Limbs51 {
         let mut w = self.q64;
-        sub_in_place(&mut w, &limbs_to_words(&y.0));
-        Limbs51(words_to_limbs(&w))
+        sub_in_place(&mut w, &limbs_to_words(&y.0, 51, false));
+        Limbs51(words_to_limbs(&w, 51, true))
     }
 
     /// The vector constants.
@@ -289,7 +212,7 @@ impl<F: PrimeField> Field51<F> {
     /// Only where `S::available()`.
     #[inline(always)]
     pub unsafe fn consts<S: Simd>(&self) -> Consts<S> {
-        let limbs_i = |w: &[u64; 7]| words_to_limbs(w).map(|v| S::splat_i(v));
+        let limbs_i = |w: &[u64; 7]| words_to_limbs(w, 51, true).map(|v| S::splat_i(v));
         let mut columns = [S::splat_i(0); 2 * LIMBS];
         for (k, col) in columns.iter_mut().enumerate() {
             let lows = |k: usize| if k < 2 * LIMBS - 1 { (k + 1).min(2 * LIMBS - 1 - k) as u64 } else { 0 };
@@ -700,7 +623,7 @@ mod tests {
                 for (v, bound) in [(&prod, &two_q), (&sq, &two_q), (&sq2, &two_q), (&lazy, &two_q), (&red, &three_q)] {
                     let l = v[i];
                     assert!(l.0[..LIMBS - 1].iter().all(|&x| x <= MASK), "limbs normalized");
-                    assert!(below(&limbs_to_words(&l.0), bound), "below the bound");
+                    assert!(below(&limbs_to_words(&l.0, 51, false), bound), "below the bound");
                 }
             }
         }
@@ -740,11 +663,15 @@ mod tests {
         let mut max = Limbs51([MASK; LIMBS]);
         max.0[LIMBS - 1] = 1 << 30; // about 2^387: several q
         cases.push(max);
-        cases.push(Limbs51(words_to_limbs(&{
-            let mut w = f.q64;
-            w[0] -= 1;
-            w
-        })));
+        cases.push(Limbs51(words_to_limbs(
+            &{
+                let mut w = f.q64;
+                w[0] -= 1;
+                w
+            },
+            51,
+            true,
+        )));
         assert_eq!(f.one_limbs(), f.to_limbs(&F::ONE));
         for l in &cases {
             let x = f.from_limbs(l);
@@ -755,7 +682,9 @@ mod tests {
             if !x.is_zero() {
                 let inv = f.raw_to_limbs(&(u.inverse().unwrap() * f.raw_inverse_factor()));
                 assert_eq!(f.from_limbs(&inv), x.inverse().unwrap(), "inverse through the scaled values");
-                assert!(inv.0[..LIMBS - 1].iter().all(|&v| v <= MASK) && below(&limbs_to_words(&inv.0), &f.q64));
+                assert!(
+                    inv.0[..LIMBS - 1].iter().all(|&v| v <= MASK) && below(&limbs_to_words(&inv.0, 51, false), &f.q64)
+                );
             }
         }
     }
@@ -797,7 +726,7 @@ mod tests {
         values.extend((0..400).map(|_| F::random(&mut rng)));
         // the limbs of x plus m q, normalized (m q < 2^388: seven words)
         let lifted = |x: &F, m: u64| -> Limbs51 {
-            let mut w = limbs_to_words(&f.to_limbs(x).0);
+            let mut w = limbs_to_words(&f.to_limbs(x).0, 51, false);
             let add = mul_small(&f.q64, m);
             let mut carry = 0u128;
             for (v, a) in w.iter_mut().zip(add) {
@@ -806,7 +735,7 @@ mod tests {
                 carry = t >> 64;
             }
             assert_eq!(carry, 0);
-            Limbs51(words_to_limbs(&w))
+            Limbs51(words_to_limbs(&w, 51, true))
         };
         for (i, chunk) in values.chunks(4).filter(|c| c.len() == 4).enumerate() {
             let x: [F; 4] = chunk.try_into().unwrap();
@@ -823,7 +752,7 @@ mod tests {
                 assert_eq!(f.from_limbs(&sq2[k]), y[k].square(), "{} square", S::NAME);
                 for v in [&prod[k], &sq[k], &sq2[k]] {
                     assert!(v.0[..LIMBS - 1].iter().all(|&l| l <= MASK), "limbs normalized");
-                    assert!(below(&limbs_to_words(&v.0), &two_q), "below 2q");
+                    assert!(below(&limbs_to_words(&v.0, 51, false), &two_q), "below 2q");
                 }
             }
         }

@@ -14,7 +14,10 @@
 
 pub mod engine;
 pub mod field51;
+#[cfg(target_arch = "x86_64")]
+pub mod ifma;
 pub mod simd;
+mod words;
 
 use simd::{Kernel, Simd};
 use zkmsm_field::PrimeField;
@@ -142,7 +145,7 @@ pub const FMA_RADIX: u32 = 51;
 /// 512 buckets (c = 8 to 10) sent most operations to the scalar side
 /// buckets: 24% of them at c = 10 on the FMA engine (callgrind), and 2,450
 /// points took 33 ms on the IFMA engine against 13 ms with the cap (Zen 5,
-/// session 9; docs/BENCHMARKS.md).
+/// docs/BENCHMARKS.md "`auto`: crossovers and thresholds").
 pub fn batch_size_for(buckets: usize) -> usize {
     (buckets / 16).clamp(256, 1024).min((buckets / 4).max(64))
 }
@@ -261,7 +264,7 @@ mod tests {
     /// buckets).
     #[test]
     fn batch_sizes_fit_the_lanes_and_the_buckets() {
-        for c in 1..=crate::plan::MAX_C {
+        for c in 1..=crate::pipeline::plan::MAX_C {
             let buckets = 1usize << (c - 1);
             let b = super::batch_size_for(buckets);
             assert!(b.is_multiple_of(16) && (64..=1024).contains(&b), "c = {c}: {b}");

@@ -46,7 +46,6 @@
 //! error names the first bad index in order.
 
 use crate::backend::{Backend, BatchAffineBackend, WindowBuckets};
-use crate::load::Validation;
 use crate::scheduler::GreedyScheduler;
 use crate::{MsmError, Plan};
 use rand::{RngCore, SeedableRng};
@@ -54,6 +53,20 @@ use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 use zkmsm_field::PrimeField;
+
+/// How much to check of the points given to a context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Validation {
+    /// On the curve and in the prime-order subgroup (the default).
+    Full,
+    /// Only the curve equation: for points already known to be in the subgroup
+    /// (e.g. an SRS checked when it was made). Off-subgroup points then give
+    /// wrong results, silently.
+    OnCurveOnly,
+    /// Nothing: the caller has validated the points already (e.g.
+    /// [`crate::input::io::read_points`] with full validation).
+    AlreadyValidated,
+}
 
 /// Every input with a point outside G1 fails the batch test with
 /// probability at least 1 - 2^-SOUNDNESS_BITS.
@@ -111,7 +124,7 @@ pub fn validate_points_with_progress<C: MsmCurve>(
 }
 
 /// As [`validate_points_with_progress`] for points that
-/// [`crate::load::decode_chunk`] made, which are on the curve already (an
+/// [`crate::input::load::decode_chunk`] made, which are on the curve already (an
 /// uncompressed point's equation is checked when it is decoded, a
 /// compressed point's y is a checked square root of x^3 + b): only the
 /// subgroup is left to check (`Full`), nothing for the other levels.

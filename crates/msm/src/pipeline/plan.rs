@@ -20,7 +20,7 @@ pub const MAX_C: u32 = 20;
 /// L2 and, with two threads at c = 19, the whole L3: every bucket access
 /// becomes a miss, which the additions model below does not see. It would
 /// pick c = 19 from 2^22 points on (14 windows instead of 16, 9% fewer
-/// additions), the jump that made 2^22 cost 6x 2^20 (issue 11). gnark-crypto
+/// additions), the jump that made 2^22 cost 6x 2^20. gnark-crypto
 /// stops at 16 too.
 pub const MAX_PLANNED_C: u32 = 16;
 

@@ -1,18 +1,18 @@
 //! Where a compressed point's decoding goes, one thread, CPU time per point
 //! (thread time: other processes on a shared machine disturb it less): the
 //! square root's exponentiation scalar (`pow_vartime`) and in lanes
-//! ([`zkmsm::decompress::pow_batch`]), the whole root scalar
-//! (`SqrtTable::sqrt`) and in lanes ([`zkmsm::decompress::sqrt_batch`]), and
+//! ([`zkmsm::input::lane_roots::pow_batch`]), the whole root scalar
+//! (`SqrtTable::sqrt`) and in lanes ([`zkmsm::input::lane_roots::sqrt_batch`]), and
 //! the whole decode of compressed and uncompressed encodings
 //! ([`zkmsm::load::decode_chunk`]).
 //!
-//!     cargo bench -p zkmsm --bench decompress -- [log_n]       (default 14)
+//!     cargo bench -p zkmsm --bench lane_roots -- [log_n]       (default 14)
 
 #[path = "common.rs"]
 mod common;
 use common::thread_time;
-use zkmsm::decompress::{pow_batch, pow_engine, sqrt_batch};
 use zkmsm::gen::random_points;
+use zkmsm::input::lane_roots::{pow_batch, pow_engine, sqrt_batch};
 use zkmsm::io::encode_points;
 use zkmsm::load::decode_chunk;
 use zkmsm::*;

@@ -2,8 +2,8 @@
 //! how: each backend names the layout of its prepared points, writes their
 //! records, and maps them back from a checked file.
 
+use super::format::{mapped_records, Header, Layout, Persist};
 use crate::backend::{BatchAffineBackend, BatchAffinePoints, TwistedEdwardsBackend, XyzzBackend};
-use crate::prepared::{mapped_records, Header, Layout, Persist};
 use crate::scheduler::Scheduler;
 use crate::store::{bytes_of, Mapping, Record, Store};
 use std::io;
@@ -132,7 +132,7 @@ where
         match prepared {
             BatchAffinePoints::Scalar(p) => Layout::of(AFFINE, p),
             #[cfg(target_arch = "x86_64")]
-            BatchAffinePoints::Ifma(p) => Layout::of(crate::backend::ifma::LAYOUT, &p.points),
+            BatchAffinePoints::Ifma(p) => Layout::of(crate::backend::lanes::ifma::LAYOUT, &p.points),
             #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             BatchAffinePoints::Fma(p) => Layout::of(crate::backend::lanes::FMA_LAYOUT, &p.points),
         }
@@ -158,13 +158,13 @@ where
         match header.layout.as_str() {
             AFFINE => Ok(BatchAffinePoints::Scalar(mapped_records(header, map, offset)?)),
             #[cfg(target_arch = "x86_64")]
-            crate::backend::ifma::LAYOUT => {
+            crate::backend::lanes::ifma::LAYOUT => {
                 use crate::backend::lanes::LaneField;
-                if !crate::backend::ifma::Ifma52::<C::Base>::available() {
+                if !crate::backend::lanes::ifma::Ifma52::<C::Base>::available() {
                     return Err(format!("layout {} needs AVX-512 IFMA, which this CPU lacks", header.layout));
                 }
                 let points = mapped_records(header, map, offset)?;
-                crate::backend::ifma::IfmaPoints::from_store(points, crate::backend::ifma::RADIX)
+                crate::backend::lanes::ifma::IfmaPoints::from_store(points, crate::backend::lanes::ifma::RADIX)
                     .map(BatchAffinePoints::Ifma)
                     .ok_or_else(out_of_radix)
             }

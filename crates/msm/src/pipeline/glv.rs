@@ -13,7 +13,7 @@
 //! ([`crate::prepared`], from format version 2).
 
 #[cfg(test)]
-use crate::digits::signed_half_digit;
+use crate::pipeline::digits::signed_half_digit;
 use crate::{Plan, ScalarLimbs};
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -77,7 +77,7 @@ pub fn split_scalars<C: MsmCurve>(glv: &Glv<C::Base>, scalars: &[ScalarLimbs]) -
 }
 
 /// The digits of window `w` of every half, in the points' order.
-/// As [`crate::digits::signed_half_digit`] for every half, with the window's shifts and
+/// As [`crate::pipeline::digits::signed_half_digit`] for every half, with the window's shifts and
 /// masks set up once: one 64-bit slice of |h| from bit c w - 1 holds the
 /// carry in, the window's c bits and the carry out.
 pub fn window_digits(halves: &[i128], w: u32, plan: &Plan) -> Vec<i32> {
@@ -132,7 +132,7 @@ mod tests {
             halves.push(-(1i128 << b.min(126)));
         }
         for bits in [127u32, 128] {
-            for c in 1..=crate::plan::MAX_C {
+            for c in 1..=crate::pipeline::plan::MAX_C {
                 let plan = Plan::with_window(c, bits);
                 for w in 0..=plan.windows {
                     let got = window_digits(&halves, w, &plan);

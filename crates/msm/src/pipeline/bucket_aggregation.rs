@@ -8,7 +8,7 @@
 //!   sum over groups of R + a T. The groups run in parallel; the price is one
 //!   small multiplication a T per group.
 
-use crate::backend::Bucket;
+use crate::bucket::Bucket;
 use rayon::prelude::*;
 use zkmsm_curve::MsmCurve;
 

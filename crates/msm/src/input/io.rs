@@ -13,10 +13,10 @@
 //! the largest input it could validly be, plus one byte to see that it is
 //! longer.
 
-use crate::context::check_scalars;
-use crate::load::{decode_chunk, validate_decoded, BadPoint, PointFault, Validation};
+use crate::input::load::{decode_chunk, validate_decoded, BadPoint, PointFault, Validation};
+use crate::input::scalars::check_scalars;
+use crate::input::validate::BATCH_POINTS as VALIDATION_BATCH;
 use crate::store::Store;
-use crate::validate::BATCH_POINTS as VALIDATION_BATCH;
 use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
 use std::fs::File;
@@ -371,11 +371,7 @@ pub fn read_scalars_from<C: MsmCurve>(
         src.read_exact(bytes)?;
         // on every core: one core converting them (and faulting the
         // vector's pages in) left the other idle for ~30 ms at 2^20
-        scalars.par_extend(
-            bytes
-                .par_chunks_exact(SCALAR_BYTES)
-                .map(|c| core::array::from_fn(|i| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap()))),
-        );
+        scalars.par_extend(bytes.par_chunks_exact(SCALAR_BYTES).map(|c| zkmsm_field::limbs::from_le_bytes(c)));
     }
     check_scalars_reduced::<C>(&path, header, &scalars)?;
     Ok((scalars, prefixed))

@@ -540,7 +540,7 @@ fn on_best_lanes<F: PrimeField, W: OnLanes<F>>(work: W) -> W::Out {
     match pow_engine::<F>() {
         #[cfg(target_arch = "x86_64")]
         "ifma" => {
-            let field = <crate::backend::ifma::Ifma52<F> as LaneField<F>>::new().expect("checked");
+            let field = <crate::backend::lanes::ifma::Ifma52<F> as LaneField<F>>::new().expect("checked");
             work.lanes(&field)
         }
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -567,7 +567,9 @@ pub fn sqrt_batch<F: PrimeField>(table: &SqrtTable<F>, values: &[F]) -> Vec<Opti
 /// "fma" or "scalar".
 pub fn pow_engine<F: PrimeField>() -> &'static str {
     #[cfg(target_arch = "x86_64")]
-    if crate::backend::ifma::enabled() && <crate::backend::ifma::Ifma52<F> as LaneField<F>>::new().is_some() {
+    if crate::backend::lanes::ifma::enabled()
+        && <crate::backend::lanes::ifma::Ifma52<F> as LaneField<F>>::new().is_some()
+    {
         return "ifma";
     }
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -666,7 +668,7 @@ mod tests {
     fn ifma_lanes_match_scalar_powers() {
         #[cfg(target_arch = "x86_64")]
         {
-            use crate::backend::ifma::Ifma52;
+            use crate::backend::lanes::ifma::Ifma52;
             lanes_match::<Bls12_377Fq, Ifma52<Bls12_377Fq>>(300);
             lanes_match::<Bls12_381Fq, Ifma52<Bls12_381Fq>>(300);
         }
@@ -717,7 +719,7 @@ mod tests {
         >();
         #[cfg(target_arch = "x86_64")]
         {
-            use crate::backend::ifma::Ifma52;
+            use crate::backend::lanes::ifma::Ifma52;
             roots_match_every_field::<Ifma52<Bls12_377Fq>, Ifma52<Bls12_381Fq>>();
         }
         roots_match::<Bls12_381Fq, Fma51<Bls12_381Fq, Portable>>(20);

@@ -46,7 +46,7 @@ pub fn signed_digit(s: &ScalarLimbs, w: u32, plan: &Plan) -> i32 {
     (bits(s, c * w, c) + carry_in) as i32 - ((carry_out as i32) << c)
 }
 
-/// Signed digit of window `w` of a signed half-scalar (GLV, [`crate::glv`]):
+/// Signed digit of window `w` of a signed half-scalar (GLV, [`crate::pipeline::glv`]):
 /// the digit of |h|, negated when h < 0 (the bucket then receives -P).
 #[inline(always)]
 pub fn signed_half_digit(h: i128, w: u32, plan: &Plan) -> i32 {

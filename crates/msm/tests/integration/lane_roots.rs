@@ -1,5 +1,5 @@
 //! Compressed points decoded in bulk (the square roots' exponentiation in
-//! lanes, `zkmsm::decompress`) against arkworks, on both curves, over every
+//! lanes, `zkmsm::input::lane_roots`) against arkworks, on both curves, over every
 //! flag combination and adversarial x: x^3 + b a non-residue, x = 0, x = q - 1,
 //! x = q, x = q + 1, the largest x the flag bits leave room for, infinity with
 //! and without a non-zero x, and points in and off the subgroup.
@@ -163,7 +163,7 @@ fn bulk_decompression_matches_arkworks_bls12_381() {
     against_arkworks::<Bls12_381>(12);
 }
 
-/// [`zkmsm::decompress::sqrt_batch`] (lanes where the CPU has them) against
+/// [`zkmsm::input::lane_roots::sqrt_batch`] (lanes where the CPU has them) against
 /// the scalar table root: zero, one, -1, 2, random elements (about half
 /// non-squares) and their squares, and 2^s-th roots of unity z^E (the
 /// tables' entries and products of them, times random squares: E with each
@@ -183,7 +183,7 @@ fn roots_match_scalar<F: PrimeField>(seed: u64) {
     let squares: Vec<F> = v.iter().map(|x| x.square()).collect();
     v.extend(squares);
     for len in [0, 1, 7, 8, 9, 16, 17, 513, v.len()] {
-        let got = zkmsm::decompress::sqrt_batch(&table, &v[..len]);
+        let got = zkmsm::input::lane_roots::sqrt_batch(&table, &v[..len]);
         assert_eq!(got.len(), len);
         for (a, r) in v[..len].iter().zip(&got) {
             assert_eq!(r.is_some(), table.sqrt(a).is_some(), "{a:?}");
@@ -192,7 +192,7 @@ fn roots_match_scalar<F: PrimeField>(seed: u64) {
             }
         }
     }
-    let found = zkmsm::decompress::sqrt_batch(&table, &v).iter().filter(|r| r.is_some()).count();
+    let found = zkmsm::input::lane_roots::sqrt_batch(&table, &v).iter().filter(|r| r.is_some()).count();
     assert!(found > v.len() / 2 + 50 && found < v.len(), "{found} of {}", v.len());
 }
 

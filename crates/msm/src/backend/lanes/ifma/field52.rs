@@ -23,6 +23,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::ops::Ifma;
+use crate::backend::lanes::words::{bytes_to_words, geq, limbs_to_words, sub_in_place, words_to_limbs};
 use zkmsm_field::PrimeField;
 
 /// Limbs of an element in radix 2^52 (8 x 52 = 416 bits hold a 384-bit q with room for lazy
@@ -64,61 +65,6 @@ pub struct Field52<F: PrimeField> {
     q_hi: f64,
 }
 
-fn bytes_to_words(b: &[u8]) -> [u64; 7] {
-    let mut w = [0u64; 7];
-    for (i, byte) in b.iter().enumerate() {
-        w[i / 8] |= (*byte as u64) << (8 * (i % 8));
-    }
-    w
-}
-
-fn words_to_limbs(w: &[u64; 7]) -> [u64; LIMBS] {
-    let mut l = [0u64; LIMBS];
-    for (j, limb) in l.iter_mut().enumerate() {
-        let bit = 52 * j;
-        let (i, off) = (bit / 64, bit % 64);
-        let mut v = w[i] >> off;
-        if off > 12 && i + 1 < 7 {
-            v |= w[i + 1] << (64 - off);
-        }
-        *limb = v & MASK;
-    }
-    l
-}
-
-fn limbs_to_words(l: &[u64; LIMBS]) -> [u64; 7] {
-    let mut w = [0u64; 7];
-    for (j, &limb) in l.iter().enumerate() {
-        let limb = limb & MASK;
-        let bit = 52 * j;
-        let (i, off) = (bit / 64, bit % 64);
-        w[i] |= limb << off;
-        if off > 12 && i + 1 < 7 {
-            w[i + 1] |= limb >> (64 - off);
-        }
-    }
-    w
-}
-
-fn geq(a: &[u64; 7], b: &[u64; 7]) -> bool {
-    for i in (0..7).rev() {
-        if a[i] != b[i] {
-            return a[i] > b[i];
-        }
-    }
-    true
-}
-
-fn sub_in_place(a: &mut [u64; 7], b: &[u64; 7]) {
-    let mut borrow = 0u64;
-    for i in 0..7 {
-        let (d, b1) = a[i].overflowing_sub(b[i]);
-        let (d, b2) = d.overflowing_sub(borrow);
-        a[i] = d;
-        borrow = (b1 | b2) as u64;
-    }
-}
-
 impl<F: PrimeField> Field52<F> {
     /// `None` unless the modulus fits the lazy-reduction bounds (q < 2^382)
     /// and the encoding is the 48-byte one of the BLS12 base fields.
@@ -128,7 +74,7 @@ impl<F: PrimeField> Field52<F> {
         }
         let mut q64 = bytes_to_words(&(-F::ONE).to_bytes_le());
         q64[0] += 1; // q - 1 is even: no carry
-        let q = words_to_limbs(&q64);
+        let q = words_to_limbs(&q64, 52, false);
         // Newton's iteration for q^-1 mod 2^64, then negate mod 2^52.
         let mut inv = 1u64;
         for _ in 0..7 {
@@ -150,7 +96,7 @@ impl<F: PrimeField> Field52<F> {
     /// The Montgomery form these limbs hold (any value below 2^384), reduced
     /// below q, as words: equal exactly when the elements are.
     pub fn canonical_words(&self, l: &Limbs52) -> [u64; 7] {
-        let mut w = limbs_to_words(&l.0);
+        let mut w = limbs_to_words(&l.0, 52, true);
         while geq(&w, &self.q64) {
             sub_in_place(&mut w, &self.q64);
         }
@@ -176,7 +122,7 @@ impl<F: PrimeField> Field52<F> {
     pub fn raw_to_limbs52(&self, x: &F) -> Limbs52 {
         let mut w = [0u64; 7];
         x.write_montgomery_words(&mut w);
-        Limbs52(words_to_limbs(&w))
+        Limbs52(words_to_limbs(&w, 52, false))
     }
 
     /// 2^64: for u = [`Self::raw_from_limbs52`] of a, the limbs of
@@ -188,8 +134,8 @@ impl<F: PrimeField> Field52<F> {
     /// q - y for canonical y, in limbs (the negation of a prepared coordinate).
     pub fn neg_limbs52(&self, y: &Limbs52) -> Limbs52 {
         let mut w = self.q64;
-        sub_in_place(&mut w, &limbs_to_words(&y.0));
-        Limbs52(words_to_limbs(&w))
+        sub_in_place(&mut w, &limbs_to_words(&y.0, 52, true));
+        Limbs52(words_to_limbs(&w, 52, false))
     }
 
     /// Broadcast vector constants.
@@ -208,7 +154,7 @@ impl<F: PrimeField> Field52<F> {
                 *x = t as u64;
                 carry = t >> 64;
             }
-            let l = words_to_limbs(&w);
+            let l = words_to_limbs(&w, 52, false);
             let mut out = [S::zero(); LIMBS];
             for j in 0..LIMBS {
                 out[j] = S::splat(l[j]);
@@ -643,7 +589,7 @@ mod tests {
                     let r = back(&red);
                     assert_eq!(r, a[i] - b[i].double().double());
                     // reduced below 3q: fits the sub constants' margins
-                    let w = limbs_to_words(&lane(&red, i).0);
+                    let w = limbs_to_words(&lane(&red, i).0, 52, true);
                     assert!(!geq(&w, &q_times(&f.q64, 3)), "reduce left a value above 3q");
                 }
             }
@@ -677,11 +623,11 @@ mod tests {
         let mut cases: Vec<Limbs52> = Vec::new();
         for x in &values {
             let canonical = f.to_limbs52(x);
-            assert_eq!(canonical.0, words_to_limbs(&bytes_to_words(&(*x * r).to_bytes_le())), "x 2^416");
+            assert_eq!(canonical.0, words_to_limbs(&bytes_to_words(&(*x * r).to_bytes_le()), 52, false), "x 2^416");
             cases.push(canonical);
             for m in [1, 2] {
-                let w = add_words(&limbs_to_words(&canonical.0), &q_times(&f.q64, m));
-                cases.push(Limbs52(words_to_limbs(&w)));
+                let w = add_words(&limbs_to_words(&canonical.0, 52, true), &q_times(&f.q64, m));
+                cases.push(Limbs52(words_to_limbs(&w, 52, false)));
             }
         }
         for (k, l) in cases.iter().enumerate() {
@@ -725,11 +671,11 @@ mod tests {
         use rand::Rng;
         let f = Field52::<F>::new().unwrap();
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-        let limbs_of_words = |w: [u64; 7]| Limbs52(words_to_limbs(&w));
+        let limbs_of_words = |w: [u64; 7]| Limbs52(words_to_limbs(&w, 52, false));
         let times = |m: u64| q_times(&f.q64, m);
         // top limbs: one below 64q's (so the value is below 64q whatever the
         // lower limbs), and 2^384's minus one
-        let top64 = words_to_limbs(&times(64))[7] - 1;
+        let top64 = words_to_limbs(&times(64), 52, false)[7] - 1;
         let top384 = (1u64 << (384 - 364)) - 1;
         let mut q_minus_1 = f.q64;
         q_minus_1[0] -= 1;
@@ -772,7 +718,7 @@ mod tests {
                     assert!(s.0.iter().all(|&x| x <= MASK), "square left limbs unnormalized: {s:?}");
                     assert_eq!(f.canonical_words(&s), f.canonical_words(&p), "square vs product of {:?}", chunk[i]);
                     // below q (1 + 2^-22): within 2q
-                    assert!(!geq(&limbs_to_words(&s.0), &times(2)), "square above 2q");
+                    assert!(!geq(&limbs_to_words(&s.0, 52, true), &times(2)), "square above 2q");
                     if chunk[i].0[7] <= top384 {
                         let x = f.from_limbs52(&chunk[i]);
                         assert_eq!(f.from_limbs52(&s), x.square());

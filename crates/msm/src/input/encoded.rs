@@ -1,17 +1,19 @@
 //! MSMs on encoded bytes, the curve chosen at run time: the common core of the
 //! Python package, the C ABI and the sharded and out-of-core MSMs.
 //!
-//! Inputs are the CLI's formats (see [`crate::io`]): points are concatenated
+//! Inputs are the CLI's formats (see [`crate::input::io`]): points are concatenated
 //! arkworks-canonical G1 affine encodings (compressed or uncompressed,
 //! optionally preceded by arkworks' 8-byte `Vec` length), scalars are 32-byte
 //! little-endian integers below r. Results are arkworks encodings of the
 //! affine point: compressed, the bytes `zkmsm msm` prints in hex. Every error
 //! says which input is wrong, and where: the record's index and byte offset.
 
-use crate::context::check_scalars;
-use crate::engine::{BackendChoice, EngineCurve, MsmEngine};
-use crate::io::{detect_layout, PointsLayout, SCALAR_BYTES};
-use crate::load::{decode_points as decode_validated, Validation};
+use crate::backend::choice::BackendChoice;
+use crate::builder::EngineCurve;
+use crate::engine::MsmEngine;
+use crate::input::io::{detect_layout, PointsLayout, SCALAR_BYTES};
+use crate::input::load::{decode_points as decode_validated, Validation};
+use crate::input::scalars::check_scalars;
 use crate::MsmBuilder;
 use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
@@ -141,10 +143,8 @@ pub fn decode_point_run<C: MsmCurve>(
 /// them), the first being scalar number `first` at byte offset `base`; each
 /// is checked < r.
 pub fn decode_scalar_run<C: MsmCurve>(body: &[u8], first: usize, base: usize) -> Result<Vec<ScalarLimbs>, BadRecord> {
-    let limbs: Vec<ScalarLimbs> = body
-        .par_chunks_exact(SCALAR_BYTES)
-        .map(|c| core::array::from_fn(|i| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap())))
-        .collect();
+    let limbs: Vec<ScalarLimbs> =
+        body.par_chunks_exact(SCALAR_BYTES).map(|c| zkmsm_field::limbs::from_le_bytes(c)).collect();
     check_scalars::<C>(&limbs).map_err(|e| {
         let k = match e {
             MsmError::ScalarNotReduced { index } => index,

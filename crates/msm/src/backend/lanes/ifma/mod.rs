@@ -168,3 +168,22 @@ pub fn accumulate<'a, C: MsmCurve>(
 ) -> (IfmaWindow<'a, C>, ScheduleStats) {
     crate::backend::lanes::engine::accumulate(prepared, digits, plan, scheduler, batch)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ops::{Avx512, Emulated};
+    use super::Ifma52;
+    use crate::backend::lanes::engine::tests::window_sum_equals_shared_aggregation;
+    use zkmsm_curve::{Bls12_377, Bls12_381};
+
+    /// The IFMA engine, emulated (every x86-64 CPU) and real (where present).
+    #[test]
+    fn ifma_lanes_equal_reference() {
+        type Fq381 = <Bls12_381 as zkmsm_curve::SwCurve>::Base;
+        type Fq377 = <Bls12_377 as zkmsm_curve::SwCurve>::Base;
+        window_sum_equals_shared_aggregation::<Bls12_381, Ifma52<Fq381, Emulated>>();
+        window_sum_equals_shared_aggregation::<Bls12_377, Ifma52<Fq377, Emulated>>();
+        window_sum_equals_shared_aggregation::<Bls12_381, Ifma52<Fq381, Avx512>>();
+        window_sum_equals_shared_aggregation::<Bls12_377, Ifma52<Fq377, Avx512>>();
+    }
+}

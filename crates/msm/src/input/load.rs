@@ -2,30 +2,16 @@
 //!
 //! [`decode_points`] turns a byte slice of arkworks-canonical encodings into
 //! validated points, with errors naming the point's index and byte offset,
-//! the same as the file readers ([`crate::io`], which add the file's name
+//! the same as the file readers ([`crate::input::io`], which add the file's name
 //! and header). [`validate_points`] checks points already in memory.
 
-use crate::decompress::RootFinder;
-pub use crate::validate::{validate_decoded, validate_points, validate_points_with_progress};
+use crate::input::lane_roots::RootFinder;
+pub use crate::input::validate::{validate_decoded, validate_points, validate_points_with_progress, Validation};
 use crate::MsmError;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use zkmsm_curve::{Affine, DecodeError, Decoded, MsmCurve, PointFormat};
 use zkmsm_field::PrimeField;
-
-/// How much to check of the points given to a context.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Validation {
-    /// On the curve and in the prime-order subgroup (the default).
-    Full,
-    /// Only the curve equation: for points already known to be in the subgroup
-    /// (e.g. an SRS checked when it was made). Off-subgroup points then give
-    /// wrong results, silently.
-    OnCurveOnly,
-    /// Nothing: the caller has validated the points already (e.g.
-    /// [`crate::io::read_points`] with full validation).
-    AlreadyValidated,
-}
 
 /// What is wrong with one point.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -199,7 +185,6 @@ fn settle<C: MsmCurve>(d: Decoded<C>, y: Option<C::Base>, rhs: C::Base) -> Resul
 mod tests {
     use super::*;
     use crate::gen::random_points;
-    use crate::io::encode_points;
     use zkmsm_curve::{Bls12_377, Bls12_381};
     use zkmsm_field::PrimeField;
 
@@ -213,6 +198,11 @@ mod tests {
             }
             x += C::Base::ONE;
         }
+    }
+
+    /// The points' encodings, concatenated (as a points file holds them).
+    fn encode_points<C: MsmCurve>(points: &[Affine<C>], format: PointFormat, _prefixed: bool) -> Vec<u8> {
+        points.iter().flat_map(|p| p.to_bytes(format)).collect()
     }
 
     fn faults<C: MsmCurve>() {

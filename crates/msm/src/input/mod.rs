@@ -1,0 +1,12 @@
+//! Init's input side: bytes to validated points and scalars. [`io`] reads
+//! files and streams with byte offsets in every error, [`encoded`] decodes
+//! the CLI's formats, [`load`] decodes and validates points in parallel
+//! passes, [`lane_roots`] takes the square roots of compressed points in SIMD
+//! lanes, and [`validate`] tests G1 membership of a whole batch at once.
+
+pub mod encoded;
+pub mod io;
+pub mod lane_roots;
+pub mod load;
+pub mod scalars;
+pub mod validate;
