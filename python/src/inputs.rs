@@ -45,7 +45,9 @@ fn probe(what: &str, len: usize, bytes: Option<usize>) -> PyResult<()> {
         return Ok(());
     }
     let need = bytes.map_or_else(|| "more than the address space".to_string(), |b| format!("about {b} bytes"));
-    Err(PyMemoryError::new_err(format!("{what}: {len} bytes of input need {need} of memory, which cannot be allocated")))
+    Err(PyMemoryError::new_err(format!(
+        "{what}: {len} bytes of input need {need} of memory, which cannot be allocated"
+    )))
 }
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -111,9 +113,8 @@ pub fn input_bytes<'a>(
     let len = buf.len_bytes();
     probe(what, len, work(len).and_then(|w| w.checked_add(len)))?;
     let mut copy = Vec::new();
-    copy.try_reserve_exact(len).map_err(|_| {
-        PyMemoryError::new_err(format!("{what}: the copy of {len} bytes of input cannot be allocated"))
-    })?;
+    copy.try_reserve_exact(len)
+        .map_err(|_| PyMemoryError::new_err(format!("{what}: the copy of {len} bytes of input cannot be allocated")))?;
     // SAFETY: a C-contiguous buffer is `len_bytes` readable bytes at `buf_ptr`,
     // held alive by `buf` (and the GIL) for this copy.
     copy.extend_from_slice(unsafe { std::slice::from_raw_parts(buf.buf_ptr() as *const u8, len) });

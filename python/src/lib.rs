@@ -157,7 +157,13 @@ impl Context {
     }
 
     fn __repr__(&self) -> String {
-        format!("zkmsm.Context({:?}, {} points, {}, backend {})", self.curve(), self.inner.len(), self.format(), self.backend())
+        format!(
+            "zkmsm.Context({:?}, {} points, {}, backend {})",
+            self.curve(),
+            self.inner.len(),
+            self.format(),
+            self.backend()
+        )
     }
 }
 

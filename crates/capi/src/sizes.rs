@@ -5,9 +5,9 @@
 use zkmsm::encoded::{Curve, ErrorKind, InputError, PointFormat};
 
 /// Bytes of the arkworks length prefix the CLI accepts before points and scalars.
-pub const PREFIX_BYTES: usize = 8;
+pub(crate) const PREFIX_BYTES: usize = 8;
 /// Bytes of one scalar.
-pub const SCALAR_BYTES: usize = 32;
+pub(crate) const SCALAR_BYTES: usize = 32;
 /// Bytes per point per copy a context needs while it is built: the decoded
 /// affine point, the backend's prepared copy and the builder's temporaries.
 const POINT_WORK: usize = 512;
