@@ -47,4 +47,5 @@ test -s "$work/readme.c"
   && test "$(./readme)" = "$("$zkmsm" msm --curve bls12-381 --points p.bin --scalars s.bin 2>/dev/null | tail -1)")
 
 echo "== Go through cgo"
-(cd crates/capi/go && go vet ./... && go test -count=1 ./...)
+# -race: the handle is shared by goroutines (MSM and Close at once)
+(cd crates/capi/go && go vet ./... && go test -race -count=1 ./...)

@@ -1,63 +1,47 @@
 //! `zkmsm._zkmsm`: the Python extension over [`zkmsm::encoded`]. Inputs are the
 //! CLI's bytes (from `bytes` without a copy, from any other C-contiguous
-//! buffer such as a numpy array with one copy); the MSM runs without the GIL.
+//! buffer of bytes, or of native little-endian uint64 for scalars, with one
+//! copy); the MSM runs without the GIL. Allocations sized by the input are
+//! tried first, so that memory the process cannot get is a `MemoryError`, not
+//! an abort.
 #![deny(missing_docs)]
 
-use pyo3::buffer::PyUntypedBuffer;
-use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+mod inputs;
+
+use inputs::{input_bytes, point_work, scalar_work, Element};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
-use std::borrow::Cow;
+use pyo3::types::{PyBool, PyBytes, PyInt};
 use zkmsm::encoded::{self, ContextOptions, Curve, EncodedContext, ErrorKind, InputError, PointFormat};
 use zkmsm::{BackendChoice, Validation};
 
-create_exception!(_zkmsm, ZkmsmError, PyValueError, "A bad input; `index` and `offset` say where (or are None).");
-create_exception!(_zkmsm, PointError, ZkmsmError, "The points are malformed, off the curve or outside the subgroup.");
-create_exception!(_zkmsm, ScalarError, ZkmsmError, "The scalars are malformed or not below the group order r.");
-create_exception!(_zkmsm, LengthError, ZkmsmError, "Points and scalars differ in number.");
+/// Bytes of the arkworks length prefix the CLI accepts before points and scalars.
+const PREFIX_BYTES: usize = 8;
+/// Bytes of one scalar.
+const SCALAR_BYTES: usize = 32;
 
-/// The Python exception for an input error, with `index` and `offset` set.
+/// The Python exception for an input error: a class of `zkmsm._errors`
+/// (picklable), with `index` and `offset` set.
 fn py_err(py: Python<'_>, e: InputError) -> PyErr {
-    let err = match e.kind {
-        ErrorKind::Points => PointError::new_err(e.message.clone()),
-        ErrorKind::Scalars => ScalarError::new_err(e.message.clone()),
-        ErrorKind::LengthMismatch => LengthError::new_err(e.message.clone()),
-        ErrorKind::Unsupported => ZkmsmError::new_err(e.message.clone()),
+    let class = match e.kind {
+        ErrorKind::Points => "PointError",
+        ErrorKind::Scalars => "ScalarError",
+        ErrorKind::LengthMismatch => "LengthError",
+        ErrorKind::Unsupported => "ZkmsmError",
     };
-    let value = err.value(py);
-    // Setting attributes on a fresh exception instance cannot fail in practice;
-    // if it did, the exception would still carry its message.
-    let _ = value.setattr("index", e.index);
-    let _ = value.setattr("offset", e.offset);
-    err
+    let made = py
+        .import("zkmsm._errors")
+        .and_then(|m| m.getattr(class))
+        .and_then(|c| c.call1((e.message.clone(), e.index, e.offset)));
+    match made {
+        Ok(value) => PyErr::from_value(value),
+        // zkmsm._errors ships with the extension; without it, still the message
+        Err(_) => PyValueError::new_err(e.message),
+    }
 }
 
 fn unsupported(py: Python<'_>, message: String) -> PyErr {
     py_err(py, InputError { kind: ErrorKind::Unsupported, index: None, offset: None, message })
-}
-
-/// The bytes of `obj`: borrowed from `bytes`, copied from any other
-/// C-contiguous buffer (bytearray, memoryview, numpy arrays of any dtype).
-fn input_bytes<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Cow<'a, [u8]>> {
-    if let Ok(b) = obj.cast::<PyBytes>() {
-        return Ok(Cow::Borrowed(b.as_bytes()));
-    }
-    let buf = PyUntypedBuffer::get(obj).map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err(format!(
-            "{what} must be bytes or a buffer (bytearray, memoryview, numpy array), not {}",
-            obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
-        ))
-    })?;
-    if !buf.is_c_contiguous() {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "{what} must be C-contiguous (numpy: np.ascontiguousarray)"
-        )));
-    }
-    // SAFETY: a C-contiguous buffer is `len_bytes` readable bytes at `buf_ptr`,
-    // held alive by `buf` (and the GIL) for this copy.
-    let bytes = unsafe { std::slice::from_raw_parts(buf.buf_ptr() as *const u8, buf.len_bytes()) };
-    Ok(Cow::Owned(bytes.to_vec()))
 }
 
 fn curve_of(py: Python<'_>, name: &str) -> PyResult<Curve> {
@@ -72,6 +56,18 @@ fn format_of(py: Python<'_>, name: &str) -> PyResult<PointFormat> {
     }
 }
 
+/// `precompute`: a Python int (not a bool) in 1..=2^32-1; errors name it.
+fn precompute_of(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<u32> {
+    if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
+        let ty = value.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        return Err(PyTypeError::new_err(format!("precompute must be an int, not {ty}")));
+    }
+    match value.extract::<i64>() {
+        Ok(m) if (1..=u32::MAX as i64).contains(&m) => Ok(m as u32),
+        _ => Err(unsupported(py, format!("precompute must be between 1 and {}, not {value}", u32::MAX))),
+    }
+}
+
 /// Points decoded, validated and prepared once; then MSMs on scalars.
 #[pyclass(module = "zkmsm._zkmsm", frozen)]
 struct Context {
@@ -81,13 +77,13 @@ struct Context {
 #[pymethods]
 impl Context {
     #[new]
-    #[pyo3(signature = (curve, points, format = "compressed", precompute = 1, validate = true, backend = "auto"))]
+    #[pyo3(signature = (curve, points, format = "compressed", precompute = None, validate = true, backend = "auto"))]
     fn new(
         py: Python<'_>,
         curve: &str,
         points: &Bound<'_, PyAny>,
         format: &str,
-        precompute: u32,
+        precompute: Option<&Bound<'_, PyAny>>,
         validate: bool,
         backend: &str,
     ) -> PyResult<Self> {
@@ -97,16 +93,16 @@ impl Context {
             let names: Vec<&str> = BackendChoice::ALL.iter().map(|b| b.name()).collect();
             unsupported(py, format!("unknown backend {backend:?}: expected one of {}", names.join(", ")))
         })?;
-        if precompute == 0 {
-            return Err(unsupported(py, "precompute must be at least 1".into()));
-        }
+        let precompute = precompute.map(|p| precompute_of(py, p)).transpose()?.unwrap_or(1);
         let options = ContextOptions {
             format,
             validation: if validate { Validation::Full } else { Validation::AlreadyValidated },
             backend,
             precompute: Some(precompute),
         };
-        let bytes = input_bytes(points, "points")?;
+        let bytes = input_bytes(points, "points", Element::Bytes, |len| {
+            point_work(len / curve.point_size(format), precompute)
+        })?;
         let bytes: &[u8] = &bytes;
         let inner = py.detach(|| EncodedContext::new(curve, bytes, &options)).map_err(|e| py_err(py, e))?;
         Ok(Self { inner })
@@ -118,7 +114,15 @@ impl Context {
     #[pyo3(signature = (scalars, encoding = "compressed"))]
     fn msm<'py>(&self, py: Python<'py>, scalars: &Bound<'py, PyAny>, encoding: &str) -> PyResult<Bound<'py, PyBytes>> {
         let out = format_of(py, encoding)?;
-        let bytes = input_bytes(scalars, "scalars")?;
+        let n = self.inner.len();
+        // the count first: no copy or allocation for scalars of the wrong length
+        let bytes = input_bytes(scalars, "scalars", Element::BytesOrU64, |len| {
+            if len == n * SCALAR_BYTES {
+                scalar_work(n)
+            } else {
+                Some(0)
+            }
+        })?;
         let bytes: &[u8] = &bytes;
         let inner = &self.inner;
         let r = py
@@ -153,12 +157,57 @@ impl Context {
     }
 
     fn __repr__(&self) -> String {
-        format!("zkmsm.Context({:?}, {} points, {}, backend {})", self.curve(), self.inner.len(), self.format(), self.backend())
+        format!(
+            "zkmsm.Context({:?}, {} points, {}, backend {})",
+            self.curve(),
+            self.inner.len(),
+            self.format(),
+            self.backend()
+        )
     }
 }
 
+/// The scalars' body and count: a whole number of 32-byte scalars, or the
+/// same after the CLI's 8-byte length prefix, whose value must be the count.
+fn strip_scalars_prefix(bytes: &[u8]) -> Result<&[u8], InputError> {
+    if bytes.len() % SCALAR_BYTES != PREFIX_BYTES {
+        return Ok(bytes);
+    }
+    let body = &bytes[PREFIX_BYTES..];
+    let count = body.len() / SCALAR_BYTES;
+    let declared = u64::from_le_bytes(bytes[..PREFIX_BYTES].try_into().unwrap());
+    if declared != count as u64 {
+        return Err(InputError {
+            kind: ErrorKind::Scalars,
+            index: None,
+            offset: Some(0),
+            message: format!(
+                "scalars: byte offset 0: {} bytes is {count} whole 32-byte scalars plus 8: a length prefix would say \
+                 {count}, it says {declared}",
+                bytes.len()
+            ),
+        });
+    }
+    Ok(body)
+}
+
+/// Whether `points_len` bytes can hold `n` points of `curve` in `format` (or
+/// either format when None), optionally after the length prefix: the check
+/// made before any point or scalar is decoded.
+fn points_fit(curve: Curve, points_len: usize, n: usize, format: Option<PointFormat>) -> bool {
+    let formats = match format {
+        Some(f) => vec![f],
+        None => vec![PointFormat::Compressed, PointFormat::Uncompressed],
+    };
+    formats.into_iter().any(|f| {
+        n.checked_mul(curve.point_size(f))
+            .is_some_and(|body| points_len == body || points_len.checked_sub(PREFIX_BYTES) == Some(body))
+    })
+}
+
 /// One-shot MSM, as `zkmsm msm` reads two files: as many points as scalars,
-/// the format detected from the sizes when `format` is None.
+/// the format detected from the sizes when `format` is None; either input
+/// may start with the 8-byte length prefix.
 #[pyfunction]
 #[pyo3(signature = (curve, points, scalars, format = None))]
 fn msm<'py>(
@@ -170,19 +219,30 @@ fn msm<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let curve = curve_of(py, curve)?;
     let format = format.map(|f| format_of(py, f)).transpose()?;
-    let (p, s) = (input_bytes(points, "points")?, input_bytes(scalars, "scalars")?);
-    let (p, s): (&[u8], &[u8]) = (&p, &s);
+    let s = input_bytes(scalars, "scalars", Element::BytesOrU64, |len| scalar_work(len / SCALAR_BYTES))?;
+    let s: &[u8] = strip_scalars_prefix(&s).map_err(|e| py_err(py, e))?;
+    let n = s.len() / SCALAR_BYTES;
+    // the points' work for as many points as scalars, when the sizes agree
+    let p = input_bytes(points, "points", Element::Bytes, |len| {
+        if points_fit(curve, len, n, format) {
+            point_work(n, 1)
+        } else {
+            Some(0)
+        }
+    })?;
+    let p: &[u8] = &p;
     let r = py.detach(|| encoded::msm(curve, p, s, format)).map_err(|e| py_err(py, e))?;
     Ok(PyBytes::new(py, &r))
 }
 
 /// The sum of encoded points (compressed or uncompressed each, validated), as
-/// the compressed encoding: how partial MSMs over shards combine.
+/// the compressed encoding: how partial MSMs over shards combine. The GIL is
+/// released while they are decoded and added.
 #[pyfunction]
 fn sum_points<'py>(py: Python<'py>, curve: &str, points: Vec<Vec<u8>>) -> PyResult<Bound<'py, PyBytes>> {
     let curve = curve_of(py, curve)?;
     let refs: Vec<&[u8]> = points.iter().map(|p| &p[..]).collect();
-    let r = encoded::sum_points(curve, &refs).map_err(|e| py_err(py, e))?;
+    let r = py.detach(|| encoded::sum_points(curve, &refs)).map_err(|e| py_err(py, e))?;
     Ok(PyBytes::new(py, &r))
 }
 
@@ -193,7 +253,9 @@ fn point_size(py: Python<'_>, curve: &str, format: &str) -> PyResult<usize> {
     Ok(curve_of(py, curve)?.point_size(format_of(py, format)?))
 }
 
-/// The extension module.
+/// The extension module. The exceptions live in `zkmsm._errors` (so that
+/// they pickle); they are re-exported here for code that imported them from
+/// the extension.
 #[pymodule]
 fn _zkmsm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -201,10 +263,10 @@ fn _zkmsm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(msm, m)?)?;
     m.add_function(wrap_pyfunction!(sum_points, m)?)?;
     m.add_function(wrap_pyfunction!(point_size, m)?)?;
-    m.add("ZkmsmError", py.get_type::<ZkmsmError>())?;
-    m.add("PointError", py.get_type::<PointError>())?;
-    m.add("ScalarError", py.get_type::<ScalarError>())?;
-    m.add("LengthError", py.get_type::<LengthError>())?;
+    let errors = py.import("zkmsm._errors")?;
+    for name in ["ZkmsmError", "PointError", "ScalarError", "LengthError"] {
+        m.add(name, errors.getattr(name)?)?;
+    }
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

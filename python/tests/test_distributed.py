@@ -121,3 +121,86 @@ def test_missing_and_corrupt_shards_are_named(cluster, inputs, tmp_path, monkeyp
     with pytest.raises(ShardError, match=r"shard 2 \(points 682\.\.1024 of .*short\.bin\): byte offset 96000: "
                        r"the file ends there, 32832 bytes from byte offset 65472 were expected"):
         ShardedMSM("bls12-381", str(short), workers=WORKERS, n=n, max_restarts=0)
+
+
+def test_refusals_errors_and_a_changed_file(cluster, inputs, cli, tmp_path):
+    """One ShardedMSM over 2^10 points: a bad scalar in shard 2 is the
+    ScalarError with its index in the whole vector; wrong element types and
+    a bad batch in throughput mode are named; a points file changed under it
+    and a restarted shard give ShardError, not a sum; after shutdown every
+    MSM is refused."""
+    points, scalars, expected, ppath, _ = inputs("bls12-381", "uncompressed", log_n=10)
+    path = tmp_path / "p.bin"
+    path.write_bytes(points)
+    sharded = ShardedMSM("bls12-381", str(path), workers=WORKERS, n=1024, max_restarts=1)
+    try:
+        assert sharded.ranges[2] == (682, 1024)
+        bad = bytearray(scalars)
+        bad[700 * 32:701 * 32] = b"\xff" * 32
+        with pytest.raises(zkmsm.ScalarError) as e:
+            sharded.msm(bytes(bad))
+        assert (e.value.index, e.value.offset) == (700, 22400) and "scalar 700" in str(e.value)
+        with pytest.raises(TypeError, match="scalars must be"):
+            sharded.msm(np.frombuffer(scalars, dtype=np.float64))
+        with pytest.raises(TypeError, match="scalars must be"):
+            sharded.msm(np.frombuffer(scalars, dtype=">u8"))
+        got = []
+        with pytest.raises(zkmsm.LengthError, match="batch 1: 1024 points but 1023 scalars"):
+            for r in sharded.msm_many([scalars, scalars[:-32], scalars]):
+                got.append(r)
+        assert [r.hex() for r in got] == [expected]
+        assert sharded.msm(scalars).hex() == expected
+        # another valid file of the same size over the points, then a restart
+        cli("gen", "--curve", "bls12-381", "--log-n", 10, "--points", tmp_path / "other.bin", "--scalars",
+            tmp_path / "other-s.bin", "--point-format", "uncompressed", "--seed", 99)
+        (tmp_path / "other.bin").replace(path)
+        os.kill(sharded.pids()[1], signal.SIGKILL)
+        with pytest.raises(ShardError, match=r"shard 1 \(points 341\.\.682 of .*p\.bin\): the shard was restarted "
+                           r"and read different points"):
+            sharded.msm(scalars)
+    finally:
+        sharded.shutdown()
+    for run in (lambda: sharded.msm(scalars), lambda: sharded.timed_msm(scalars),
+                lambda: list(sharded.msm_many([scalars])), sharded.pids):
+        with pytest.raises(RuntimeError, match="shut down"):
+            run()
+
+
+def test_empty_file_and_length_prefix(cluster, inputs, tmp_path):
+    empty = tmp_path / "empty.bin"
+    empty.write_bytes(b"")
+    sharded = ShardedMSM("bls12-381", str(empty), workers=WORKERS)
+    try:
+        assert sharded.msm(b"") == zkmsm.Context("bls12-381", b"").msm(b"")
+        with pytest.raises(zkmsm.ScalarError, match="not a whole number"):
+            sharded.msm(b"x")
+        with pytest.raises(zkmsm.LengthError, match="0 points but 1 scalars"):
+            sharded.msm(bytes(32))
+    finally:
+        sharded.shutdown()
+    with pytest.raises(RuntimeError, match="shut down"):
+        sharded.msm(b"")
+    points, _, _, _, _ = inputs("bls12-381", "compressed", log_n=8)
+    prefixed = tmp_path / "prefixed.bin"
+    prefixed.write_bytes((1000).to_bytes(8, "little") + points)
+    with pytest.raises(ShardError, match=r"byte offset 0: length prefix says 1000 points, the file holds 256"):
+        ShardedMSM("bls12-381", str(prefixed), workers=WORKERS, max_restarts=0)
+
+
+def test_command_errors_are_one_line(cluster, inputs, tmp_path):
+    _, scalars, _, ppath, _ = inputs("bls12-381", "uncompressed", log_n=10)
+    bad = bytearray(scalars)
+    bad[700 * 32:701 * 32] = b"\xff" * 32
+    spath = tmp_path / "bad-scalars.bin"
+    spath.write_bytes(bytes(bad))
+    base = [sys.executable, "-m", "zkmsm.distributed", "--curve", "bls12-381", "--points", str(ppath),
+            "--workers", str(WORKERS)]
+    out = subprocess.run(base + ["--scalars", str(spath), "--address", cluster], capture_output=True, text=True)
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr.strip().splitlines()[-1] == (
+        f"zkmsm.distributed: error: {spath}: byte offset 22400: scalar 700 is not below the bls12-381 group order r")
+    # nothing listens on port 1: refused at once, in one line
+    out = subprocess.run(base + ["--scalars", str(spath), "--address", "127.0.0.1:1"], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 1 and out.stderr.strip() == (
+        "zkmsm.distributed: error: cannot reach the Ray cluster at 127.0.0.1:1: Connection refused")

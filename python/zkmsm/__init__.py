@@ -14,17 +14,21 @@ bytes `zkmsm msm` prints in hex.
     zkmsm.msm("bls12-381", points, scalars)     # one-shot
 
 Errors are exceptions deriving from ZkmsmError (a ValueError) with `index`
-and `offset` attributes naming the bad point or scalar and its byte offset.
+and `offset` attributes naming the bad point or scalar and its byte offset;
+they pickle (to other processes, through Ray) with their class and
+attributes. Inputs of another element type (float, object, big-endian
+arrays) are a TypeError; memory the inputs would need and the process cannot
+get is a MemoryError. With `validate=False` the points are trusted: for
+points off the curve or outside the subgroup the result is unspecified (it
+may differ between backends and precompute settings).
 """
 
+import operator
 from typing import Iterable
 
+from ._errors import LengthError, PointError, ScalarError, ZkmsmError
 from ._zkmsm import (
     Context,
-    LengthError,
-    PointError,
-    ScalarError,
-    ZkmsmError,
     __version__,
     msm,
     point_size,
@@ -54,5 +58,16 @@ CURVES = ("bls12-377", "bls12-381")
 
 
 def scalars_from_ints(values: Iterable[int]) -> bytes:
-    """Python integers (each in [0, r)) as the 32-byte little-endian scalars."""
-    return b"".join(int(v).to_bytes(SCALAR_BYTES, "little") for v in values)
+    """Python integers (each in [0, r)) as the 32-byte little-endian scalars.
+    Only integers are taken (int, numpy integers; not bool, float or str:
+    TypeError naming the index); one outside [0, 2^256) is a ScalarError
+    naming its index (values in [r, 2^256) are refused by the MSM)."""
+    out = []
+    for i, v in enumerate(values):
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
+            raise TypeError(f"scalar {i}: {v!r} is a {type(v).__name__}, not an int")
+        v = operator.index(v)
+        if not 0 <= v < 1 << (8 * SCALAR_BYTES):
+            raise ScalarError(f"scalar {i}: {v} is outside [0, 2^256)", i, i * SCALAR_BYTES)
+        out.append(v.to_bytes(SCALAR_BYTES, "little"))
+    return b"".join(out)

@@ -9,10 +9,12 @@ BytesLike = Union[bytes, bytearray, memoryview, Buffer]
 __version__: str
 
 class ZkmsmError(ValueError):
-    """A bad input. `index`: the bad point or scalar; `offset`: its byte offset (or None)."""
+    """A bad input. `index`: the bad point or scalar; `offset`: its byte offset (or None).
+    Defined in zkmsm._errors (so that it pickles), re-exported here."""
 
     index: Optional[int]
     offset: Optional[int]
+    def __init__(self, message: str = "", index: Optional[int] = None, offset: Optional[int] = None) -> None: ...
 
 class PointError(ZkmsmError):
     """The points are malformed, off the curve or outside the prime-order subgroup."""
@@ -38,7 +40,8 @@ class Context:
         """`curve`: "bls12-377" or "bls12-381"; `format`: "compressed" or
         "uncompressed"; `precompute` > 1: fixed-base mode with that many
         shifted copies of the points; `validate`: check curve and subgroup
-        (as the CLI does); `backend`: "auto", "xyzz", "batch-affine",
+        (as the CLI does; with False the result for points off the curve or
+        outside the subgroup is unspecified); `backend`: "auto", "xyzz", "batch-affine",
         "batch-affine-delayed", "twisted-edwards" (BLS12-377)."""
 
     def msm(self, scalars: BytesLike, encoding: str = "compressed") -> bytes:

@@ -6,6 +6,7 @@
  */
 #include "zkmsm.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,55 @@ int main(int argc, char **argv) {
     CHECK(rc == ZKMSM_ERR_ARGUMENT, "small out: %d %s", rc, err());
     CHECK(zkmsm_point_size(ZKMSM_BLS12_381, ZKMSM_UNCOMPRESSED) == 96, "point size");
     CHECK(zkmsm_point_size(5, ZKMSM_COMPRESSED) == 0, "point size of unknown curve");
+
+    /* A successful call clears the last error, whichever function it is. */
+    CHECK(zkmsm_point_size(5, ZKMSM_COMPRESSED) == 0 && zkmsm_last_error() != NULL, "unknown curve sets an error");
+    CHECK(zkmsm_point_size(curve, ZKMSM_COMPRESSED) == psize && zkmsm_last_error() == NULL,
+          "point_size clears the last error: %s", err());
+    rc = zkmsm_msm(NULL, scalars, slen, out, sizeof out);
+    CHECK(zkmsm_context_len(ctx) == n && zkmsm_last_error() == NULL, "context_len clears the last error: %s", err());
+
+    /* The output buffer is checked before the MSM: with a bad scalar and no
+     * output buffer the answer is the buffer, not the scalar. */
+    unsigned char *bad_s2 = malloc(slen);
+    memcpy(bad_s2, scalars, slen);
+    memset(bad_s2 + 1 * 32, 0xff, 32);
+    rc = zkmsm_msm(ctx, bad_s2, slen, NULL, sizeof out);
+    CHECK(rc == ZKMSM_ERR_ARGUMENT && strstr(err(), "output buffer") != NULL, "NULL out before the MSM: %d %s", rc,
+          err());
+    rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT, bad_s2, slen, out, 47);
+    CHECK(rc == ZKMSM_ERR_ARGUMENT, "oneshot: small out before the MSM: %d %s", rc, err());
+
+    /* One-shot: the counts are compared before the scalars are decoded (one
+     * scalar more than there are points, the first of them >= r). */
+    unsigned char *more = malloc(slen + 32);
+    memcpy(more, bad_s2, slen);
+    memset(more + slen, 0, 32);
+    rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT, more, slen + 32, out, sizeof out);
+    CHECK(rc == ZKMSM_ERR_LENGTH && strstr(err(), "scalars need") != NULL, "oneshot counts first: %d %s", rc, err());
+    free(more);
+    free(bad_s2);
+
+    /* One-shot: the scalars' 8-byte length prefix, as the CLI reads it. */
+    unsigned char *prefixed = malloc(slen + 8);
+    uint64_t count = n;
+    for (int k = 0; k < 8; k++) prefixed[k] = (unsigned char)(count >> (8 * k));
+    memcpy(prefixed + 8, scalars, slen);
+    rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT, prefixed, slen + 8, out, sizeof out);
+    to_hex(out, sizeof out, hex);
+    CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "oneshot with a scalars prefix: %d %s", rc, err());
+    prefixed[0] ^= 1;
+    rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT, prefixed, slen + 8, out, sizeof out);
+    CHECK(rc == ZKMSM_ERR_SCALARS && zkmsm_last_error_offset() == 0, "wrong scalars prefix: %d %s", rc, err());
+    free(prefixed);
+
+    /* Lengths whose work cannot be allocated: an error code, no abort, no
+     * panic message, and nothing read past the real buffer. */
+    rc = zkmsm_context_new(curve, points, ((size_t)1 << 40) * psize, ZKMSM_COMPRESSED, 1, 1, &bad);
+    CHECK(rc == ZKMSM_ERR_MEMORY && bad == NULL && strstr(err(), "memory") != NULL, "2^40 points: %d %s", rc,
+          err());
+    rc = zkmsm_context_new(curve, points, SIZE_MAX - 15, ZKMSM_COMPRESSED, 1, 1, &bad);
+    CHECK(rc == ZKMSM_ERR_MEMORY && bad == NULL, "SIZE_MAX - 15 bytes of points: %d %s", rc, err());
 
     /* The empty MSM is the identity. */
     ZkmsmContext *empty = NULL;

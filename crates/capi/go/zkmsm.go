@@ -15,6 +15,7 @@ import "C"
 import (
 	"fmt"
 	"runtime"
+	"sync"
 	"unsafe"
 )
 
@@ -59,13 +60,21 @@ func ptr(b []byte) *C.uint8_t {
 	return (*C.uint8_t)(unsafe.Pointer(&b[0]))
 }
 
-// Context holds points decoded, validated and prepared once.
+// ErrClosed is returned by MSM on a Context after Close.
+var ErrClosed = &Error{Code: -1, Message: "the context is closed", Index: -1, Offset: -1}
+
+// Context holds points decoded, validated and prepared once. Its methods may
+// be called from many goroutines at once, Close included: Close waits for
+// the MSMs running on it, and an MSM after Close returns ErrClosed.
 type Context struct {
-	c *C.ZkmsmContext
+	mu sync.RWMutex // read: an MSM or Len using c; write: Close freeing it
+	c  *C.ZkmsmContext
 }
 
 // NewContext decodes and prepares points; validate checks the curve and
-// subgroup (as the CLI does); precompute > 1 is the fixed-base mode.
+// subgroup (as the CLI does); precompute > 1 is the fixed-base mode. With
+// validate false the points are trusted: for points off the curve or
+// outside the subgroup the results are unspecified.
 func NewContext(curve Curve, points []byte, format Format, precompute uint32, validate bool) (*Context, error) {
 	runtime.LockOSThread() // the last error is per thread
 	defer runtime.UnlockOSThread()
@@ -83,11 +92,20 @@ func NewContext(curve Curve, points []byte, format Format, precompute uint32, va
 	return ctx, nil
 }
 
-// Len is the number of points.
-func (ctx *Context) Len() int { return int(C.zkmsm_context_len(ctx.c)) }
+// Len is the number of points (0 after Close).
+func (ctx *Context) Len() int {
+	ctx.mu.RLock()
+	defer ctx.mu.RUnlock()
+	return int(C.zkmsm_context_len(ctx.c))
+}
 
 // MSM of 32-byte little-endian scalars, as the compressed encoding.
 func (ctx *Context) MSM(scalars []byte) ([]byte, error) {
+	ctx.mu.RLock()
+	defer ctx.mu.RUnlock()
+	if ctx.c == nil {
+		return nil, ErrClosed
+	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	out := make([]byte, C.ZKMSM_RESULT_BYTES)
@@ -99,11 +117,15 @@ func (ctx *Context) MSM(scalars []byte) ([]byte, error) {
 	return out, nil
 }
 
-// Close frees the context (idempotent).
+// Close frees the context once the MSMs running on it have returned
+// (idempotent; safe from several goroutines).
 func (ctx *Context) Close() {
+	ctx.mu.Lock()
+	defer ctx.mu.Unlock()
 	if ctx.c != nil {
 		C.zkmsm_context_free(ctx.c)
 		ctx.c = nil
+		runtime.SetFinalizer(ctx, nil)
 	}
 }
 

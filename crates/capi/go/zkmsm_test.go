@@ -3,10 +3,12 @@ package zkmsm
 import (
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -83,5 +85,63 @@ func TestErrorsCarryIndexAndOffset(t *testing.T) {
 	_, err = NewContext(BLS12_377, points, Compressed, 1, true)
 	if !errors.As(err, &e) || e.Index != 2 || e.Offset != 2*48 {
 		t.Fatalf("expected point 2 at offset 96, got %v", err)
+	}
+}
+
+// Close while other goroutines run MSMs on the context, and two Close calls
+// at once: every MSM returns the right answer or ErrClosed, the context is
+// freed once (a use after free or a double free would crash the test).
+func TestCloseWhileMSMsRun(t *testing.T) {
+	dir := t.TempDir()
+	p, s := filepath.Join(dir, "p.bin"), filepath.Join(dir, "s.bin")
+	cli(t, "gen", "--curve", "bls12-381", "--log-n", "12", "--points", p, "--scalars", s)
+	want := cli(t, "msm", "--curve", "bls12-381", "--points", p, "--scalars", s)
+	points, _ := os.ReadFile(p)
+	scalars, _ := os.ReadFile(s)
+	for round := 0; round < 3; round++ {
+		ctx, err := NewContext(BLS12_381, points, Compressed, 1, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		started := make(chan struct{}, 4)
+		results := make(chan error, 4*64)
+		for g := 0; g < 4; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				started <- struct{}{}
+				for i := 0; i < 64; i++ {
+					got, err := ctx.MSM(scalars)
+					if err == ErrClosed {
+						return
+					}
+					if err != nil || hex.EncodeToString(got) != want {
+						results <- fmt.Errorf("MSM %x, %v; CLI %s", got, err, want)
+						return
+					}
+				}
+			}()
+		}
+		for g := 0; g < 4; g++ {
+			<-started
+		}
+		var closers sync.WaitGroup
+		for c := 0; c < 2; c++ {
+			closers.Add(1)
+			go func() { defer closers.Done(); ctx.Close() }()
+		}
+		closers.Wait()
+		wg.Wait()
+		close(results)
+		for err := range results {
+			t.Fatal(err)
+		}
+		if _, err := ctx.MSM(scalars); err != ErrClosed {
+			t.Fatalf("MSM after Close: %v, expected ErrClosed", err)
+		}
+		if ctx.Len() != 0 {
+			t.Fatalf("Len after Close: %d", ctx.Len())
+		}
 	}
 }

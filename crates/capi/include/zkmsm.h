@@ -48,6 +48,9 @@
 // A bug in zkmsm (a panic, caught at the boundary).
 #define ZKMSM_ERR_INTERNAL 6
 
+// The memory the inputs need cannot be allocated (nothing was computed).
+#define ZKMSM_ERR_MEMORY 7
+
 // An opaque MSM context: points decoded, validated and prepared once.
 typedef struct ZkmsmContext ZkmsmContext;
 
@@ -59,7 +62,8 @@ extern "C" {
 // [`ZKMSM_COMPRESSED`] or [`ZKMSM_UNCOMPRESSED`]; `precompute` is the
 // fixed-base factor (0 or 1: plain mode; M > 1 keeps M shifted copies);
 // `validate` nonzero checks every point is on the curve and in the subgroup
-// (as the CLI does), zero trusts them. On success `*out` holds the context
+// (as the CLI does), zero trusts them: for points that are not, the results
+// are unspecified (they may differ between backends and `precompute`). On success `*out` holds the context
 // (free it with [`zkmsm_context_free`]); on error `*out` is NULL.
 //
 // # Safety
@@ -87,7 +91,8 @@ size_t zkmsm_context_len(const struct ZkmsmContext *ctx);
 
 // The MSM of `scalars_len` bytes of scalars (32 bytes each, as many as the
 // context's points, each below r) against the context's points. The result's
-// compressed encoding ([`ZKMSM_RESULT_BYTES`] bytes) goes to `out`.
+// compressed encoding ([`ZKMSM_RESULT_BYTES`] bytes) goes to `out`, which is
+// checked (non-NULL, large enough) before any work.
 //
 // # Safety
 // `ctx` must be a live context; `scalars` must point to `scalars_len`
@@ -101,7 +106,9 @@ int32_t zkmsm_msm(const struct ZkmsmContext *ctx,
 
 // One-shot MSM, as `zkmsm msm` on two files: the number of points is the
 // number of scalars; `format` may be [`ZKMSM_DETECT`] to tell compressed from
-// uncompressed (and the length prefix) by size. Points are validated.
+// uncompressed (and the length prefix) by size. The scalars may start with
+// the 8-byte length prefix too (its value must be their count). The counts
+// are compared before anything is decoded. Points are validated.
 //
 // # Safety
 // As [`zkmsm_context_new`] for `points` and [`zkmsm_msm`] for the rest.
@@ -114,7 +121,8 @@ int32_t zkmsm_msm_oneshot(uint32_t curve,
                           uint8_t *out,
                           size_t out_len);
 
-// Bytes of one point of `curve` in `format` (0 for an unknown curve or format).
+// Bytes of one point of `curve` in `format` (0 for an unknown curve or
+// format, with the last error set).
 size_t zkmsm_point_size(uint32_t curve, uint32_t format);
 
 // The last error on this thread as a NUL-terminated line, or NULL if the

@@ -8,10 +8,16 @@
 //! code; [`zkmsm_last_error`] then gives a one-line message naming the input,
 //! the index and the byte offset (also as numbers: [`zkmsm_last_error_index`],
 //! [`zkmsm_last_error_offset`]). No panic crosses the boundary: one is caught
-//! and reported as [`ZKMSM_ERR_INTERNAL`]. Contexts may be shared between
-//! threads for MSMs; each thread has its own last error.
+//! and reported as [`ZKMSM_ERR_INTERNAL`]. Lengths are checked before they
+//! size anything, and memory an input implies that cannot be allocated is
+//! [`ZKMSM_ERR_MEMORY`], not an abort. Contexts may be shared between threads
+//! for MSMs (never freed while one runs); each thread has its own last error,
+//! cleared by every call that succeeds.
 #![deny(missing_docs)]
 
+mod sizes;
+
+use sizes::{can_allocate, count_mismatch, point_work, points_fit, scalar_work, strip_scalars_prefix, SCALAR_BYTES};
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -47,6 +53,8 @@ pub const ZKMSM_ERR_UNSUPPORTED: i32 = 4;
 pub const ZKMSM_ERR_ARGUMENT: i32 = 5;
 /// A bug in zkmsm (a panic, caught at the boundary).
 pub const ZKMSM_ERR_INTERNAL: i32 = 6;
+/// The memory the inputs need cannot be allocated (nothing was computed).
+pub const ZKMSM_ERR_MEMORY: i32 = 7;
 
 /// An opaque MSM context: points decoded, validated and prepared once.
 pub struct ZkmsmContext(EncodedContext);
@@ -85,6 +93,24 @@ fn report(e: InputError) -> i32 {
 fn argument(what: &str) -> i32 {
     set_error(what, None, None);
     ZKMSM_ERR_ARGUMENT
+}
+
+/// [`ZKMSM_ERR_MEMORY`] unless `bytes` of work memory for `what` can be had.
+fn reserve(bytes: Option<usize>, what: &str) -> Result<(), i32> {
+    if can_allocate(bytes) {
+        return Ok(());
+    }
+    let need = bytes.map_or_else(|| "more than the address space".to_string(), |b| format!("about {b} bytes"));
+    set_error(&format!("{what} need {need} of memory, which cannot be allocated"), None, None);
+    Err(ZKMSM_ERR_MEMORY)
+}
+
+/// The output buffer must hold a result: checked before any work.
+fn check_out(out: *mut u8, out_len: usize) -> Result<(), i32> {
+    if out.is_null() || out_len < ZKMSM_RESULT_BYTES {
+        return Err(argument(&format!("the output buffer must hold {ZKMSM_RESULT_BYTES} bytes")));
+    }
+    Ok(())
 }
 
 /// Run `f`, turning a panic into [`ZKMSM_ERR_INTERNAL`] with its message.
@@ -156,7 +182,8 @@ unsafe fn write_result(result: &[u8], out: *mut u8, out_len: usize) -> i32 {
 /// [`ZKMSM_COMPRESSED`] or [`ZKMSM_UNCOMPRESSED`]; `precompute` is the
 /// fixed-base factor (0 or 1: plain mode; M > 1 keeps M shifted copies);
 /// `validate` nonzero checks every point is on the curve and in the subgroup
-/// (as the CLI does), zero trusts them. On success `*out` holds the context
+/// (as the CLI does), zero trusts them: for points that are not, the results
+/// are unspecified (they may differ between backends and `precompute`). On success `*out` holds the context
 /// (free it with [`zkmsm_context_free`]); on error `*out` is NULL.
 ///
 /// # Safety
@@ -186,6 +213,8 @@ pub unsafe extern "C" fn zkmsm_context_new(
             };
             // SAFETY: caller's contract on `points`.
             let points = unsafe { bytes(points, points_len, "points") }?;
+            let n = points_len / curve.point_size(format);
+            reserve(point_work(n, precompute), &format!("points: {n} points with {} copies", precompute.max(1)))?;
             let options = ContextOptions {
                 format,
                 validation: if validate != 0 { Validation::Full } else { Validation::AlreadyValidated },
@@ -212,6 +241,7 @@ pub unsafe extern "C" fn zkmsm_context_new(
 /// `ctx` must come from [`zkmsm_context_new`] and not be used after.
 #[no_mangle]
 pub unsafe extern "C" fn zkmsm_context_free(ctx: *mut ZkmsmContext) {
+    clear_error();
     if !ctx.is_null() {
         let _ = catch_unwind(AssertUnwindSafe(|| {
             // SAFETY: `ctx` came from Box::into_raw in zkmsm_context_new (caller's contract).
@@ -226,13 +256,15 @@ pub unsafe extern "C" fn zkmsm_context_free(ctx: *mut ZkmsmContext) {
 /// `ctx` must be NULL or a live context.
 #[no_mangle]
 pub unsafe extern "C" fn zkmsm_context_len(ctx: *const ZkmsmContext) -> usize {
+    clear_error();
     // SAFETY: caller's contract.
     unsafe { ctx.as_ref() }.map_or(0, |c| c.0.len())
 }
 
 /// The MSM of `scalars_len` bytes of scalars (32 bytes each, as many as the
 /// context's points, each below r) against the context's points. The result's
-/// compressed encoding ([`ZKMSM_RESULT_BYTES`] bytes) goes to `out`.
+/// compressed encoding ([`ZKMSM_RESULT_BYTES`] bytes) goes to `out`, which is
+/// checked (non-NULL, large enough) before any work.
 ///
 /// # Safety
 /// `ctx` must be a live context; `scalars` must point to `scalars_len`
@@ -247,24 +279,31 @@ pub unsafe extern "C" fn zkmsm_msm(
     out_len: usize,
 ) -> i32 {
     guard(|| {
-        // SAFETY: caller's contract.
-        let Some(ctx) = (unsafe { ctx.as_ref() }) else { return argument("ctx is NULL") };
-        // SAFETY: caller's contract.
-        let scalars = match unsafe { bytes(scalars, scalars_len, "scalars") } {
-            Ok(s) => s,
-            Err(code) => return code,
+        let run = || -> Result<Vec<u8>, i32> {
+            // SAFETY: caller's contract.
+            let Some(ctx) = (unsafe { ctx.as_ref() }) else { return Err(argument("ctx is NULL")) };
+            check_out(out, out_len)?;
+            // SAFETY: caller's contract.
+            let scalars = unsafe { bytes(scalars, scalars_len, "scalars") }?;
+            let n = ctx.0.len();
+            if scalars_len == n.saturating_mul(SCALAR_BYTES) {
+                reserve(scalar_work(n), &format!("scalars: an MSM on {n} scalars"))?;
+            }
+            ctx.0.msm(scalars).map_err(report)
         };
-        match ctx.0.msm(scalars) {
+        match run() {
             // SAFETY: caller's contract on `out`.
             Ok(r) => unsafe { write_result(&r, out, out_len) },
-            Err(e) => report(e),
+            Err(code) => code,
         }
     })
 }
 
 /// One-shot MSM, as `zkmsm msm` on two files: the number of points is the
 /// number of scalars; `format` may be [`ZKMSM_DETECT`] to tell compressed from
-/// uncompressed (and the length prefix) by size. Points are validated.
+/// uncompressed (and the length prefix) by size. The scalars may start with
+/// the 8-byte length prefix too (its value must be their count). The counts
+/// are compared before anything is decoded. Points are validated.
 ///
 /// # Safety
 /// As [`zkmsm_context_new`] for `points` and [`zkmsm_msm`] for the rest.
@@ -283,10 +322,19 @@ pub unsafe extern "C" fn zkmsm_msm_oneshot(
         let run = || -> Result<Vec<u8>, i32> {
             let curve = curve_of(curve)?;
             let format = format_of(format)?;
+            check_out(out, out_len)?;
             // SAFETY: caller's contract.
             let points = unsafe { bytes(points, points_len, "points") }?;
             // SAFETY: caller's contract.
             let scalars = unsafe { bytes(scalars, scalars_len, "scalars") }?;
+            let scalars = strip_scalars_prefix(scalars).map_err(report)?;
+            // the counts first: nothing decoded or allocated for inputs that disagree
+            let n = scalars.len() / SCALAR_BYTES;
+            if scalars.len() % SCALAR_BYTES == 0 && !points_fit(curve, points_len, n, format) {
+                return Err(report(count_mismatch(curve, points_len, n, format)));
+            }
+            let work = point_work(n, 1).zip(scalar_work(n)).and_then(|(p, s)| p.checked_add(s));
+            reserve(work, &format!("an MSM on {n} points"))?;
             encoded::msm(curve, points, scalars, format).map_err(report)
         };
         match run() {
@@ -297,9 +345,11 @@ pub unsafe extern "C" fn zkmsm_msm_oneshot(
     })
 }
 
-/// Bytes of one point of `curve` in `format` (0 for an unknown curve or format).
+/// Bytes of one point of `curve` in `format` (0 for an unknown curve or
+/// format, with the last error set).
 #[no_mangle]
 pub extern "C" fn zkmsm_point_size(curve: u32, format: u32) -> usize {
+    clear_error();
     match (curve_of(curve), format_of(format)) {
         (Ok(c), Ok(Some(f))) => c.point_size(f),
         _ => 0,

@@ -1,0 +1,126 @@
+//! Checks made on the callers' lengths before anything is decoded or
+//! allocated: counts compared first, the memory an input implies tried with
+//! a fallible allocation (so that too much is an error code, never an abort).
+
+use zkmsm::encoded::{Curve, ErrorKind, InputError, PointFormat};
+
+/// Bytes of the arkworks length prefix the CLI accepts before points and scalars.
+pub(crate) const PREFIX_BYTES: usize = 8;
+/// Bytes of one scalar.
+pub(crate) const SCALAR_BYTES: usize = 32;
+/// Bytes per point per copy a context needs while it is built: the decoded
+/// affine point, the backend's prepared copy and the builder's temporaries.
+const POINT_WORK: usize = 512;
+/// Bytes per scalar an MSM needs: the limbs, the signed digits and the sort
+/// of the points by bucket.
+const SCALAR_WORK: usize = 256;
+
+/// The memory for a context of `n` points with `copies` prepared copies
+/// (None: more than the address space).
+pub fn point_work(n: usize, copies: u32) -> Option<usize> {
+    n.checked_mul(POINT_WORK)?.checked_mul(copies.max(1) as usize)
+}
+
+/// The memory for an MSM on `n` scalars.
+pub fn scalar_work(n: usize) -> Option<usize> {
+    n.checked_mul(SCALAR_WORK)
+}
+
+/// Whether `bytes` could be allocated now (a fallible allocation, freed at
+/// once). It tells an input far beyond the process's memory (its
+/// address-space limit, or what the kernel would ever grant) from one that
+/// fits before the allocations that would abort on failure.
+pub fn can_allocate(bytes: Option<usize>) -> bool {
+    bytes.is_some_and(|b| Vec::<u8>::new().try_reserve_exact(b).is_ok())
+}
+
+/// Whether `points_len` bytes can hold `n` points of `curve` in `format` (or
+/// either format when None), optionally after the length prefix.
+pub fn points_fit(curve: Curve, points_len: usize, n: usize, format: Option<PointFormat>) -> bool {
+    let formats: &[PointFormat] = match format {
+        Some(PointFormat::Compressed) => &[PointFormat::Compressed],
+        Some(PointFormat::Uncompressed) => &[PointFormat::Uncompressed],
+        None => &[PointFormat::Compressed, PointFormat::Uncompressed],
+    };
+    formats.iter().any(|&f| {
+        n.checked_mul(curve.point_size(f))
+            .is_some_and(|body| points_len == body || points_len.checked_sub(PREFIX_BYTES) == Some(body))
+    })
+}
+
+/// The error for points that cannot hold as many points as there are scalars.
+pub fn count_mismatch(curve: Curve, points_len: usize, n: usize, format: Option<PointFormat>) -> InputError {
+    let need = |f: PointFormat| n.saturating_mul(curve.point_size(f));
+    let allowed = match format {
+        Some(f) => format!("{} bytes", need(f)),
+        None => format!(
+            "{} (compressed) or {} (uncompressed) bytes",
+            need(PointFormat::Compressed),
+            need(PointFormat::Uncompressed)
+        ),
+    };
+    InputError {
+        kind: ErrorKind::LengthMismatch,
+        index: None,
+        offset: None,
+        message: format!("points: {points_len} bytes, but {n} scalars need {allowed} of points, optionally + 8"),
+    }
+}
+
+/// The scalars' body: a whole number of 32-byte scalars, or the same after
+/// the CLI's 8-byte length prefix, whose value must be their count.
+pub fn strip_scalars_prefix(bytes: &[u8]) -> Result<&[u8], InputError> {
+    if bytes.len() % SCALAR_BYTES != PREFIX_BYTES {
+        return Ok(bytes);
+    }
+    let body = &bytes[PREFIX_BYTES..];
+    let count = body.len() / SCALAR_BYTES;
+    let mut prefix = [0u8; PREFIX_BYTES];
+    prefix.copy_from_slice(&bytes[..PREFIX_BYTES]);
+    let declared = u64::from_le_bytes(prefix);
+    if declared != count as u64 {
+        return Err(InputError {
+            kind: ErrorKind::Scalars,
+            index: None,
+            offset: Some(0),
+            message: format!(
+                "scalars: byte offset 0: {} bytes is {count} whole 32-byte scalars plus 8: a length prefix would \
+                 say {count}, it says {declared}",
+                bytes.len()
+            ),
+        });
+    }
+    Ok(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_compared_without_overflow() {
+        let c = Curve::Bls12_381;
+        assert!(points_fit(c, 48 * 3, 3, None));
+        assert!(points_fit(c, 96 * 3 + 8, 3, None));
+        assert!(!points_fit(c, 96 * 3 + 8, 3, Some(PointFormat::Compressed)));
+        assert!(!points_fit(c, 48 * 3, 4, None));
+        // n * 96 overflows usize: never a fit, never a panic
+        assert!(!points_fit(c, usize::MAX - 15, usize::MAX / 32, None));
+        assert!(point_work(usize::MAX / 48, 1).is_none());
+        assert!(!can_allocate(None));
+        assert!(!can_allocate(Some(usize::MAX - 15)));
+        assert!(can_allocate(Some(1 << 20)));
+    }
+
+    #[test]
+    fn scalar_prefix_must_state_the_count() {
+        let mut s = 2u64.to_le_bytes().to_vec();
+        s.extend_from_slice(&[0u8; 64]);
+        assert_eq!(strip_scalars_prefix(&s).unwrap().len(), 64);
+        s[0] = 3;
+        let e = strip_scalars_prefix(&s).unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::Scalars, Some(0)));
+        assert!(e.message.contains("it says 3"), "{}", e.message);
+        assert_eq!(strip_scalars_prefix(&[0u8; 64]).unwrap().len(), 64);
+    }
+}
