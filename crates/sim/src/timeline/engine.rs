@@ -68,15 +68,15 @@ pub fn run(stages: &[StageDef], units: &[Vec<f64>], gate: Option<Gate>) -> Flow 
             }
             if t <= 0.0 {
                 // Nothing to do: the chunks pass through (held by the gate).
-                for k in 0..CHUNKS {
-                    ends[k] = prev[k].max(earliest);
+                for (e, p) in ends.iter_mut().zip(&prev) {
+                    *e = p.max(earliest);
                 }
             } else if st.streamed {
                 let dt = t / CHUNKS as f64;
                 let mut r = free[st.resource].max(earliest);
-                for k in 0..CHUNKS {
-                    r = r.max(prev[k]) + dt;
-                    ends[k] = r;
+                for (e, p) in ends.iter_mut().zip(&prev) {
+                    r = r.max(*p) + dt;
+                    *e = r;
                 }
                 free[st.resource] = r;
             } else {
