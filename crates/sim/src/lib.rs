@@ -30,6 +30,7 @@ pub mod rng;
 pub mod sched;
 pub mod svg;
 pub mod thesis;
+pub mod timeline;
 
 #[cfg(feature = "cli")]
 pub use cli::{run, SimArgs, SimError};

@@ -169,6 +169,9 @@ pub enum SimCommand {
     /// The UCSC thesis architecture against the bucket architecture on its
     /// toy curve, for k = 2..24 multipliers.
     Thesis(ThesisArgs),
+    /// Whole-system timeline: the anchors (published against reproduced)
+    /// and zkmsm's projected configurations.
+    Timeline,
 }
 
 /// Arguments of `zkmsm sim sweep`.

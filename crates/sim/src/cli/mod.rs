@@ -31,6 +31,7 @@ pub fn run(args: SimArgs) -> Result<(), SimError> {
     match &args.command {
         Some(SimCommand::Sweep(s)) => return sweep::sweep(s),
         Some(SimCommand::Thesis(t)) => return thesis::thesis_cmd(t),
+        Some(SimCommand::Timeline) => return say(&crate::timeline::table::report()),
         None => {}
     }
     let cfg = args.config()?;
