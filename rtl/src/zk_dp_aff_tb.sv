@@ -11,10 +11,15 @@
 `define ZK_AFF_TB_Q `ZK_Q
 `define ZK_AFF_TB_QBITS `ZK_QBITS
 `endif
+// the multiplier's reduction (ZK_AFF_TB_RW = 48: word-serial)
+`ifndef ZK_AFF_TB_RW
+`define ZK_AFF_TB_RW `ZK_RW
+`endif
 module zk_dp_aff_tb #(
     parameter integer         NB    = `ZK_NB,
     parameter integer         QBITS = `ZK_AFF_TB_QBITS,
     parameter logic   [511:0] Q     = `ZK_AFF_TB_Q,
+    parameter integer         RW    = `ZK_AFF_TB_RW,
     parameter integer         TAGW  = 32
 ) (
     input  logic            clk,
@@ -30,12 +35,13 @@ module zk_dp_aff_tb #(
     output logic [    15:0] lat
 );
 `include "zk_funcs.svh"
-  localparam integer MLAT = zk_fq_mul_lat(Q, NB, `ZK_LEVELS, `ZK_RW, `ZK_WIN, `ZK_FANIN, `ZK_SPLIT);
+  localparam integer MLAT = zk_fq_mul_lat(Q, NB, `ZK_LEVELS, RW, `ZK_WIN, `ZK_FANIN, `ZK_SPLIT);
   assign lat = 16'(zk_dp_aff_lat(MLAT, QBITS, 0, 0));
   zk_dp_aff #(
       .NB(NB),
       .QBITS(QBITS),
       .Q(Q),
+      .RW(RW),
       .TAGW(TAGW)
   ) u_dut (
       .clk(clk),

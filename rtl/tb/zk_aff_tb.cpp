@@ -173,6 +173,8 @@ int main(int argc, char** argv) {
     for (int b = 0; b < nb; b++)
       if (!pending[b].empty()) ready.push_back(b);
   }
+  // ZK_AFF_TRACE=FILE (acc): every operation as issued and its result, for debugging
+  FILE* trace = getenv("ZK_AFF_TRACE") ? fopen(getenv("ZK_AFF_TRACE"), "w") : nullptr;
   const uint64_t max_cycles = (uint64_t)ops.size() * (L + 10) + 10 * (uint64_t)L + 1000;
   while (done < ops.size() && cycles < max_cycles) {
     int64_t issue = -1;
@@ -226,6 +228,9 @@ int main(int argc, char** argv) {
         fprintf(stderr, "op %ld (sub %u, bucket %s, point %s):\n  got      %s\n  expected %s\n", (long)want, o.sub,
                 show(o.bucket).c_str(), show(o.point).c_str(), show(got).c_str(), show(o.out).c_str());
     } else {
+      if (trace) fprintf(trace, "%d %u %d %s %s %s %s %d %s %s\n", o.b, o.sub, (int)o.bucket.inf, hex(o.bucket.x).c_str(),
+                         hex(o.bucket.y).c_str(), hex(o.point.x).c_str(), hex(o.point.y).c_str(), (int)got.inf,
+                         hex(got.x).c_str(), hex(got.y).c_str());
       state[o.b] = got;
       busy[o.b] = 0;
       if (!pending[o.b].empty()) ready.push_back(o.b);
@@ -261,6 +266,7 @@ int main(int argc, char** argv) {
          "valid errors\n",
          mode.c_str(), ops.size(), (unsigned long)outputs, (unsigned long)cycles, L, fin_ok, (unsigned long)errors,
          (unsigned long)valid_errors);
+  if (trace) fclose(trace);
   delete top;
   return (errors == 0 && valid_errors == 0) ? 0 : 1;
 }
