@@ -18,7 +18,10 @@ module zk_delay_ram #(
 );
   localparam integer N = D - 1;  // words: write at c, read at c + N, out register +1
   localparam integer AW = $clog2(N + 1);
-  logic [W:0] mem[N];
+  // block RAM: Yosys 0.23 otherwise picked single-port LUTRAM for a long one
+  // and failed in its LUTRAM mapping (lutrams_xc5v_map.v: invalid
+  // OPTION_ABITS/WIDTH combination)
+  (* ram_style = "block" *) logic [W:0] mem[N];
   logic [AW-1:0] wp;
   logic filled, qv;
   always_ff @(posedge clk) begin
