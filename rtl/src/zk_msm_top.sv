@@ -2,9 +2,6 @@
 `ifndef ZK_NCORES
 `define ZK_NCORES 1  // (a define, so hierarchical Verilator builds can set it: -DZK_NCORES=2)
 `endif
-`ifndef ZK_CMAX
-`define ZK_CMAX 16  // (likewise: -DZK_CMAX=5)
-`endif
 // zk_msm_top -- the accelerator: control/status registers (AXI4-Lite), the
 // point reader (point memory through DataMover-style command/data streams,
 // joined with the host's digit stream) and NCORES MSM cores behind one point
@@ -48,10 +45,10 @@ module zk_msm_top #(
     parameter integer         SW     = 16,
     parameter integer         SLAT   = 4,
     parameter integer         CMAX   = `ZK_CMAX,
-    parameter integer         PD     = 16,
-    parameter integer         BRL    = 2,
-    parameter integer         NW     = 32,
-    parameter integer         WW     = 8,
+    parameter integer         PD     = `ZK_PD,
+    parameter integer         BRL    = `ZK_BRL,
+    parameter integer         NW     = `ZK_NW,
+    parameter integer         WW     = `ZK_WW,
     parameter integer         NCORES = `ZK_NCORES,
     parameter integer         FD     = 4,  // fan-out FIFO depth per core (NCORES > 1)
     parameter integer         PW     = (DP != 0) ? 3 * NB : SW,
