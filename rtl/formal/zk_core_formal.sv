@@ -13,7 +13,8 @@ module zk_core_formal #(
     parameter integer SW   = 2,
     parameter integer NW   = 3,
     parameter integer WW   = 2,
-    parameter integer DGW  = 4
+    parameter integer DGW  = 4,
+    parameter integer LOCK = 0
 ) (
     input logic clk
 );
@@ -53,6 +54,7 @@ module zk_core_formal #(
       .NW(NW),
       .WW(WW),
       .DGW(DGW),
+      .LOCK(LOCK),
       .CW(4)
   ) dut (
       .clk(clk),

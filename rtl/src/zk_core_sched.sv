@@ -21,6 +21,14 @@
 //     issues meanwhile), so the core cannot deadlock.
 // At most one operation issues per cycle.
 //
+// Two sizes (LOCK): 0, the hazard detector compares the candidates with
+// every operation issued in the last HZ cycles (zk_inflight) and the pending
+// queue is distributed RAM (zk_fifo): for HZ and PD of tens; 1, a lock bit
+// per bucket (zk_lock_table, its bit travels with the operation: d_par in,
+// wb_par back) and a block-RAM pending queue (zk_fifo_bram): for HZ and PD
+// of thousands (the batched-affine adder). Both decide the same in every
+// cycle.
+//
 // The digit: |d| - 1 is the bucket index, the sign says subtract; in the
 // spread last window (`spread`, zk_msm_core) the index is
 // (in_cnt mod 2^(c-1-tb)) 2^tb + |d| - 1.
@@ -41,7 +49,8 @@ module zk_core_sched #(
     parameter integer CMAX = `ZK_CMAX,
     parameter integer PD   = `ZK_PD,      // pending queue depth (power of two)
     parameter integer BRL  = `ZK_BRL,
-    parameter integer HZ   = 8            // hazard window
+    parameter integer HZ   = 8,           // hazard window
+    parameter integer LOCK = 0            // 1: lock table and block-RAM queue
 ) (
     input  logic                    clk,
     input  logic                    rst,
@@ -82,13 +91,19 @@ module zk_core_sched #(
     output logic                    d_v,       // at the datapath input
     output logic                    d_sub,
     output logic [        CMAX-1:0] d_a,
-    output logic [          PW-1:0] d_point
+    output logic [          PW-1:0] d_point,
+    output logic                    d_par,     // its lock bit (LOCK = 1)
+    // the datapath's write-back
+    input  logic                    wb_v,
+    input  logic [        CMAX-1:0] wb_a,
+    input  logic                    wb_par
 `ifdef FORMAL
     ,
     output logic [          HZ-1:0] f_ifl_v,   // the hazard detector's contents
     output logic [     HZ*CMAX-1:0] f_ifl_a,
     output logic [PD*(PW+1+CMAX)-1:0] f_pmem,  // the pending queue's storage
-    output logic [  $clog2(PD)-1:0] f_prd
+    output logic [  $clog2(PD)-1:0] f_prd,
+    output logic [     2**CMAX-1:0] f_lock    // (LOCK = 1) the lock bits
 `endif
 );
   localparam integer IW = CMAX - 1;  // bucket index bits
@@ -136,55 +151,128 @@ module zk_core_sched #(
   logic [1:0] p_slot;  // (its window's slot)
   assign {p_point, p_sub, p_addr} = p_q;
   assign p_slot = slot_of_addr(p_addr, two);
-  zk_fifo #(
-      .W(PEW),
-      .DEPTH(PD)
-  ) u_pending (
-      .clk(clk),
-      .rst(rst || flush),
-      .push(p_push),
-      .d({s_hpoint, s_neg, s_addr}),
-      .pop(p_pop),
-      .valid(p_valid),
-      .full(p_full),
-      .q(p_q),
-      .count(p_count)
+  generate
+    if (LOCK != 0) begin : g_pbram
+      zk_fifo_bram #(
+          .W(PEW),
+          .DEPTH(PD)
+      ) u_pending (
+          .clk(clk),
+          .rst(rst || flush),
+          .push(p_push),
+          .d({s_hpoint, s_neg, s_addr}),
+          .pop(p_pop),
+          .valid(p_valid),
+          .full(p_full),
+          .q(p_q),
+          .count(p_count)
 `ifdef FORMAL
-      ,
-      .f_mem(f_pmem),
-      .f_rd(f_prd)
+          ,
+          .f_mem(f_pmem),
+          .f_rd(f_prd)
 `endif
-  );
+      );
+    end else begin : g_pdist
+      zk_fifo #(
+          .W(PEW),
+          .DEPTH(PD)
+      ) u_pending (
+          .clk(clk),
+          .rst(rst || flush),
+          .push(p_push),
+          .d({s_hpoint, s_neg, s_addr}),
+          .pop(p_pop),
+          .valid(p_valid),
+          .full(p_full),
+          .q(p_q),
+          .count(p_count)
+`ifdef FORMAL
+          ,
+          .f_mem(f_pmem),
+          .f_rd(f_prd)
+`endif
+      );
+    end
+  endgenerate
 
   // ------------------------------------------------------------- hazards
   logic s_busy, s_busy_q, p_busy;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [HZ-1:0] ifl_v;  // the detector's contents, for the formal properties
-  logic [HZ*AW-1:0] ifl_a;
-  /* verilator lint_on UNUSEDSIGNAL */
-`ifdef FORMAL
-  assign f_ifl_v = ifl_v;
-  assign f_ifl_a = ifl_a;
-`endif
-  zk_inflight #(
-      .AW(AW),
-      .HZ(HZ)
-  ) u_inflight (
-      .clk(clk),
-      .rst(rst),
+  logic iss_par;  // the lock bit an issue writes
+  logic det_issue;  // what the detector sees issue
 `ifdef F_MUT_DETECT
-      .issue(issue_s),  // the detector misses P's issues
+  assign det_issue = issue_s;  // the detector misses P's issues
 `else
-      .issue(iss_v),
+  assign det_issue = iss_v;
 `endif
-      .issue_addr(iss_a),
-      .qa(s_addr),
-      .hit_a(s_busy_q),
-      .qb(p_addr),
-      .hit_b(p_busy),
-      .v(ifl_v),
-      .a(ifl_a)
-  );
+  generate
+    if (LOCK != 0) begin : g_lock
+      logic par_a, par_b;
+      logic wb_clear;
+`ifdef F_MUT_UNLOCK
+      assign wb_clear = 1'b0;  // write-backs never unlock their bucket
+`else
+      assign wb_clear = wb_v;
+`endif
+      assign iss_par = issue_s ? !par_a : !par_b;
+      /* verilator lint_off PINCONNECTEMPTY */
+      zk_lock_table #(
+          .AW(AW)
+      ) u_lock (
+          .clk(clk),
+          .rst(rst),
+          .ready(),
+          .issue(det_issue),
+          .issue_addr(iss_a),
+          .issue_par(iss_par),
+          .wb(wb_clear),
+          .wb_addr(wb_a),
+          .wb_par(wb_par),
+          .qa(s_addr),
+          .hit_a(s_busy_q),
+          .par_a(par_a),
+          .qb(p_addr),
+          .hit_b(p_busy),
+          .par_b(par_b)
+`ifdef FORMAL
+          ,
+          .f_lock(f_lock)
+`endif
+      );
+      /* verilator lint_on PINCONNECTEMPTY */
+`ifdef FORMAL
+      assign f_ifl_v = '0;
+      assign f_ifl_a = '0;
+`endif
+    end else begin : g_inflight
+      assign iss_par = 1'b0;
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic [HZ-1:0] ifl_v;  // the detector's contents, for the formal properties
+      logic [HZ*AW-1:0] ifl_a;
+      logic unused_wb;
+      /* verilator lint_on UNUSEDSIGNAL */
+      assign unused_wb = wb_v ^ wb_par ^ (^wb_a);
+`ifdef FORMAL
+      assign f_ifl_v = ifl_v;
+      assign f_ifl_a = ifl_a;
+      assign f_lock = '0;
+`endif
+      zk_inflight #(
+          .AW(AW),
+          .HZ(HZ)
+      ) u_inflight (
+          .clk(clk),
+          .rst(rst),
+          .issue(det_issue),
+          .issue_addr(iss_a),
+          .qa(s_addr),
+          .hit_a(s_busy_q),
+          .qb(p_addr),
+          .hit_b(p_busy),
+          .v(ifl_v),
+          .a(ifl_a)
+      );
+    end
+  endgenerate
 
   // ------------------------------------------------------------- the decision
   // (F_MUT_* defines: mutations that rtl/formal/prove.sh must catch)
@@ -219,11 +307,12 @@ module zk_core_sched #(
 
   // ------------------------------------------------------------- issued
   // one register, then BRL cycles beside the bucket read
-  logic i_sub;
+  logic i_sub, i_par;
   logic [PW-1:0] i_point;
   always_ff @(posedge clk) begin
     i_v <= rst ? 1'b0 : iss_v;
     i_a <= iss_a;
+    i_par <= iss_par;
     i_sub <= issue_s ? s_neg : p_sub;
     i_point <= issue_s ? s_hpoint : p_point;
   end
@@ -236,11 +325,11 @@ module zk_core_sched #(
       .q  (d_v)
   );
   zk_delay #(
-      .W(AW + 1 + PW),
+      .W(AW + 2 + PW),
       .N(BRL)
   ) u_dd (
       .clk(clk),
-      .d  ({i_a, i_sub, i_point}),
-      .q  ({d_a, d_sub, d_point})
+      .d  ({i_par, i_a, i_sub, i_point}),
+      .q  ({d_par, d_a, d_sub, d_point})
   );
 endmodule

@@ -53,7 +53,8 @@ module zk_msm_core #(
     parameter integer         WIN    = `ZK_WIN,
     parameter integer         FANIN  = `ZK_FANIN,
     parameter integer         SPLIT  = `ZK_SPLIT,
-    // datapath: 1 = twisted Edwards adder (zk_dp_te), 0 = integer stand-in
+    // datapath: 1 = twisted Edwards adder (zk_dp_te), 2 = batched affine
+    // adder (zk_dp_aff), 0 = integer stand-in (zk_dp_int)
     parameter integer         DP     = 1,
     parameter integer         SW     = 16,  // stand-in: value width
     parameter integer         SLAT   = 4,   // stand-in: latency
@@ -65,9 +66,14 @@ module zk_msm_core #(
     parameter integer         WW     = `ZK_WW,    // width of the window count
     parameter integer         DGW    = `ZK_DGW,   // digit field of a work beat (signed)
     parameter integer         CW     = `ZK_CW,    // counter width (the formal proof uses fewer bits)
-    // widths of a point and of a bucket value (not to be overridden)
-    parameter integer         PW     = (DP != 0) ? 3 * NB : SW,
-    parameter integer         VW     = (DP != 0) ? 4 * NB : SW
+    // hazards and pending queue: 0 = zk_inflight and a distributed-RAM queue
+    // (HZ, PD of tens), 1 = the bucket lock table and a block-RAM queue
+    // (thousands); zk_core_sched
+    parameter integer         LOCK   = `ZK_LOCK,
+    // widths of a point and of a bucket value (not to be overridden): TE
+    // {x, y, t} and {X, Y, Z, T}; affine {y, x} and {inf, y, x}
+    parameter integer         PW     = (DP == 1) ? 3 * NB : (DP == 2) ? 2 * NB : SW,
+    parameter integer         VW     = (DP == 1) ? 4 * NB : (DP == 2) ? 2 * NB + 1 : SW
 ) (
     input  logic               clk,
     input  logic               rst,
@@ -110,15 +116,18 @@ module zk_msm_core #(
   localparam integer IW = CMAX - 1;  // bucket index bits
   localparam integer AW = CMAX;  // bucket address: {bank (2 bits), offset (CMAX-2 bits)}
   localparam integer OFW = CMAX - 2;  // offset bits
-  localparam integer DLAT = (DP != 0) ? zk_te_madd_lat(zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT)) : SLAT;
+  localparam integer DLAT = (DP == 1) ? zk_te_madd_lat(zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT)) : SLAT;
   localparam integer HZ = BRL + DLAT;
   localparam integer OW = $clog2(PD + HZ + 4) + 1;  // outstanding-operation counters
   /* verilator lint_off UNUSEDPARAM */
   localparam integer PEW = PW + 1 + AW;  // a pending entry (for the formal properties)
   /* verilator lint_on UNUSEDPARAM */
   localparam logic [511:0] R1 = zk_mod_pow2(Q, NB);  // Montgomery one
-  // the identity: (0 : 1 : 1 : 0) in extended coordinates, or 0
-  localparam logic [VW-1:0] IDENT = (DP != 0) ? VW'({{NB{1'b0}}, R1[NB-1:0], R1[NB-1:0], {NB{1'b0}}}) : '0;
+  // the identity: (0 : 1 : 1 : 0) in extended coordinates, infinity
+  // {inf = 1, 0, 0} in affine ones, or 0
+  localparam logic [VW-1:0] IDENT = (DP == 1) ? VW'({{NB{1'b0}}, R1[NB-1:0], R1[NB-1:0], {NB{1'b0}}})
+                                  : (DP == 2) ? VW'(1) << (VW - 1) : '0;
+  localparam integer TAGW = AW + 1;  // the datapath's tag: {lock bit, bucket address}
 `include "zk_core_addr.svh"
 
   assign lat_dp = 16'(DLAT);
@@ -167,7 +176,7 @@ module zk_msm_core #(
   // ------------------------------------------------------------- scheduler
   logic s_hv, s_hlast, s_bad, s_skip, consume, issue_s, p_push;
   logic [$clog2(PD):0] p_count;
-  logic iss_v, i_v, d_v, d_sub;
+  logic iss_v, i_v, d_v, d_sub, d_par, wb_par;
   logic [AW-1:0] i_a, d_a;
   /* verilator lint_off UNUSEDSIGNAL */
   logic s_ok, p_pop, p_valid, p_full, ro_act;  // (seen by the formal properties)
@@ -180,6 +189,7 @@ module zk_msm_core #(
   logic [HZ-1:0] ifl_v;
   logic [HZ*AW-1:0] ifl_a;
   logic [PD*PEW-1:0] p_fmem;
+  logic [2**AW-1:0] f_lock;
   logic [$clog2(PD)-1:0] p_frd;
 `endif
   zk_core_sched #(
@@ -188,7 +198,8 @@ module zk_msm_core #(
       .CMAX(CMAX),
       .PD  (PD),
       .BRL (BRL),
-      .HZ  (HZ)
+      .HZ  (HZ),
+      .LOCK(LOCK)
   ) u_sched (
       .clk(clk),
       .rst(rst),
@@ -225,9 +236,14 @@ module zk_msm_core #(
       .d_v(d_v),
       .d_sub(d_sub),
       .d_a(d_a),
-      .d_point(d_point)
+      .d_point(d_point),
+      .d_par(d_par),
+      .wb_v(wb_v),
+      .wb_a(wb_a),
+      .wb_par(wb_par)
 `ifdef FORMAL
       ,
+      .f_lock(f_lock),
       .f_ifl_v(ifl_v),
       .f_ifl_a(ifl_a),
       .f_pmem(p_fmem),
@@ -276,7 +292,7 @@ module zk_msm_core #(
 
   // ------------------------------------------------------------- datapath
   generate
-    if (DP != 0) begin : g_te
+    if (DP == 1) begin : g_te
       zk_dp_te #(
           .NB(NB),
           .QBITS(QBITS),
@@ -288,23 +304,27 @@ module zk_msm_core #(
           .WIN(WIN),
           .FANIN(FANIN),
           .SPLIT(SPLIT),
-          .TAGW(AW)
+          .TAGW(TAGW)
       ) u_dp (
           .clk(clk),
           .rst(rst),
           .in_valid(d_v),
           .in_sub(d_sub),
-          .in_tag(d_a),
+          .in_tag({d_par, d_a}),
           .bucket(d_bucket),
           .point(d_point),
           .out_valid(wb_v),
-          .out_tag(wb_a),
+          .out_tag({wb_par, wb_a}),
           .out_value(wb_value)
       );
+    end else if (DP == 2) begin : g_aff
+      // zk_dp_aff (batched affine adder): not in this source tree yet
+      initial $error("DP = 2 needs zk_dp_aff");
+      assign {wb_v, wb_par, wb_a, wb_value} = '0;
     end else begin : g_int
       zk_dp_int #(
           .W(SW),
-          .TAGW(AW),
+          .TAGW(TAGW),
 `ifdef F_MUT_LAT
           .LAT(SLAT + 1)  // the datapath is one cycle longer than HZ counts
 `else
@@ -315,11 +335,11 @@ module zk_msm_core #(
           .rst(rst),
           .in_valid(d_v),
           .in_sub(d_sub),
-          .in_tag(d_a),
+          .in_tag({d_par, d_a}),
           .bucket(d_bucket),
           .point(d_point),
           .out_valid(wb_v),
-          .out_tag(wb_a),
+          .out_tag({wb_par, wb_a}),
           .out_value(wb_value)
       );
     end

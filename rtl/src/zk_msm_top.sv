@@ -51,8 +51,9 @@ module zk_msm_top #(
     parameter integer         WW     = `ZK_WW,
     parameter integer         NCORES = `ZK_NCORES,
     parameter integer         FD     = 4,  // fan-out FIFO depth per core (NCORES > 1)
-    parameter integer         PW     = (DP != 0) ? 3 * NB : SW,
-    parameter integer         VW     = (DP != 0) ? 4 * NB : SW,
+    parameter integer         LOCK   = `ZK_LOCK,
+    parameter integer         PW     = (DP == 1) ? 3 * NB : (DP == 2) ? 2 * NB : SW,
+    parameter integer         VW     = (DP == 1) ? 4 * NB : (DP == 2) ? 2 * NB + 1 : SW,
     parameter integer         UW     = WW + CMAX - 1  // bucket tuser bits
 ) (
     input  logic                     clk,
@@ -151,7 +152,7 @@ module zk_msm_top #(
   zk_msm_csr #(
       .NW(NW),
       .WW(WW),
-      .CONFIG({8'(DP), 8'(PD), 8'(BRL), 8'(CMAX)}),
+      .CONFIG({8'(DP), 8'($clog2(PD)), 8'(BRL), 8'(CMAX)}),
       .WIDTHS({16'(VW), 16'(PW)}),
       .NCORES(NCORES),
       .FD(NCORES > 1 ? FD : 0)
@@ -295,7 +296,8 @@ module zk_msm_top #(
           .BRL(BRL),
           .NW(NW),
           .WW(WW),
-          .DGW(32)
+          .DGW(32),
+          .LOCK(LOCK)
       ) u_core (
           .clk(clk),
           .rst(rst),

@@ -35,6 +35,10 @@
 `define ZK_PD 16
 // bucket-memory read latency (URAM/BRAM output registers)
 `define ZK_BRL 2
+// hazards and pending queue: 0, zk_inflight and a distributed-RAM queue
+// (tens in flight); 1, the bucket lock table and a block-RAM queue
+// (thousands in flight); zk_core_sched
+`define ZK_LOCK 0
 // widths: N, the window count, a work beat's signed digit, the counters
 `define ZK_NW 32
 `define ZK_WW 8
