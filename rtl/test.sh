@@ -102,7 +102,7 @@ if verilator --lint-only -Wall -Isrc $SRCS --top-module zk_msm_top -GNCORES=2; t
 else
   bad "verilator --lint-only -Wall (zk_msm_top, NCORES = 2)"
 fi
-if verilator --lint-only -Wall -Isrc $SRCS --top-module zk_msm_top -GDP=0 -GLOCK=1 -GPD=1024 -GSLAT=2000 -GNCORES=2; then
+if verilator --lint-only -Wall -Isrc $SRCS --top-module zk_msm_top -GDP=0 -GLOCK=1 -GRQ=1 -GPD=1024 -GSLAT=2000 -GNCORES=2; then
   ok "verilator --lint-only -Wall (zk_msm_top, lock table, NCORES = 2)"
 else
   bad "verilator --lint-only -Wall (zk_msm_top, lock table, NCORES = 2)"
@@ -377,8 +377,8 @@ if core_model core_a_lock "${CORE_A[@]}" -GLOCK=1; then
 else
   bad "build core_a_lock (see $B/core_a_lock.build.log)"
 fi
-CORE_LK=(-GDP=0 -GLOCK=1 -GCMAX=8 -GPD=$CORE_LK_PD -GSLAT=$CORE_LK_SLAT -GBRL=2 -GSW=16 -GNCORES=2 -GFD=4)
-step "verilator: the lock-table core at datapath latency $CORE_LK_SLAT (PD $CORE_LK_PD, CMAX 8, one or two cores)"
+CORE_LK=(-GDP=0 -GLOCK=1 -GRQ=1 -GCMAX=8 -GPD=$CORE_LK_PD -GSLAT=$CORE_LK_SLAT -GBRL=2 -GSW=16 -GNCORES=2 -GFD=4)
+step "verilator: the lock-table core with requeue at datapath latency $CORE_LK_SLAT (PD $CORE_LK_PD, CMAX 8, one or two cores)"
 if core_model core_lk "${CORE_LK[@]}"; then
   if "$B/obj_core_lk/zk_core_tb" "$CORE_LK_CASES" "$SEED"; then ok "core_lk: $CORE_LK_CASES random MSMs"; else bad "core_lk"; fi
   if ZK_TB_EQUAL=1 "$B/obj_core_lk/zk_core_tb" "$CORE_LK_EQ" "$SEED"; then ok "core_lk: $CORE_LK_EQ MSMs of all scalars equal"; else bad "core_lk: all scalars equal"; fi

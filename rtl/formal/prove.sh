@@ -17,8 +17,8 @@
 #      point words of 1 bit, N < 4; CMAX 3, PD 2, BRL 1, W < 4 as above),
 #      and pdr must find the F_MUT_HAZARD mutation there (not vacuous);
 #   6. the lock-table configuration (LOCK 1: zk_lock_table and the
-#      block-RAM pending queue zk_fifo_bram), the same smaller configuration
-#      with LOCK 1: pdr proves every property and lemma; each of P1 (no two
+#      block-RAM pending queue zk_fifo_bram; RQ 1: blocked pending heads
+#      requeued), the same smaller configuration with LOCK 1, RQ 1: pdr proves every property and lemma; each of P1 (no two
 #      operations on one bucket in flight), P2 (the lock bits are the
 #      buckets in flight), P4 (each accepted operation retires once), P5
 #      (queue bounds) and P7 (no deadlock with the queue full) is shown
@@ -67,7 +67,7 @@ opt -fast -noff
 dffunmap
 abc -g AND -fast
 opt_clean
-write_aiger -I -B -zinit -symbols $B/$name.aig" >/dev/null 2>&1 || {
+write_aiger -I -B -zinit -symbols -ywmap $B/$name.ywmap $B/$name.aig" >/dev/null 2>&1 || {
     echo "yosys failed: $B/$name.yosys.log"
     exit 2
   }
@@ -94,13 +94,13 @@ pdr_small() {
 }
 
 # 6: the lock-table configuration
-LOCKC="chparam -set LOCK 1 -set SLAT 1 -set SW 1 -set NW 2 zk_core_formal"
+LOCKC="chparam -set LOCK 1 -set RQ 1 -set SLAT 1 -set SW 1 -set NW 2 zk_core_formal"
 lock_cfg() {
   local ta r
   ta=$(date +%s)
   CHP=$LOCKC aig lock
   r=$(nice -n 19 timeout $TMO yosys-abc -c "read_aiger $B/lock.aig; fold; strash; orpos; pdr" 2>&1 | grep -E "Property proved|asserted in frame|UNDECIDED|Invariant F" | tail -1)
-  echo "pdr, LOCK 1 (lock table, block-RAM queue), CMAX 3, PD 2, BRL 1, SLAT 1 (HZ 2), SW 1, N < 4, W < 4 (AIG: $(head -1 $B/lock.aig)): $r ($(($(date +%s) - ta)) s)"
+  echo "pdr, LOCK 1, RQ 1 (lock table, block-RAM queue, requeue), CMAX 3, PD 2, BRL 1, SLAT 1 (HZ 2), SW 1, N < 4, W < 4 (AIG: $(head -1 $B/lock.aig)): $r ($(($(date +%s) - ta)) s)"
   case "$r" in *"Property proved"*) ;; *) fail=1 ;; esac
   for m in HAZARD:1 DETECT:2 LOSE:4 FULL:5 UNLOCK:7 STALL:7; do
     mut=${m%%:*}

@@ -14,7 +14,8 @@ module zk_core_formal #(
     parameter integer NW   = 3,
     parameter integer WW   = 2,
     parameter integer DGW  = 4,
-    parameter integer LOCK = 0
+    parameter integer LOCK = 0,
+    parameter integer RQ   = 0
 ) (
     input logic clk
 );
@@ -55,6 +56,7 @@ module zk_core_formal #(
       .WW(WW),
       .DGW(DGW),
       .LOCK(LOCK),
+      .RQ(RQ),
       .CW(4)
   ) dut (
       .clk(clk),

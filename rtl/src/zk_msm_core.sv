@@ -70,6 +70,9 @@ module zk_msm_core #(
     // (HZ, PD of tens), 1 = the bucket lock table and a block-RAM queue
     // (thousands); zk_core_sched
     parameter integer         LOCK   = `ZK_LOCK,
+    // 1: a pending head whose bucket is busy goes to the back of the queue
+    // (for HZ of thousands; zk_core_sched)
+    parameter integer         RQ     = `ZK_RQ,
     // widths of a point and of a bucket value (not to be overridden): TE
     // {x, y, t} and {X, Y, Z, T}; affine {y, x} and {inf, y, x}
     parameter integer         PW     = (DP == 1) ? 3 * NB : (DP == 2) ? 2 * NB : SW,
@@ -199,7 +202,8 @@ module zk_msm_core #(
       .PD  (PD),
       .BRL (BRL),
       .HZ  (HZ),
-      .LOCK(LOCK)
+      .LOCK(LOCK),
+      .RQ  (RQ)
   ) u_sched (
       .clk(clk),
       .rst(rst),

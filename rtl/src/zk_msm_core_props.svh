@@ -11,7 +11,8 @@
 //       bucket read and its write-back) have pairwise different buckets;
 //   P2  the hazard detector holds exactly g_*[0..HZ-1] (LOCK = 0), or
 //       the lock table's bit of a bucket is set iff an operation on it is in
-//       g_*[0..HZ] (LOCK = 1; the one in g_*[HZ] writes back this cycle);
+//       g_*[0..HZ] (LOCK = 1, once the sweep after reset has cleared the
+//       tables; the one in g_*[HZ] writes back this cycle);
 //   P3  the datapath writes back every issued operation exactly once,
 //       HZ+1 cycles after its decision, to its own bucket;
 //   P4  conservation: the operations accepted and not yet written back
@@ -87,7 +88,7 @@ always @* begin
     if (LOCK == 0) begin
       if (`F_ON(2)) assert (ifl_v == g_v[HZ-1:0]);
       for (f_k = 0; f_k < HZ; f_k = f_k + 1) if (g_v[f_k]) if (`F_ON(2)) assert (ifl_a[f_k*AW+:AW] == g_a[f_k*AW+:AW]);
-    end else begin
+    end else if (st != ST_CLEAR) begin  // (the tables are cleared by then)
       if (`F_ON(2)) assert (f_lock == f_lock_want);
     end
     if (`F_ON(2)) assert (i_v == g_v[0]);

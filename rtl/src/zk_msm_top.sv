@@ -52,6 +52,7 @@ module zk_msm_top #(
     parameter integer         NCORES = `ZK_NCORES,
     parameter integer         FD     = 4,  // fan-out FIFO depth per core (NCORES > 1)
     parameter integer         LOCK   = `ZK_LOCK,
+    parameter integer         RQ     = `ZK_RQ,
     parameter integer         PW     = (DP == 1) ? 3 * NB : (DP == 2) ? 2 * NB : SW,
     parameter integer         VW     = (DP == 1) ? 4 * NB : (DP == 2) ? 2 * NB + 1 : SW,
     parameter integer         UW     = WW + CMAX - 1  // bucket tuser bits
@@ -297,7 +298,8 @@ module zk_msm_top #(
           .NW(NW),
           .WW(WW),
           .DGW(32),
-          .LOCK(LOCK)
+          .LOCK(LOCK),
+          .RQ(RQ)
       ) u_core (
           .clk(clk),
           .rst(rst),

@@ -39,6 +39,8 @@
 // (tens in flight); 1, the bucket lock table and a block-RAM queue
 // (thousands in flight); zk_core_sched
 `define ZK_LOCK 0
+// 1: a pending head whose bucket is busy is requeued (zk_core_sched)
+`define ZK_RQ 0
 // widths: N, the window count, a work beat's signed digit, the counters
 `define ZK_NW 32
 `define ZK_WW 8
