@@ -34,6 +34,11 @@
 # each file, edge cases first; 0: all), VARIANTS (RTL models: "default" in CI, RTL_FULL "default
 # rw48 kara0 qport"), NET_VARIANTS (netlist models), JOBS (2), SEED (1),
 # CARGO_TARGET_DIR (honoured).
+# The batched-affine adder (zk_dp_aff, on BLS12-381 and BLS12-377; docs/RTL.md,
+# "Batched-affine adder"): AFF_OPS independent operations per curve, AFF_ACC_OPS
+# bucket accumulations with the results fed back, the netlist (AFF_NET_CURVES)
+# on the first AFF_NET_OPS operations; AFF_RW48=1 (RTL_FULL): BLS12-381 on the
+# RW = 48 multiplier too (stream).
 set -u
 cd "$(dirname "$0")"
 RTL=$PWD
@@ -53,6 +58,11 @@ if [ "$RTL_FULL" = 1 ]; then
   CORE_TE3=${CORE_TE3:-1}
   NET_VARIANTS=${NET_VARIANTS:-default rw48 kara0 qport}
   VARIANTS=${VARIANTS:-default rw48 kara0 qport}
+  AFF_OPS=${AFF_OPS:-20000}
+  AFF_ACC_OPS=${AFF_ACC_OPS:-20000}
+  AFF_NET_OPS=${AFF_NET_OPS:-3000}
+  AFF_NET_CURVES=${AFF_NET_CURVES:-381 377}
+  AFF_RW48=${AFF_RW48:-1}
 else
   MUL_OPS=${MUL_OPS:-10000}
   PADD_OPS=${PADD_OPS:-2000}
@@ -65,6 +75,11 @@ else
   CORE_TE3=${CORE_TE3:-0}
   NET_VARIANTS=${NET_VARIANTS:-default}
   VARIANTS=${VARIANTS:-default}
+  AFF_OPS=${AFF_OPS:-3000}
+  AFF_ACC_OPS=${AFF_ACC_OPS:-3000}
+  AFF_NET_OPS=${AFF_NET_OPS:-400}
+  AFF_NET_CURVES=${AFF_NET_CURVES:-381}
+  AFF_RW48=${AFF_RW48:-0}
 fi
 CORE_LK_SLAT=${CORE_LK_SLAT:-2000}
 CORE_LK_PD=${CORE_LK_PD:-1024}
@@ -90,7 +105,7 @@ verilator --version || { bad "verilator missing"; summary; }
 yosys -V || { bad "yosys missing"; summary; }
 
 step "verilator lint"
-for top in zk_tb_top zk_msm_top; do
+for top in zk_tb_top zk_msm_top zk_dp_aff_tb; do
   if verilator --lint-only -Wall -Isrc $SRCS --top-module $top; then
     ok "verilator --lint-only -Wall ($top)"
   else
@@ -106,6 +121,21 @@ if verilator --lint-only -Wall -Isrc $SRCS --top-module zk_msm_top -GDP=0 -GLOCK
   ok "verilator --lint-only -Wall (zk_msm_top, lock table, NCORES = 2)"
 else
   bad "verilator --lint-only -Wall (zk_msm_top, lock table, NCORES = 2)"
+fi
+if verilator --lint-only -Wall -Isrc $SRCS --top-module zk_msm_top -GDP=2 -GLOCK=1 -GRQ=1 -GPD=1024; then
+  ok "verilator --lint-only -Wall (zk_msm_top, batched-affine adder, lock table)"
+else
+  bad "verilator --lint-only -Wall (zk_msm_top, batched-affine adder, lock table)"
+fi
+if verilator --lint-only -Wall -Isrc -DZK_AFF_TB_381 $SRCS --top-module zk_dp_aff_tb; then
+  ok "verilator --lint-only -Wall (zk_dp_aff_tb, BLS12-381)"
+else
+  bad "verilator --lint-only -Wall (zk_dp_aff_tb, BLS12-381)"
+fi
+if verilator --lint-only -Wall -Isrc -DZK_AFF_TB_381 -DZK_AFF_TB_RW=48 $SRCS --top-module zk_dp_aff_tb; then
+  ok "verilator --lint-only -Wall (zk_dp_aff_tb, BLS12-381, RW = 48)"
+else
+  bad "verilator --lint-only -Wall (zk_dp_aff_tb, BLS12-381, RW = 48)"
 fi
 if verilator --lint-only -Wall -Isrc -DZK_TB_RW=48 $SRCS --top-module zk_tb_top; then
   ok "verilator --lint-only -Wall (zk_tb_top, RW = 48)"
@@ -233,10 +263,41 @@ core_te3() {
   fi
 }
 
-step "yosys prep -flatten ($NET_VARIANTS; the core on the stand-in; in the background)"
+# The batched-affine adder's netlist (zk_dp_aff_tb on curve $1: 381 or 377),
+# the multiplier kept as one hierarchical block as in netlist().
+aff_def() { if [ "$1" = 381 ]; then echo "-DZK_AFF_TB_381"; fi; }
+aff_netlist() {
+  cat >"$B/aff_net$1.ys" <<YS
+read_verilog -sv $(aff_def "$1") -I$RTL/src $(echo $SRCS | sed "s#src/#$RTL/src/#g")
+hierarchy -check -top zk_dp_aff_tb
+prep -flatten
+write_verilog -noattr $B/aff_net$1_raw.v
+YS
+  yosys -q -l "$B/aff_net$1.yosys.log" "$B/aff_net$1.ys" >/dev/null &&
+    sed -E -e 's/\\\$paramod\$[0-9a-f]+\\zk_fq_mul /zk_fq_mul_net /g' \
+      -e '/^module zk_fq_mul_net *\(/a /*verilator hier_block*/' "$B/aff_net$1_raw.v" >"$B/aff_net$1.v" &&
+    grep -q "verilator hier_block" "$B/aff_net$1.v"
+}
+# Verilated zk_dp_aff_tb: NAME DEFINES FILES
+aff_model() {
+  local name=$1 defs=$2 files=$3
+  rm -rf "$B/obj_$name"
+  verilator --cc --exe --build --hierarchical -j "$JOBS" -O3 --x-assign fast --x-initial fast \
+    -Wno-fatal -Wno-lint -Wno-style -Isrc $defs --top-module zk_dp_aff_tb \
+    --Mdir "$B/obj_$name" -o zk_aff_tb $files "$RTL/tb/zk_aff_tb.cpp" \
+    -CFLAGS "-std=c++17" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" >"$B/$name.build.log" 2>&1 &&
+    [ -x "$B/obj_$name/zk_aff_tb" ]
+}
+aff_run() {
+  local name=$1 mode=$2 vec=$3
+  if "$B/obj_$name/zk_aff_tb" "$mode" "$vec"; then ok "$name $mode ($(wc -l <"$vec") lines)"; else bad "$name $mode"; fi
+}
+
+step "yosys prep -flatten ($NET_VARIANTS; the core on the stand-in; zk_dp_aff on $AFF_NET_CURVES; in the background)"
 (
   for v in $NET_VARIANTS; do netlist "$(net_of "$v")" "$(defs_of "$v")" || exit 1; done
   core_netlist || exit 1
+  for c in $AFF_NET_CURVES; do aff_netlist "$c" || exit 1; done
   if [ "$CORE_TE_NET" = 1 ]; then core_te_netlist || exit 1; fi
 ) >"$B/net.out" 2>&1 &
 YPID=$!
@@ -337,6 +398,29 @@ for v in $VARIANTS; do
   fi
 done
 
+for c in 381 377; do
+  step "verilator: the batched-affine adder on BLS12-$c ($AFF_OPS operations, $AFF_ACC_OPS accumulated)"
+  if "$VECTORS" "aff$c" "$AFF_OPS" "$((SEED + 3))" "$B/vec/aff$c.txt" &&
+    "$VECTORS" "aff$c-acc" "$AFF_ACC_OPS" "$((SEED + 4))" "$B/vec/aff$c-acc.txt"; then
+    if aff_model "aff$c" "$(aff_def "$c")" "$SRCS"; then
+      aff_run "aff$c" stream "$B/vec/aff$c.txt"
+      aff_run "aff$c" acc "$B/vec/aff$c-acc.txt"
+    else
+      bad "build aff$c (see $B/aff$c.build.log)"
+    fi
+  else
+    bad "vector export (aff$c)"
+  fi
+done
+if [ "$AFF_RW48" = 1 ]; then
+  step "verilator: the batched-affine adder on BLS12-381 with the RW = 48 multiplier"
+  if aff_model aff381rw48 "-DZK_AFF_TB_381 -DZK_AFF_TB_RW=48" "$SRCS"; then
+    aff_run aff381rw48 stream "$B/vec/aff381.txt"
+  else
+    bad "build aff381rw48 (see $B/aff381rw48.build.log)"
+  fi
+fi
+
 # the core on its integer stand-in datapath: NAME PARAMS... (sources:
 # $CORE_SRCS, the RTL unless set)
 core_model() {
@@ -411,6 +495,15 @@ if wait $YPID; then
     step "verilator: Yosys netlist model ($v: $(runs_of "$v"))"
     n=$(net_of "$v")
     if model "$n" "$B/$n.v" "$(defs_of "$v")"; then netall "$n" "$(runs_of "$v")"; else bad "build $n (see $B/$n.build.log)"; fi
+  done
+  for c in $AFF_NET_CURVES; do
+    step "verilator: Yosys netlist of the batched-affine adder on BLS12-$c (first $AFF_NET_OPS operations)"
+    if aff_model "aff_net$c" "" "$B/aff_net$c.v"; then
+      head -n "$AFF_NET_OPS" "$B/vec/aff$c.txt" >"$B/vec/net_aff$c.txt"
+      aff_run "aff_net$c" stream "$B/vec/net_aff$c.txt"
+    else
+      bad "build aff_net$c (see $B/aff_net$c.build.log)"
+    fi
   done
   step "verilator: Yosys netlist of the whole core, stand-in datapath (configuration a)"
   if CORE_SRCS=$B/core_net.v core_model core_net; then core_run core_net; else bad "build core_net (see $B/core_net.build.log)"; fi

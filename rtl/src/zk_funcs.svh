@@ -384,5 +384,36 @@ function automatic [511:0] zk_mod_pow2(input [511:0] f_q, input integer f_nb);
     zk_mod_pow2 = f_r;
   end
 endfunction
+// ---- zk_dp_aff, the batched-affine adder (docs/RTL.md, "Batched-affine adder")
+// Steps of one inversion by zk_dp_aff_inv (binary extended Euclid): every
+// step halves u*v < 2q^2 until u or v is 1.
+function automatic integer zk_dp_aff_il(input integer f_qbits);
+  zk_dp_aff_il = 2 * f_qbits + 2;
+endfunction
+
+// Interleaved product chains: f_nch (0: the multiplier latency, the fewest
+// that keep one product per cycle; fewer would stall).
+function automatic integer zk_dp_aff_nch(input integer f_mlat, input integer f_nch);
+  zk_dp_aff_nch = (f_nch > 0) ? f_nch : f_mlat;
+endfunction
+
+// Elements per chain (0: the fewest for which an inverter's result is read
+// before the next batch reloads it: batch >= 2 * chains + steps).
+function automatic integer zk_dp_aff_len(input integer f_mlat, input integer f_qbits,
+                                         input integer f_nch, input integer f_len);
+  zk_dp_aff_len = (f_len > 0) ? f_len
+                : zk_cdiv(2 * zk_dp_aff_nch(f_mlat, f_nch) + zk_dp_aff_il(f_qbits),
+                          zk_dp_aff_nch(f_mlat, f_nch));
+endfunction
+
+// Latency of zk_dp_aff: front (3) | reversal, forward products, reversal
+// (2B + M + 2) | wait for the inverters (steps) | backward products (M) |
+// numerator (3) | lambda (M) | lambda^2 (M) | x3, x1 - x3 (4) | (x1 - x3)*lambda
+// (M) | y3, output (3). B = chains * elements.
+function automatic integer zk_dp_aff_lat(input integer f_mlat, input integer f_qbits,
+                                         input integer f_nch, input integer f_len);
+  zk_dp_aff_lat = 2 * zk_dp_aff_nch(f_mlat, f_nch) * zk_dp_aff_len(f_mlat, f_qbits, f_nch, f_len)
+                + 5 * f_mlat + zk_dp_aff_il(f_qbits) + 15;
+endfunction
 /* verilator lint_on UNUSEDSIGNAL */
 /* verilator lint_on VARHIDDEN */

@@ -29,6 +29,14 @@ module zk_mont_lo #(
   localparam integer NT = {16'b0, TT[16384+:16]};
   localparam integer NR = {16'b0, TT[16400+:16]};
   localparam logic [511:0] KC = zk_lo_const(DIG, NB, WW, MW);
+  // a constant whose table would overflow zk_lo_terms (512 terms, 128 rows)
+  // fails to elaborate instead of dropping terms (every 382-bit q tried has
+  // at most ~390 terms: BLS12-377 231, BLS12-381 303)
+  generate
+    if (NT >= 512 || NR >= 127) begin : g_overflow
+      zk_mont_lo_table_overflow u_overflow ();
+    end
+  endgenerate
 
   // ---- stage 1: odd multiples of every word
   logic [MW-1:0] om_c[NW*NODD];

@@ -36,7 +36,8 @@
 // Otherwise its few buckets would serialize on the hazards.
 //
 // Latencies (computed, on the LAT_* outputs): DLAT datapath registers
-// (zk_dp_te: zk_te_madd_lat(zk_fq_mul_lat(...)); the stand-in: SLAT),
+// (zk_dp_te: zk_te_madd_lat(zk_fq_mul_lat(...)); zk_dp_aff:
+// zk_dp_aff_lat(zk_fq_mul_lat(...), QBITS, 0, 0); the stand-in: SLAT),
 // HZ = BRL + DLAT hazard window. An operation decided in cycle t reads its
 // bucket at the clock edge ending t+1 and writes it at the edge ending
 // t+1+HZ; another operation on the same bucket may be decided from t+HZ+1
@@ -119,7 +120,8 @@ module zk_msm_core #(
   localparam integer IW = CMAX - 1;  // bucket index bits
   localparam integer AW = CMAX;  // bucket address: {bank (2 bits), offset (CMAX-2 bits)}
   localparam integer OFW = CMAX - 2;  // offset bits
-  localparam integer DLAT = (DP == 1) ? zk_te_madd_lat(zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT)) : SLAT;
+  localparam integer MLAT = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT);
+  localparam integer DLAT = (DP == 1) ? zk_te_madd_lat(MLAT) : (DP == 2) ? zk_dp_aff_lat(MLAT, QBITS, 0, 0) : SLAT;
   localparam integer HZ = BRL + DLAT;
   localparam integer OW = $clog2(PD + HZ + 4) + 1;  // outstanding-operation counters
   /* verilator lint_off UNUSEDPARAM */
@@ -322,9 +324,30 @@ module zk_msm_core #(
           .out_value(wb_value)
       );
     end else if (DP == 2) begin : g_aff
-      // zk_dp_aff (batched affine adder): not in this source tree yet
-      initial $error("DP = 2 needs zk_dp_aff");
-      assign {wb_v, wb_par, wb_a, wb_value} = '0;
+      zk_dp_aff #(
+          .NB(NB),
+          .QBITS(QBITS),
+          .Q(Q),
+          .LEVELS(LEVELS),
+          .TA(TA),
+          .TB(TB),
+          .RW(RW),
+          .WIN(WIN),
+          .FANIN(FANIN),
+          .SPLIT(SPLIT),
+          .TAGW(TAGW)
+      ) u_dp (
+          .clk(clk),
+          .rst(rst),
+          .in_valid(d_v),
+          .in_sub(d_sub),
+          .in_tag({d_par, d_a}),
+          .bucket(d_bucket),
+          .point(d_point),
+          .out_valid(wb_v),
+          .out_tag({wb_par, wb_a}),
+          .out_value(wb_value)
+      );
     end else begin : g_int
       zk_dp_int #(
           .W(SW),

@@ -46,4 +46,9 @@
 `define ZK_WW 8
 `define ZK_DGW 32
 `define ZK_CW 64
+// BLS12-381's base field, for the batched-affine adder (zk_dp_aff), which
+// takes any modulus q < 2^(NB-2) by parameter: per instance, Q and QBITS
+// (the twisted Edwards core stays on ZK_Q).
+`define ZK_Q_BLS12_381 512'h1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
+`define ZK_QBITS_BLS12_381 381
 `endif

@@ -70,6 +70,13 @@ module zk_redc_step #(
   logic [XW-1:0] rows[NR];
   logic [(NR+1)*PWA-1:0] terms;
   localparam integer NT = zk_wnaf_nz(DIG);  // non-zero digits
+  // zk_terms holds 128 digits: a q with more fails to elaborate
+  // (BLS12-377 62, BLS12-381 68)
+  generate
+    if (NT > 128) begin : g_overflow
+      zk_redc_step_table_overflow u_overflow ();
+    end
+  endgenerate
   localparam logic [5119:0] TT = zk_terms(DIG, ROWOF);
   always_comb begin
     for (int r = 0; r < NR; r++) rows[r] = '0;

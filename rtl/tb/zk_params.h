@@ -22,3 +22,6 @@ constexpr int ZK_NW = 32;
 constexpr int ZK_WW = 8;
 constexpr int ZK_DGW = 32;
 constexpr int ZK_CW = 64;
+constexpr int ZK_Q_BLS12_381_BITS = 512;
+constexpr const char* ZK_Q_BLS12_381_HEX = "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab";
+constexpr int ZK_QBITS_BLS12_381 = 381;

@@ -3,6 +3,7 @@
 //!
 //! * [`machine`]: the core as the host sees it (window choice, the narrow
 //!   last window's spreading, the cycle model configured like the core);
+//! * [`aff`]: vectors for the batched-affine adder (any curve);
 //! * [`mod@format`]: points and buckets as the core reads and writes them;
 //! * [`params`]: the RTL's parameter file and the C++ header made from it;
 //! * [`msm_file`]: whole MSMs as files, for the Yosys netlist of the core;
@@ -20,6 +21,7 @@
 // Every public item is documented (checked by clippy -D warnings and cargo doc in CI).
 #![warn(missing_docs)]
 
+pub mod aff;
 pub mod format;
 pub mod machine;
 pub mod msm_file;

@@ -91,7 +91,7 @@ pub fn header_path() -> std::path::PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zkmsm_field::{limbs, Bls12_377Fq};
+    use zkmsm_field::{limbs, Bls12_377Fq, Bls12_381Fq};
 
     fn params() -> Vec<(String, Value)> {
         parse_svh(&std::fs::read_to_string(svh_path()).unwrap()).unwrap()
@@ -114,6 +114,15 @@ mod tests {
         assert_eq!(crate::parse_hex(&padded), Bls12_377Fq::MODULUS);
         assert_eq!(get(&p, "QBITS"), Some(&Value::Int(limbs::num_bits(&Bls12_377Fq::MODULUS) as u64)));
         assert_eq!(get(&p, "NB"), Some(&Value::Int(384)));
+    }
+
+    #[test]
+    fn svh_bls12_381_modulus_is_the_host_field() {
+        let p = params();
+        let Some(Value::Hex { bits: 512, digits }) = get(&p, "Q_BLS12_381") else { panic!("ZK_Q_BLS12_381 missing") };
+        let padded = format!("{:0>96}", digits.trim_start_matches('0'));
+        assert_eq!(crate::parse_hex(&padded), Bls12_381Fq::MODULUS);
+        assert_eq!(get(&p, "QBITS_BLS12_381"), Some(&Value::Int(limbs::num_bits(&Bls12_381Fq::MODULUS) as u64)));
     }
 
     #[test]

@@ -7,10 +7,14 @@
 //!   mul    "a b c"                         c = a*b/2^384 mod q
 //!   addsub "a b s d"                       s = a+b mod q, d = a-b mod q
 //!   padd   "sub tag X1 Y1 Z1 T1 ymx ypx kxy X3 Y3 Z3 T3"
+//!   aff381, aff377          "sub tag binf bx by px py oinf ox oy" (zk_dp_aff, BLS12-381 / -377)
+//!   aff381-acc, aff377-acc  "op b sub px py" ... "fin b inf x y": COUNT operations on
+//!                           COUNT / 6 buckets, the final buckets (zk_aff_tb acc)
 //! COUNT random operations are generated in addition to the edge cases.
 
 use rand::SeedableRng;
 use std::io::{BufWriter, Write};
+use zkmsm_curve::{Bls12_377, Bls12_381, SwCurve};
 use zkmsm_rtl::*;
 
 fn main() {
@@ -31,7 +35,8 @@ fn main() {
     }
     if args.len() != 5 {
         eprintln!(
-            "usage: zkmsm-vectors mul|addsub|padd COUNT SEED OUT | zkmsm-vectors params OUT | \
+            "usage: zkmsm-vectors mul|addsub|padd|aff381|aff377|aff381-acc|aff377-acc COUNT SEED OUT | \
+             zkmsm-vectors params OUT | \
              zkmsm-vectors msm-cases CMAX SEED OUT | zkmsm-vectors msm-check CMAX SEED BUCKETS"
         );
         std::process::exit(2);
@@ -69,6 +74,10 @@ fn main() {
                 n += 1;
             }
         }
+        "aff381" => n = aff_stream::<Bls12_381, _>(&mut rng, count, &mut w),
+        "aff377" => n = aff_stream::<Bls12_377, _>(&mut rng, count, &mut w),
+        "aff381-acc" => n = aff_acc::<Bls12_381, _>(&mut rng, count, &mut w),
+        "aff377-acc" => n = aff_acc::<Bls12_377, _>(&mut rng, count, &mut w),
         k => {
             eprintln!("unknown kind {k}");
             std::process::exit(2);
@@ -76,6 +85,20 @@ fn main() {
     }
     w.flush().unwrap();
     eprintln!("zkmsm-vectors: wrote {n} {} vectors to {}", args[1], args[4]);
+}
+
+/// Independent affine additions (edge cases first); returns the number written.
+fn aff_stream<C: SwCurve, W: Write>(rng: &mut rand_chacha::ChaCha8Rng, count: usize, w: &mut W) -> usize {
+    let vs = aff::aff_vectors::<C, _>(rng, count);
+    aff::write_stream(rng, w, &vs).expect("write OUT");
+    vs.len()
+}
+
+/// Bucket accumulation: `count` operations, 6 per bucket; returns the operation count.
+fn aff_acc<C: SwCurve, W: Write>(rng: &mut rand_chacha::ChaCha8Rng, count: usize, w: &mut W) -> usize {
+    let case = aff::aff_acc_case::<C, _>(rng, count.div_ceil(6).max(1), 6);
+    aff::write_acc(w, &case).expect("write OUT");
+    case.ops.len()
 }
 
 /// Whole MSMs for a core simulated outside cargo (`zkmsm_rtl::msm_file`).

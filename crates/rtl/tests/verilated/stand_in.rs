@@ -153,11 +153,11 @@ fn model_matches_the_stand_in_core() {
 }
 
 /// The lock-table core (bucket lock bits, block-RAM pending queue, blocked
-/// pending heads requeued) with
-/// 2,002 cycles between an operation's decision and its bucket's next
-/// one: exact buckets and exactly the model's accumulation cycles, on one
-/// or both cores; every fourth case has all scalars equal (every addition
-/// of a window into one bucket: the queue fills and the input waits).
+/// pending heads requeued) with 2,002 cycles between an operation's
+/// decision and its bucket's next one: exact buckets and exactly the
+/// model's accumulation cycles, on one or both cores; every fourth case has
+/// all scalars equal (every addition of a window into one bucket: the queue
+/// fills and the input waits).
 #[test]
 fn model_matches_the_lock_table_core_at_latency_2000() {
     let (mut sim, points, mut rng) = setup_kind(3, Kind::IntLock);
