@@ -18,12 +18,14 @@
 #      and pdr must find the F_MUT_HAZARD mutation there (not vacuous);
 #   6. the lock-table configuration (LOCK 1: zk_lock_table and the
 #      block-RAM pending queue zk_fifo_bram; RQ 1: blocked pending heads
-#      requeued), the same smaller configuration with LOCK 1, RQ 1: pdr proves every property and lemma; each of P1 (no two
-#      operations on one bucket in flight), P2 (the lock bits are the
-#      buckets in flight), P4 (each accepted operation retires once), P5
-#      (queue bounds) and P7 (no deadlock with the queue full) is shown
-#      non-vacuous by a mutation that bmc3 finds with only that property
-#      kept (F_MUT_UNLOCK: write-backs never unlock, caught by P7).
+#      requeued): pdr proves every property and lemma on the smaller
+#      configuration of step 5 with LOCK 1, RQ 1; on the configuration of
+#      steps 1-4 with LOCK 1, RQ 1 each of P1 (no two operations on one
+#      bucket in flight), P2 (the lock bits are the buckets in flight), P4
+#      (each accepted operation retires once), P5 (queue bounds) and P7 (no
+#      deadlock with the queue full) is shown non-vacuous by a mutation
+#      that bmc3 finds with only that property kept (F_MUT_UNLOCK:
+#      write-backs never unlock, caught by P7).
 # Usage: bash rtl/formal/prove.sh [DEPTH [K]]   (defaults 64, 20)
 #        bash rtl/formal/prove.sh pdr           (step 5 alone, ~1 min of CPU)
 #        bash rtl/formal/prove.sh lock          (step 6 alone)
@@ -106,7 +108,7 @@ lock_cfg() {
     mut=${m%%:*}
     p=${m##*:}
     ta=$(date +%s)
-    CHP=$LOCKC aig lock_mut_$mut -DF_MUT_$mut -DF_ONLY=$p
+    CHP="chparam -set LOCK 1 -set RQ 1 zk_core_formal" aig lock_mut_$mut -DF_MUT_$mut -DF_ONLY=$p
     r=$(bmc lock_mut_$mut)
     case "$r" in
     *"asserted in frame"*) echo "LOCK 1, mutation F_MUT_$mut: P$p fails: $r ($(($(date +%s) - ta)) s)" ;;
