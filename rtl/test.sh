@@ -6,7 +6,9 @@
 #
 # The MSM core (zk_msm_top) runs on its integer stand-in datapath in two
 # configurations, one core and three cores on one point stream
-# (rtl/tb/zk_core_tb.cpp: random MSMs checked exactly); then
+# (rtl/tb/zk_core_tb.cpp: random MSMs checked exactly), the lock-table
+# core (LOCK = 1) in the first configuration (cycles equal to LOCK = 0) and
+# at datapath latency 2000 on one and two cores; then
 # Verilated as synthesized behind the `rtl` backend, built once by one cargo
 # command: crates/rtl's tests (stand-in vs the cycle model, BLS12-377 MSMs
 # end to end vs the CPU engine) and the CLI's `--backend rtl` tests.
@@ -24,7 +26,9 @@
 #                                the BLS12-377 core's netlist on whole MSMs,
 #                                the BLS12-377 core's RTL on three cores
 # Knobs (environment, override either size): MUL_OPS, PADD_OPS, ADDSUB_OPS,
-# CORE_CASES, CORE_TE_NET (1: the BLS12-377 core's netlist end to end;
+# CORE_CASES, CORE_LK_CASES and CORE_LK_EQ (the lock-table core at a large
+# latency: random MSMs, all scalars equal), CORE_LK_SLAT (2000), CORE_LK_PD
+# (1024), CORE_TE_NET (1: the BLS12-377 core's netlist end to end;
 # RTL_FULL only by default: ~6 min of CPU), CORE_TE3 (1: the BLS12-377 core's
 # RTL on three cores, whole MSMs; RTL_FULL only by default: ~2 min of CPU), NET_OPS (the netlist models run the first NET_OPS vectors of
 # each file, edge cases first; 0: all), VARIANTS (RTL models: "default" in CI, RTL_FULL "default
@@ -48,6 +52,8 @@ if [ "$RTL_FULL" = 1 ]; then
   PADD_OPS=${PADD_OPS:-20000}
   ADDSUB_OPS=${ADDSUB_OPS:-20000}
   CORE_CASES=${CORE_CASES:-3000}
+  CORE_LK_CASES=${CORE_LK_CASES:-400}
+  CORE_LK_EQ=${CORE_LK_EQ:-20}
   NET_OPS=${NET_OPS:-0}
   CORE_TE_NET=${CORE_TE_NET:-1}
   CORE_TE3=${CORE_TE3:-1}
@@ -63,6 +69,8 @@ else
   PADD_OPS=${PADD_OPS:-2000}
   ADDSUB_OPS=${ADDSUB_OPS:-5000}
   CORE_CASES=${CORE_CASES:-1000}
+  CORE_LK_CASES=${CORE_LK_CASES:-60}
+  CORE_LK_EQ=${CORE_LK_EQ:-4}
   NET_OPS=${NET_OPS:-2500}
   CORE_TE_NET=${CORE_TE_NET:-0}
   CORE_TE3=${CORE_TE3:-0}
@@ -76,6 +84,8 @@ else
   AFF_NET_CURVES=${AFF_NET_CURVES:-}
   AFF_RW48=${AFF_RW48:-0}
 fi
+CORE_LK_SLAT=${CORE_LK_SLAT:-2000}
+CORE_LK_PD=${CORE_LK_PD:-1024}
 JOBS=${JOBS:-2}
 SEED=${SEED:-1}
 PASS=0
@@ -109,6 +119,16 @@ if verilator --lint-only -Wall -Isrc $SRCS --top-module zk_msm_top -GNCORES=2; t
   ok "verilator --lint-only -Wall (zk_msm_top, NCORES = 2)"
 else
   bad "verilator --lint-only -Wall (zk_msm_top, NCORES = 2)"
+fi
+if verilator --lint-only -Wall -Isrc $SRCS --top-module zk_msm_top -GDP=0 -GLOCK=1 -GRQ=1 -GPD=1024 -GSLAT=2000 -GNCORES=2; then
+  ok "verilator --lint-only -Wall (zk_msm_top, lock table, NCORES = 2)"
+else
+  bad "verilator --lint-only -Wall (zk_msm_top, lock table, NCORES = 2)"
+fi
+if verilator --lint-only -Wall -Isrc $SRCS --top-module zk_msm_top -GDP=2 -GLOCK=1 -GRQ=1 -GPD=1024; then
+  ok "verilator --lint-only -Wall (zk_msm_top, batched-affine adder, lock table)"
+else
+  bad "verilator --lint-only -Wall (zk_msm_top, batched-affine adder, lock table)"
 fi
 if verilator --lint-only -Wall -Isrc -DZK_AFF_TB_381 $SRCS --top-module zk_dp_aff_tb; then
   ok "verilator --lint-only -Wall (zk_dp_aff_tb, BLS12-381)"
@@ -426,6 +446,32 @@ step "verilator: the MSM core, stand-in datapath (CMAX 6, PD 4, latency 6, BRL 2
 if core_model core_a "${CORE_A[@]}"; then core_run core_a; else bad "build core_a (see $B/core_a.build.log)"; fi
 step "verilator: three MSM cores on one point stream, stand-in datapath (CMAX 4, PD 2, latency 1, BRL 1, fan-out FIFOs of 2)"
 if core_model core_b -GDP=0 -GCMAX=4 -GPD=2 -GSLAT=1 -GBRL=1 -GSW=12 -GNCORES=3 -GFD=2; then core_run core_b; else bad "build core_b (see $B/core_b.build.log)"; fi
+
+# The lock-table core (LOCK = 1: zk_lock_table, block-RAM pending queue):
+# in configuration a it must take exactly the cycles of the hazard
+# detector's core (the two decide alike in every cycle), compared on the
+# same random MSMs; at a large datapath latency (thousands of cycles in
+# flight) on one and two cores, random MSMs and all scalars equal (every
+# addition of a window into one bucket: the queue fills, the input waits).
+acc_line() { grep -E "^[0-9]+ cases, 0 failed; [0-9]+ additions in [0-9]+ accumulation cycles$" "$1"; }
+step "verilator: the lock-table core in configuration a (LOCK 1), cycles equal to the hazard detector's"
+if core_model core_a_lock "${CORE_A[@]}" -GLOCK=1; then
+  "$B/obj_core_a/zk_core_tb" "$CORE_CASES" "$SEED" >"$B/core_a.acc" 2>&1
+  "$B/obj_core_a_lock/zk_core_tb" "$CORE_CASES" "$SEED" >"$B/core_a_lock.acc" 2>&1
+  a=$(acc_line "$B/core_a.acc")
+  l=$(acc_line "$B/core_a_lock.acc")
+  if [ -n "$a" ] && [ "$a" = "$l" ]; then ok "core_a_lock: $l (= LOCK 0)"; else bad "core_a_lock: '$l' vs LOCK 0 '$a'"; fi
+else
+  bad "build core_a_lock (see $B/core_a_lock.build.log)"
+fi
+CORE_LK=(-GDP=0 -GLOCK=1 -GRQ=1 -GCMAX=8 -GPD=$CORE_LK_PD -GSLAT=$CORE_LK_SLAT -GBRL=2 -GSW=16 -GNCORES=2 -GFD=4)
+step "verilator: the lock-table core with requeue at datapath latency $CORE_LK_SLAT (PD $CORE_LK_PD, CMAX 8, one or two cores)"
+if core_model core_lk "${CORE_LK[@]}"; then
+  if "$B/obj_core_lk/zk_core_tb" "$CORE_LK_CASES" "$SEED"; then ok "core_lk: $CORE_LK_CASES random MSMs"; else bad "core_lk"; fi
+  if ZK_TB_EQUAL=1 "$B/obj_core_lk/zk_core_tb" "$CORE_LK_EQ" "$SEED"; then ok "core_lk: $CORE_LK_EQ MSMs of all scalars equal"; else bad "core_lk: all scalars equal"; fi
+else
+  bad "build core_lk (see $B/core_lk.build.log)"
+fi
 
 step "zkmsm-rtl's tests on the Verilated core (stand-in vs model, BLS12-377 end to end)"
 if [ "$CARGO_DONE" = 1 ]; then

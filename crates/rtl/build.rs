@@ -5,7 +5,10 @@
 //! * `Vzk_te`: the twisted Edwards core as synthesized (CMAX 16, PD 16,
 //!   BRL 2), the multiplier compiled once as a hierarchical block;
 //! * `Vzk_int`: the integer stand-in datapath, for fast control tests
-//!   (CMAX 10, PD 16, BRL 2, stand-in latency 24, 32-bit values).
+//!   (CMAX 10, PD 16, BRL 2, stand-in latency 24, 32-bit values);
+//! * `Vzk_lk`: the stand-in with the bucket lock table and a block-RAM
+//!   pending queue (LOCK 1), blocked pending heads requeued (RQ 1), at
+//!   latency 2,000 (CMAX 8, PD 1024, BRL 2).
 //!
 //! Both with two cores on one point stream (NCORES 2, fan-out FIFOs of 4):
 //! a run uses one or both (the CORES register), so one build serves the
@@ -28,6 +31,17 @@ mod verilated {
 
     const TE_PARAMS: &[&str] = &["-DZK_NCORES=2"];
     const INT_PARAMS: &[&str] = &["-GDP=0", "-GCMAX=10", "-GPD=16", "-GBRL=2", "-GSLAT=24", "-GSW=32", "-DZK_NCORES=2"];
+    const LOCK_PARAMS: &[&str] = &[
+        "-GDP=0",
+        "-GLOCK=1",
+        "-GRQ=1",
+        "-GCMAX=8",
+        "-GPD=1024",
+        "-GBRL=2",
+        "-GSLAT=2000",
+        "-GSW=32",
+        "-DZK_NCORES=2",
+    ];
 
     pub fn build() {
         let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../..");
@@ -57,6 +71,7 @@ mod verilated {
         let jobs = std::env::var("NUM_JOBS").unwrap_or_else(|_| "2".into());
         let te = verilate(&verilator, &rtl, &sources, &out.join("te"), "Vzk_te", TE_PARAMS, true, &jobs);
         let int = verilate(&verilator, &rtl, &sources, &out.join("int"), "Vzk_int", INT_PARAMS, false, &jobs);
+        let lk = verilate(&verilator, &rtl, &sources, &out.join("lk"), "Vzk_lk", LOCK_PARAMS, false, &jobs);
 
         cc::Build::new()
             .cpp(true)
@@ -66,8 +81,10 @@ mod verilated {
             .include(include.join("vltstd"))
             .include(&te)
             .include(&int)
+            .include(&lk)
             .define("ZK_WITH_TE", None)
             .define("ZK_WITH_INT", None)
+            .define("ZK_WITH_INT_LOCK", None)
             .define("VM_TRACE", "0")
             .file(rtl.join("tb/zk_driver.cpp"))
             .warnings(false)
@@ -75,7 +92,7 @@ mod verilated {
         // the models' archives after the driver that uses them, the runtime last
         // (copied to lib<name>.a, the name rustc links by)
         println!("cargo:rustc-link-search=native={}", out.display());
-        for (k, dir) in [&te, &int].into_iter().enumerate() {
+        for (k, dir) in [&te, &int, &lk].into_iter().enumerate() {
             for (j, lib) in archives(dir).into_iter().enumerate() {
                 let name = format!("zk_model_{k}_{j}");
                 std::fs::copy(&lib, out.join(format!("lib{name}.a"))).unwrap();

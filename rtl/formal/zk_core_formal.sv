@@ -13,7 +13,9 @@ module zk_core_formal #(
     parameter integer SW   = 2,
     parameter integer NW   = 3,
     parameter integer WW   = 2,
-    parameter integer DGW  = 4
+    parameter integer DGW  = 4,
+    parameter integer LOCK = 0,
+    parameter integer RQ   = 0
 ) (
     input logic clk
 );
@@ -53,6 +55,8 @@ module zk_core_formal #(
       .NW(NW),
       .WW(WW),
       .DGW(DGW),
+      .LOCK(LOCK),
+      .RQ(RQ),
       .CW(4)
   ) dut (
       .clk(clk),

@@ -30,12 +30,27 @@ module zk_dp_int #(
       .d  (in_valid),
       .q  (out_valid)
   );
-  zk_delay #(
-      .W(TAGW + W),
-      .N(LAT)
-  ) u_data (
-      .clk(clk),
-      .d  ({in_tag, sum}),
-      .q  ({out_tag, out_value})
-  );
+  generate
+    if (LAT <= 16) begin : g_regs
+      zk_delay #(
+          .W(TAGW + W),
+          .N(LAT)
+      ) u_data (
+          .clk(clk),
+          .d  ({in_tag, sum}),
+          .q  ({out_tag, out_value})
+      );
+    end else begin : g_ring
+      // long latencies (thousands of cycles in flight): a ring of LAT words
+      // written in turn; the word read in cycle t was written LAT cycles
+      // earlier (cheaper to simulate and to build than LAT registers)
+      logic [TAGW+W-1:0] ring[LAT];
+      logic [$clog2(LAT)-1:0] ptr;
+      always_ff @(posedge clk) begin
+        ring[ptr] <= {in_tag, sum};
+        ptr <= (rst || ptr == ($clog2(LAT))'(LAT - 1)) ? '0 : ptr + 1'b1;
+      end
+      assign {out_tag, out_value} = ring[ptr];
+    end
+  endgenerate
 endmodule

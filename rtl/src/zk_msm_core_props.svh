@@ -9,7 +9,10 @@
 // is in g_*[HZ]. The properties:
 //   P1  hazards: the operations in g_*[0..HZ] (every operation between its
 //       bucket read and its write-back) have pairwise different buckets;
-//   P2  the hazard detector holds exactly g_*[0..HZ-1];
+//   P2  the hazard detector holds exactly g_*[0..HZ-1] (LOCK = 0), or
+//       the lock table's bit of a bucket is set iff an operation on it is in
+//       g_*[0..HZ] (LOCK = 1, once the sweep after reset has cleared the
+//       tables; the one in g_*[HZ] writes back this cycle);
 //   P3  the datapath writes back every issued operation exactly once,
 //       HZ+1 cycles after its decision, to its own bucket;
 //   P4  conservation: the operations accepted and not yet written back
@@ -66,6 +69,14 @@ always @* begin
     end
 end
 
+// the lock bits P2 expects (LOCK = 1): the buckets of g_*[0..HZ]
+reg [2**AW-1:0] f_lock_want;
+integer f_m;
+always @* begin
+  f_lock_want = '0;
+  for (f_m = 0; f_m <= HZ; f_m = f_m + 1) if (g_v[f_m]) f_lock_want[g_a[f_m*AW+:AW]] = 1'b1;
+end
+
 // (assertions in combinational blocks: checked on each step's state)
 always @* begin
   if (f_past && !rst) begin
@@ -74,8 +85,12 @@ always @* begin
       for (f_l = f_k + 1; f_l <= HZ; f_l = f_l + 1)
         if (`F_ON(1)) assert (!(g_v[f_k] && g_v[f_l] && g_a[f_k*AW+:AW] == g_a[f_l*AW+:AW]));
     // P2
-    if (`F_ON(2)) assert (ifl_v == g_v[HZ-1:0]);
-    for (f_k = 0; f_k < HZ; f_k = f_k + 1) if (g_v[f_k]) if (`F_ON(2)) assert (ifl_a[f_k*AW+:AW] == g_a[f_k*AW+:AW]);
+    if (LOCK == 0) begin
+      if (`F_ON(2)) assert (ifl_v == g_v[HZ-1:0]);
+      for (f_k = 0; f_k < HZ; f_k = f_k + 1) if (g_v[f_k]) if (`F_ON(2)) assert (ifl_a[f_k*AW+:AW] == g_a[f_k*AW+:AW]);
+    end else if (st != ST_CLEAR) begin  // (the tables are cleared by then)
+      if (`F_ON(2)) assert (f_lock == f_lock_want);
+    end
     if (`F_ON(2)) assert (i_v == g_v[0]);
     if (i_v) if (`F_ON(2)) assert (i_a == g_a[AW-1:0]);
     // P3

@@ -2,9 +2,6 @@
 `ifndef ZK_NCORES
 `define ZK_NCORES 1  // (a define, so hierarchical Verilator builds can set it: -DZK_NCORES=2)
 `endif
-`ifndef ZK_CMAX
-`define ZK_CMAX 16  // (likewise: -DZK_CMAX=5)
-`endif
 // zk_msm_top -- the accelerator: control/status registers (AXI4-Lite), the
 // point reader (point memory through DataMover-style command/data streams,
 // joined with the host's digit stream) and NCORES MSM cores behind one point
@@ -48,14 +45,16 @@ module zk_msm_top #(
     parameter integer         SW     = 16,
     parameter integer         SLAT   = 4,
     parameter integer         CMAX   = `ZK_CMAX,
-    parameter integer         PD     = 16,
-    parameter integer         BRL    = 2,
-    parameter integer         NW     = 32,
-    parameter integer         WW     = 8,
+    parameter integer         PD     = `ZK_PD,
+    parameter integer         BRL    = `ZK_BRL,
+    parameter integer         NW     = `ZK_NW,
+    parameter integer         WW     = `ZK_WW,
     parameter integer         NCORES = `ZK_NCORES,
     parameter integer         FD     = 4,  // fan-out FIFO depth per core (NCORES > 1)
-    parameter integer         PW     = (DP != 0) ? 3 * NB : SW,
-    parameter integer         VW     = (DP != 0) ? 4 * NB : SW,
+    parameter integer         LOCK   = `ZK_LOCK,
+    parameter integer         RQ     = `ZK_RQ,
+    parameter integer         PW     = (DP == 1) ? 3 * NB : (DP == 2) ? 2 * NB : SW,
+    parameter integer         VW     = (DP == 1) ? 4 * NB : (DP == 2) ? 2 * NB + 1 : SW,
     parameter integer         UW     = WW + CMAX - 1  // bucket tuser bits
 ) (
     input  logic                     clk,
@@ -154,7 +153,7 @@ module zk_msm_top #(
   zk_msm_csr #(
       .NW(NW),
       .WW(WW),
-      .CONFIG({8'(DP), 8'(PD), 8'(BRL), 8'(CMAX)}),
+      .CONFIG({8'(DP), 8'($clog2(PD)), 8'(BRL), 8'(CMAX)}),
       .WIDTHS({16'(VW), 16'(PW)}),
       .NCORES(NCORES),
       .FD(NCORES > 1 ? FD : 0)
@@ -298,7 +297,9 @@ module zk_msm_top #(
           .BRL(BRL),
           .NW(NW),
           .WW(WW),
-          .DGW(32)
+          .DGW(32),
+          .LOCK(LOCK),
+          .RQ(RQ)
       ) u_core (
           .clk(clk),
           .rst(rst),

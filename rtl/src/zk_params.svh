@@ -25,6 +25,27 @@
 `define ZK_WIN 4
 `define ZK_FANIN 4
 `define ZK_SPLIT 1
+// The MSM core (zk_msm_core and its modules, zk_msm_top). ZK_CMAX, the
+// largest window (banks of 2^(ZK_CMAX-2) buckets), may be set on the command
+// line (-DZK_CMAX=5: hierarchical Verilator builds cannot set parameters).
+`ifndef ZK_CMAX
+`define ZK_CMAX 16
+`endif
+// pending queue depth (a power of two)
+`define ZK_PD 16
+// bucket-memory read latency (URAM/BRAM output registers)
+`define ZK_BRL 2
+// hazards and pending queue: 0, zk_inflight and a distributed-RAM queue
+// (tens in flight); 1, the bucket lock table and a block-RAM queue
+// (thousands in flight); zk_core_sched
+`define ZK_LOCK 0
+// 1: a pending head whose bucket is busy is requeued (zk_core_sched)
+`define ZK_RQ 0
+// widths: N, the window count, a work beat's signed digit, the counters
+`define ZK_NW 32
+`define ZK_WW 8
+`define ZK_DGW 32
+`define ZK_CW 64
 // BLS12-381's base field, for the batched-affine adder (zk_dp_aff), which
 // takes any modulus q < 2^(NB-2) by parameter: per instance, Q and QBITS
 // (the twisted Edwards core stays on ZK_Q).

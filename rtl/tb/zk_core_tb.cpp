@@ -8,6 +8,10 @@
 // on a random number of cores in use (1..NCORES), each core's bucket
 // stream held back at random on its own.
 //
+// ZK_TB_EQUAL=1 (environment): every case is all scalars equal, N = 400,
+// 1..5 windows, no narrow last window (every addition of a window into one
+// bucket: the pending queue fills and the input waits on backpressure).
+//
 //   zk_core_tb CASES SEED [ONLY]   exit status 0 if every case passed
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +40,8 @@ int main(int argc, char** argv) {
          "%u cores (fan-out FIFOs of %u)\n",
          inf.cmax, inf.pd, inf.brl, inf.lat_dp, inf.lat_hz, inf.ncores, inf.fanout_depth);
   const uint32_t maxn = 400;
+  const char* eq_env = getenv("ZK_TB_EQUAL");
+  const bool all_equal = eq_env && eq_env[0] == '1';
   std::vector<uint64_t> pts(maxn);
   for (auto& p : pts) p = rng() & mask;
   zk_sim_load_points(s, pts.data(), maxn);
@@ -47,12 +53,18 @@ int main(int argc, char** argv) {
     uint32_t c = 1 + (uint32_t)(rng() % inf.cmax);
     uint32_t windows = (uint32_t)(rng() % (inf.ncores > 1 ? 8 : 6));
     int pattern = (int)(rng() % 5);
+    if (all_equal) {
+      n = maxn;
+      pattern = 1;
+      if (windows == 0) windows = 1;
+    }
     int32_t half = 1 << (c - 1);
     // the last window narrow and spread, as the host's Booth digits make it
     uint32_t top = 31;
-    if (c >= 2 && windows > 0 && rng() % 2) top = (uint32_t)(rng() % (c - 1));
+    if (c >= 2 && windows > 0 && rng() % 2 && !all_equal) top = (uint32_t)(rng() % (c - 1));
     std::vector<int32_t> dg((size_t)n * windows);
     int32_t fixed = (int32_t)(rng() % (2 * half + 1)) - half;
+    if (all_equal && fixed == 0) fixed = half;
     for (size_t j = 0; j < dg.size(); j++) {
       int32_t& d = dg[j];
       bool last = j / (n ? n : 1) + 1 == windows;

@@ -32,6 +32,9 @@
 #ifdef ZK_WITH_TE
 #include "Vzk_te.h"
 #endif
+#ifdef ZK_WITH_INT_LOCK
+#include "Vzk_lk.h"
+#endif
 
 namespace {
 
@@ -241,7 +244,7 @@ struct Sim final : Base {
   void info(zk_sim_info* out) override {
     uint32_t cfg = axil_read(0x04), lat = axil_read(0x08);
     out->dp = cfg >> 24;
-    out->pd = (cfg >> 16) & 0xff;
+    out->pd = 1u << ((cfg >> 16) & 0x1f);  // (log2: queues of thousands)
     out->brl = (cfg >> 8) & 0xff;
     out->cmax = cfg & 0xff;
     out->lat_dp = lat & 0xffff;
@@ -483,6 +486,9 @@ zk_sim* zk_sim_new(int kind, const zk_sim_opts* o) {
 #endif
 #ifdef ZK_WITH_TE
   if (kind == ZK_SIM_TE) s->impl.reset(new Sim<Vzk_te>(o));
+#endif
+#ifdef ZK_WITH_INT_LOCK
+  if (kind == ZK_SIM_INT_LOCK) s->impl.reset(new Sim<Vzk_lk>(o));
 #endif
   if (!s->impl || !s->impl->err.empty()) {
     delete s;

@@ -11,10 +11,12 @@
 extern "C" {
 #endif
 
-// Which Verilated configuration (both are zk_msm_top):
+// Which Verilated configuration (all are zk_msm_top):
 //   ZK_SIM_TE:  the twisted Edwards adder (DP = 1), the core as synthesized
 //   ZK_SIM_INT: the integer stand-in datapath (DP = 0), small and fast
-enum { ZK_SIM_INT = 0, ZK_SIM_TE = 1 };
+//   ZK_SIM_INT_LOCK: the stand-in with the lock table (LOCK = 1) at a
+//               datapath latency of thousands of cycles
+enum { ZK_SIM_INT = 0, ZK_SIM_TE = 1, ZK_SIM_INT_LOCK = 2 };
 
 typedef struct zk_sim zk_sim;
 

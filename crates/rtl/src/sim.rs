@@ -13,6 +13,10 @@ pub enum Kind {
     Int = 0,
     /// The twisted Edwards adder: the core as synthesized.
     Te = 1,
+    /// The integer stand-in with the bucket lock table, a block-RAM pending
+    /// queue and blocked heads requeued (`LOCK = 1`, `RQ = 1`) at a
+    /// datapath latency of 2,000 cycles.
+    IntLock = 2,
 }
 
 /// The environment of a run (`zk_sim_opts`).

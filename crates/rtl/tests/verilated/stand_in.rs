@@ -90,8 +90,12 @@ fn params(sim: &Sim) -> CoreParams {
 }
 
 fn setup(seed: u64) -> (Sim, Vec<u64>, rand_chacha::ChaCha8Rng) {
+    setup_kind(seed, Kind::Int)
+}
+
+fn setup_kind(seed: u64, kind: Kind) -> (Sim, Vec<u64>, rand_chacha::ChaCha8Rng) {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut sim = Sim::new(Kind::Int, &Opts::default()).expect("stand-in core");
+    let mut sim = Sim::new(kind, &Opts::default()).expect("stand-in core");
     let points: Vec<u64> = (0..1000).map(|_| rng.gen::<u32>() as u64).collect();
     sim.load_points(&points);
     (sim, points, rng)
@@ -146,6 +150,57 @@ fn model_matches_the_stand_in_core() {
     println!(
         "200 cases: {ops} additions in {cycles} accumulation cycles, fan-out stalls {stalls}, RTL = model in every case"
     );
+}
+
+/// The lock-table core (bucket lock bits, block-RAM pending queue, blocked
+/// pending heads requeued) with 2,002 cycles between an operation's
+/// decision and its bucket's next one: exact buckets and exactly the
+/// model's accumulation cycles, on one or both cores; every fourth case has
+/// all scalars equal (every addition of a window into one bucket: the queue
+/// fills and the input waits).
+#[test]
+fn model_matches_the_lock_table_core_at_latency_2000() {
+    let (mut sim, points, mut rng) = setup_kind(3, Kind::IntLock);
+    let p = params(&sim);
+    assert_eq!((p.cmax, p.pd, p.brl, p.hz), (8, 1024, 2, 2002));
+    let info = sim.info();
+    let (mut ops, mut cycles, mut hwm) = (0u64, 0u64, 0u64);
+    for t in 0..40 {
+        let mut cs = case(&mut rng, p.cmax, 300);
+        if t % 4 == 0 {
+            let d = rng.gen_range(1..=1i32 << (cs.c - 1)) * if rng.gen_bool(0.5) { 1 } else { -1 };
+            cs.top = None;
+            cs.digits.iter_mut().for_each(|x| *x = d);
+        }
+        let cores = rng.gen_range(1..=info.ncores);
+        let opts = Opts { mem_latency: rng.gen_range(1..60), cores, ..Opts::default() };
+        sim.set_opts(&opts);
+        let (words, st) = sim.run(cs.n, cs.c, cs.windows, cs.top, &cs.digits).unwrap();
+        let mut got: Vec<u32> = words.iter().map(|&w| w as u32).collect();
+        fold(&cs, &mut got);
+        assert_eq!(got, expected(&cs, &points), "case {t}: buckets");
+        let nz = cs.digits.iter().filter(|&&d| d != 0).count() as u64;
+        assert_eq!(st.issued, nz, "case {t}: one addition per non-zero digit");
+        let plan = Plan { c: cs.c, windows: cs.windows, buckets: 1 << (cs.c - 1) };
+        let mut cfg = model_config(&p, &plan, 253, cs.n, opts.mem_latency);
+        cfg.core.top_bits = Some(cs.top.unwrap_or(31));
+        cfg.core.cores = cores;
+        cfg.core.fanout_depth = info.fanout_depth;
+        cfg.core.requeue = true; // (the build's RQ = 1)
+        let src = StreamDigits { digits: &cs.digits, n: cs.n, windows: cs.windows as usize, c: cs.c };
+        let model = cfg.run_stats_digits(&src);
+        assert_eq!(
+            st.acc_cycles, model.acc.cycles,
+            "case {t}: n {} c {} windows {} top {:?} cores {cores}: RTL vs model accumulation cycles",
+            cs.n, cs.c, cs.windows, cs.top
+        );
+        assert_eq!(st.conflicts, model.acc.conflicts, "case {t}: conflicts");
+        assert_eq!(st.bubbles, model.acc.bubbles, "case {t}: bubbles");
+        ops += nz;
+        cycles += st.acc_cycles;
+        hwm = hwm.max(st.pending_hwm);
+    }
+    println!("40 cases: {ops} additions in {cycles} accumulation cycles, pending queue up to {hwm}, RTL = model in every case");
 }
 
 /// Slow, bursty point memory, gaps in the digit stream and a host that is

@@ -97,6 +97,9 @@ pub struct SimArgs {
     /// Core: do not spread the narrow last window over its bucket slots.
     #[arg(long)]
     pub no_spread_top: bool,
+    /// Core: requeue a blocked pending head (the RTL's RQ = 1).
+    #[arg(long)]
+    pub requeue: bool,
     /// Core: cores on one point stream (window w on core w mod K; the
     /// RTL's NCORES > 1 top, fan-out FIFOs of --fanout-depth beats).
     #[arg(long)]

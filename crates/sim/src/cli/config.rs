@@ -51,6 +51,7 @@ impl SimArgs {
             c.core.cmax = v.clamp(3, 20);
         }
         c.core.spread_top = !self.no_spread_top;
+        c.core.requeue = self.requeue;
         if let Some(k) = self.cores {
             c.core.cores = k.max(1);
             c.core.fanout_depth = if k > 1 { 4 } else { 0 };

@@ -15,7 +15,13 @@
 //! a zero digit is consumed without an operation; S waits when the FIFO is
 //! full and P is not ready. A bucket is busy for T = `Machine::depth`
 //! cycles after an operation on it issues (the RTL's HZ: bucket-read
-//! latency plus adder latency). A window's slot is read out (2^(c-1)
+//! latency plus adder latency). Both of the RTL's hazard detectors keep
+//! that rule (`LOCK = 0`: comparators over the last HZ issues; `LOCK = 1`:
+//! a lock bit per bucket, set at issue, cleared by the write-back, with a
+//! block-RAM pending queue of `pending_cap` = PD entries), so one model
+//! serves both, at any T: crates/rtl tests RTL cycles = model cycles on the
+//! stand-in at HZ = 26 (`LOCK = 0`, PD 16) and at HZ = 2,002 (`LOCK = 1`,
+//! PD 1024). A window's slot is read out (2^(c-1)
 //! buckets, one per cycle) once its operations are all written back, and
 //! the slot then takes the next window that maps to it.
 //!
@@ -73,6 +79,12 @@ pub struct CoreSched {
     /// Depth of each core's fan-out FIFO (the RTL's FD); 0: one core fed
     /// directly (the top built with NCORES = 1).
     pub fanout_depth: u32,
+    /// Requeue a blocked pending head (the RTL's RQ): in a cycle where the
+    /// head's bucket is busy and the input head is not pushed, the head
+    /// moves to the back of the queue, so one blocked entry (behind an
+    /// earlier one on its bucket) does not hold the queue for a whole
+    /// hazard window.
+    pub requeue: bool,
 }
 
 impl Default for CoreSched {
@@ -86,6 +98,7 @@ impl Default for CoreSched {
             top_bits: None,
             cores: 1,
             fanout_depth: 0,
+            requeue: false,
         }
     }
 }
@@ -122,6 +135,7 @@ struct Geometry {
     ns: usize,
     spread: Option<u32>,
     cores: u32,
+    requeue: bool,
 }
 
 /// One core's registers (zk_msm_core), one clock edge per [`Lane::step`].
@@ -232,6 +246,7 @@ impl<V: Clone> Lane<V> {
         let swap = s.is_some() && s_busy;
         let issue_p = p_ready && !issue_s;
         let push = swap && (self.pending.len() < g.cap || issue_p);
+        let requeue = g.requeue && p.is_some() && !p_ready && !push;
         let consume = s_skip || issue_s || push;
         // ---- counters
         let st = &mut self.st;
@@ -255,6 +270,10 @@ impl<V: Clone> Lane<V> {
         if let (true, Some((b, neg))) = (issue_s, s) {
             self.pipe.issue(dp, buckets, t, slot(in_gw, b), self.in_cnt as u32, neg);
             self.writebacks.push_back((t + 1 + g.hz, in_bank));
+        }
+        if requeue {
+            let e = self.pending.pop_front().unwrap();
+            self.pending.push_back(e);
         }
         if push {
             let (b, neg) = s.unwrap();
@@ -403,6 +422,7 @@ impl Scheduler for CoreSched {
             ns: self.slots(c),
             spread: self.top_bits.filter(|&tb| self.spread_top && tb + 1 < c),
             cores,
+            requeue: self.requeue,
         };
         let mut lanes: Vec<Lane<D::V>> = (0..cores).map(|k| Lane::new(&g, k, m.depth, brl)).collect();
         let mut t = 0u64;
