@@ -24,6 +24,7 @@
 #                     buffer and size for the least delay; a reachable target
 #                     lets it trade delay for area
 #   STA_OUT=dir       work folder (default rtl/build/sta/MODULE_PARAMS_LIB)
+#   STA_REUSE=1       time the netlist of an earlier run again (no synthesis)
 #
 # Constraints: clock `clk` ideal; inputs arrive at the clock edge driven by
 # the library's smallest D flip-flop (a register in the neighbouring stage),
@@ -136,8 +137,12 @@ tee -o $OUT/area.txt stat -liberty $YLIB
 write_verilog -noattr -noexpr -nohex -nodec $OUT/netlist.v
 YS
 echo "== $MOD ${PARAMS:-(default parameters)}${STUBS:+, stubs: $STUBS} on $LNAME: synthesis ($(date -u +%H:%M:%S))" >&2
-/usr/bin/time -f "synthesis: %e s wall, %M KB max RSS" \
-  yosys -q -l "$OUT/synth.log" "$OUT/synth.ys" >/dev/null
+if [ "${STA_REUSE:-0}" = 1 ] && [ -s "$OUT/netlist.v" ] && [ -s "$OUT/area.txt" ]; then
+  echo "   (STA_REUSE=1: the netlist of an earlier run, $OUT/netlist.v)" >&2
+else
+  /usr/bin/time -f "synthesis: %e s wall, %M KB max RSS" \
+    yosys -q -l "$OUT/synth.log" "$OUT/synth.ys" >/dev/null
+fi
 AREA=$(awk '/Chip area/{a=$NF} END{print a}' "$OUT/area.txt")
 REGS=$(python3 "$HERE/sta_lib.py" regs "$OUT/netlist.v" "${PLAIN[@]}")
 
@@ -186,7 +191,7 @@ set_input_delay 0 -clock clk \$ins
 set_driving_cell -lib_cell $DFF -pin $DFF_Q \$ins
 set_output_delay 0 -clock clk [all_outputs]
 set_load [expr 4 * $INV_CAP] [all_outputs]
-report_checks -path_delay max -fields {fanout cap slew} -digits 4
+report_checks -path_delay max -fields {fanout cap slew nets} -digits 4
 exit
 TCL
 echo "== static timing ($(date -u +%H:%M:%S))" >&2
@@ -198,4 +203,6 @@ N=$(python3 -c "print('%.1f' % ($CRIT / $FO4))")
 echo "   configuration: ${PARAMS:-default parameters}${STUBS:+; stubbed: $STUBS}; library ${LIBS[*]}"
 echo "   FO4 of $LNAME: $FO4 ps ($INV driving four); report: $OUT/sta.rpt"
 grep -E "^Startpoint|^Endpoint" "$OUT/sta.rpt" | sed 's/^/   /'
+# the register names: the first and last named nets of the path
+awk '/\(net\)/{n[++k]=$(NF-1)} END{if (k) print "   from net " n[1] " ... to net " n[k]}' "$OUT/sta.rpt"
 echo "$MOD: critical path $CRIT ps = $N FO4, area $AREA um2, $REGS registers"
