@@ -22,6 +22,10 @@ PARAMS=${STA_PARAMS:-}
 STUBS=${STA_STUBS:-}
 grep -lq "^module $MOD\b" "$RTL"/src/*.sv 2>/dev/null ||
   { echo "fpga_levels.sh: no module '$MOD' in $RTL/src" >&2; exit 1; }
+for m in $STUBS; do
+  [ -r "$HERE/sta_stub_$m.sv" ] && [ -r "$RTL/src/$m.sv" ] ||
+    { echo "fpga_levels.sh: no stand-in for '$m' (rtl/synth/sta_stub_$m.sv)" >&2; exit 1; }
+done
 SFX=$(echo "$PARAMS $STUBS" | tr ' =' '_-' | sed 's/^_*//; s/_*$//')
 OUT=$RTL/build/fpga/${MOD}${SFX:+_$SFX}
 mkdir -p "$OUT"

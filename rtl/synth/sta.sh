@@ -74,6 +74,10 @@ for f in "${LIBS[@]}"; do
 done
 LNAME=$(basename "${LIBS[0]}" | sed 's/\.gz$//; s/\.lib$//')
 [ -d "$LIB" ] && LNAME=$(basename "$LIB")
+for m in $STUBS; do
+  [ -r "$HERE/sta_stub_$m.sv" ] && [ -r "$RTL/src/$m.sv" ] ||
+    { echo "sta.sh: no stand-in for '$m' (rtl/synth/sta_stub_$m.sv)" >&2; exit 1; }
+done
 SFX=$(echo "$PARAMS $STUBS" | tr ' =' '_-' | sed 's/^_*//; s/_*$//')
 OUT=${STA_OUT:-$RTL/build/sta/${MOD}${SFX:+_$SFX}_$LNAME}
 mkdir -p "$OUT"
@@ -143,7 +147,7 @@ else
   /usr/bin/time -f "synthesis: %e s wall, %M KB max RSS" \
     yosys -q -l "$OUT/synth.log" "$OUT/synth.ys" >/dev/null
 fi
-AREA=$(awk '/Chip area/{a=$NF} END{print a}' "$OUT/area.txt")
+AREA=$(awk '/Chip area/{a=$NF} END{printf "%.1f", a}' "$OUT/area.txt")
 REGS=$(python3 "$HERE/sta_lib.py" regs "$OUT/netlist.v" "${PLAIN[@]}")
 
 # ---- FO4 of the library (cached beside the libraries' name)
