@@ -26,7 +26,12 @@ for m in $STUBS; do
   [ -r "$HERE/sta_stub_$m.sv" ] && [ -r "$RTL/src/$m.sv" ] ||
     { echo "fpga_levels.sh: no stand-in for '$m' (rtl/synth/sta_stub_$m.sv)" >&2; exit 1; }
 done
-SFX=$(echo "$PARAMS $STUBS" | tr ' =' '_-' | sed 's/^_*//; s/_*$//')
+# folder suffix from the configuration: file-name characters only, long
+# values (a 512-bit constant) shortened to a checksum
+SFX=$(for w in $PARAMS $STUBS; do
+  [ ${#w} -le 24 ] || w="${w%%=*}-$(printf %s "$w" | cksum | cut -d' ' -f1)"
+  printf '%s_' "$w"
+done | tr -c 'A-Za-z0-9_.\n-' '-' | tr '=' '-' | sed 's/_*$//')
 OUT=$RTL/build/fpga/${MOD}${SFX:+_$SFX}
 mkdir -p "$OUT"
 SRCS=""
