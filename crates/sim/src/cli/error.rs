@@ -6,12 +6,22 @@ use std::path::{Path, PathBuf};
 /// Why `zkmsm sim` failed; the message is one line naming the argument or file.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
-    /// `--log-n` above 40.
-    #[error("--log-n {0}: at most 40")]
+    /// `--log-n` above [`super::config::MAX_LOG_N`].
+    #[error("--log-n {0}: at most {max} (the model holds every point's digits)", max = super::config::MAX_LOG_N)]
     LogN(u32),
     /// `--window` outside 2..=30.
     #[error("--window {0}: must be in 2..=30")]
     Window(u32),
+    /// An argument outside what the model runs.
+    #[error("{name} {value}: {rule}")]
+    Arg {
+        /// The option, e.g. `--adders`.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What it must be.
+        rule: String,
+    },
     /// `--groups` not a power of two.
     #[error("--groups {0}: must be a power of two")]
     Groups(usize),
@@ -79,6 +89,11 @@ pub enum SimError {
 }
 
 impl SimError {
+    /// `name value` refused: it must be `rule`.
+    pub fn arg(name: &'static str, value: impl ToString, rule: impl Into<String>) -> Self {
+        SimError::Arg { name, value: value.to_string(), rule: rule.into() }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         SimError::Io { path: path.to_path_buf(), source }
