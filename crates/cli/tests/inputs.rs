@@ -14,6 +14,13 @@ fn prepare_reads_standard_input() {
     let o = run_with_stdin(c, std::fs::read(&f.points).unwrap());
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    // standard input redirected from the file itself
+    let o = shell(
+        "exec \"$0\" prepare --curve bls12-377 --backend xyzz --points - --out \"$2\" < \"$1\"",
+        &[s(&f.points), s(&b)],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
 }
 
 /// 2n compressed points are as long as n uncompressed: with point 3 out of
@@ -40,8 +47,17 @@ fn find_non_subgroup_point() -> [u8; 48] {
         e[47] = x;
         let p = dir.path().join("one.bin");
         std::fs::write(&p, e).unwrap();
-        let o = run(cmd(&["prepare", "--curve", "bls12-381", "--points", s(&p), "--out", s(&dir.path().join("o")),
-            "--point-format", "compressed"]));
+        let o = run(cmd(&[
+            "prepare",
+            "--curve",
+            "bls12-381",
+            "--points",
+            s(&p),
+            "--out",
+            s(&dir.path().join("o")),
+            "--point-format",
+            "compressed",
+        ]));
         if stderr(&o).contains("subgroup") {
             return e;
         }

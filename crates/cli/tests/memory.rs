@@ -9,8 +9,10 @@ use common::*;
 fn gen_refuses_what_it_cannot_allocate_before_generating() {
     let dir = tempfile::tempdir().unwrap();
     let (p, sc) = (dir.path().join("p"), dir.path().join("s"));
-    let o = shell("ulimit -v 1000000; exec \"$0\" gen --curve bls12-381 --log-n 26 --points \"$1\" --scalars \"$2\"",
-        &[s(&p), s(&sc)]);
+    let o = shell(
+        "ulimit -v 1000000; exec \"$0\" gen --curve bls12-381 --log-n 26 --points \"$1\" --scalars \"$2\"",
+        &[s(&p), s(&sc)],
+    );
     let e = one_line_error(&o);
     assert!(e.contains("out of memory") && e.contains("2^26"), "{e}");
     assert!(!p.exists() && !sc.exists());

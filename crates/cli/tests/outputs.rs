@@ -33,8 +33,19 @@ fn gen_checks_both_paths_before_generating() {
     let old = std::fs::read(&f.points).unwrap();
     for bad in [".", "missing-dir/s.bin"] {
         let bad = f.path(bad);
-        let o = run(cmd(&["gen", "--curve", "bls12-377", "--log-n", "12", "--seed", "7", "--points", s(&f.points),
-            "--scalars", s(&bad)]));
+        let o = run(cmd(&[
+            "gen",
+            "--curve",
+            "bls12-377",
+            "--log-n",
+            "12",
+            "--seed",
+            "7",
+            "--points",
+            s(&f.points),
+            "--scalars",
+            s(&bad),
+        ]));
         let e = one_line_error(&o);
         assert!(e.contains(s(&bad)), "{e}");
         // nothing was generated: the points file is the old one
@@ -54,8 +65,19 @@ fn interrupted_gen_never_leaves_a_mixed_pair() {
     for delay_ms in [0u64, 20, 40, 60, 80, 100, 130, 160, 200, 300] {
         std::fs::write(&f.points, &old.0).unwrap();
         std::fs::write(&f.scalars, &old.1).unwrap();
-        let mut child = cmd(&["gen", "--curve", "bls12-377", "--log-n", "12", "--seed", "9", "--points", s(&f.points),
-            "--scalars", s(&f.scalars)])
+        let mut child = cmd(&[
+            "gen",
+            "--curve",
+            "bls12-377",
+            "--log-n",
+            "12",
+            "--seed",
+            "9",
+            "--points",
+            s(&f.points),
+            "--scalars",
+            s(&f.scalars),
+        ])
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
@@ -64,11 +86,20 @@ fn interrupted_gen_never_leaves_a_mixed_pair() {
         child.wait().unwrap();
         let p = std::fs::read(&f.points).ok();
         let sc = std::fs::read(&f.scalars).ok();
-        let state = (p.as_ref() == Some(&old.0), p.as_ref() == Some(&fresh.0), sc.as_ref() == Some(&old.1),
-            sc.as_ref() == Some(&fresh.1));
+        let state = (
+            p.as_ref() == Some(&old.0),
+            p.as_ref() == Some(&fresh.0),
+            sc.as_ref() == Some(&old.1),
+            sc.as_ref() == Some(&fresh.1),
+        );
         let ok = matches!(state, (true, _, true, _) | (_, true, _, true))
             || (sc.is_none() && (p.as_ref() == Some(&old.0) || p.as_ref() == Some(&fresh.0)));
-        assert!(ok, "after {delay_ms} ms: points old/new {:?}, scalars old/new {:?}", (state.0, state.1), (state.2, state.3));
+        assert!(
+            ok,
+            "after {delay_ms} ms: points old/new {:?}, scalars old/new {:?}",
+            (state.0, state.1),
+            (state.2, state.3)
+        );
         for t in leftover_temporaries(f.dir.path()) {
             std::fs::remove_file(f.path(&t)).unwrap();
         }
@@ -133,7 +164,8 @@ fn bench_checks_the_plot_path_before_the_benchmark() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("no-such-dir/x.svg");
     // one_line_error: nothing on stdout, so no table was printed first
-    let e = one_line_error(&run(cmd(&["bench", "--log-n", "8", "--repeat", "1", "--backend", "xyzz", "--plot", s(&bad)])));
+    let e =
+        one_line_error(&run(cmd(&["bench", "--log-n", "8", "--repeat", "1", "--backend", "xyzz", "--plot", s(&bad)])));
     assert!(e.contains("x.svg"), "{e}");
 }
 
@@ -156,8 +188,22 @@ fn sim_sweep_and_thesis_replace_their_files_by_rename() {
     let csv = dir.path().join("sweep.csv");
     std::fs::write(&csv, b"old").unwrap();
     std::fs::hard_link(&csv, dir.path().join("old.csv")).unwrap();
-    let o = run(cmd(&["sim", "sweep", "--out", s(dir.path()), "--log-n", "6", "--c-min", "4", "--c-max", "5",
-        "--depths", "10", "--schedulers", "greedy"]));
+    let o = run(cmd(&[
+        "sim",
+        "sweep",
+        "--out",
+        s(dir.path()),
+        "--log-n",
+        "6",
+        "--c-min",
+        "4",
+        "--c-max",
+        "5",
+        "--depths",
+        "10",
+        "--schedulers",
+        "greedy",
+    ]));
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(std::fs::read(dir.path().join("old.csv")).unwrap(), b"old");
     assert!(std::fs::read_to_string(&csv).unwrap().starts_with("sweep,"));

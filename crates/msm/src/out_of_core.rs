@@ -103,7 +103,14 @@ pub struct OutOfCoreOptions {
 impl OutOfCoreOptions {
     /// Defaults (auto backend, full validation, format detected) for `budget` bytes.
     pub fn with_budget(budget: usize) -> Self {
-        Self { budget, format: None, backend: BackendChoice::Auto, validation: Validation::Full, glv: GlvMode::Auto, window: None }
+        Self {
+            budget,
+            format: None,
+            backend: BackendChoice::Auto,
+            validation: Validation::Full,
+            glv: GlvMode::Auto,
+            window: None,
+        }
     }
 }
 

@@ -45,7 +45,8 @@ pub(crate) fn human_bytes(b: usize) -> String {
 /// and released (no page is touched).
 pub(crate) fn check_memory(bytes: usize, what: &str) -> Result<(), CliError> {
     let mut probe: Vec<u8> = Vec::new();
-    crate::alloc::fallible(|| probe.try_reserve_exact(bytes)).map_err(|_| CliError::OutOfMemory(format!("{what} need up to {}", human_bytes(bytes))))
+    crate::alloc::fallible(|| probe.try_reserve_exact(bytes))
+        .map_err(|_| CliError::OutOfMemory(format!("{what} need up to {}", human_bytes(bytes))))
 }
 
 pub fn gen<C: MsmCurve>(a: &GenArgs) -> Result<(), CliError> {

@@ -2,8 +2,8 @@
 //! both axes logarithmic.
 
 use crate::error::CliError;
-use plotters::prelude::*;
 use crate::output::Output;
+use plotters::prelude::*;
 
 /// Median MSM times: (backend label, [(log2 N, ms)]) in the order first seen.
 #[derive(Default)]

@@ -27,7 +27,7 @@ pub struct PointsInput {
 
 impl PointsInput {
     /// Open `path` (`-`: standard input). A regular file is measured and its
-    /// head read; a stream (standard input, a pipe, a FIFO) is read whole,
+    /// head read; standard input, a pipe or a FIFO is read whole,
     /// but no further than `max_points` uncompressed points can take.
     pub fn read<C: EngineCurve>(path: &Path, max_points: usize) -> Result<Self, MsmError> {
         use std::io::Read;
@@ -45,7 +45,9 @@ impl PointsInput {
             return Err(io(std::io::Error::from(std::io::ErrorKind::IsADirectory)));
         }
         let head_bytes = (LENGTH_PREFIX_BYTES + PROBE * PointFormat::Uncompressed.size::<C>()) as u64;
-        if meta.is_file() {
+        // standard input is read as a stream even from a file: its offset is
+        // shared with whoever opened it, so it is read once, from where it is
+        if meta.is_file() && !stdin {
             let mut head = Vec::new();
             file.take(head_bytes).read_to_end(&mut head).map_err(io)?;
             return Ok(Self { name, len: meta.len() as usize, head, bytes: None });
@@ -131,7 +133,11 @@ fn malformed(path: &Path, offset: usize, what: String) -> MsmError {
 
 /// The first invalid point among the first few of layout `fit`, as the
 /// error that names it (index and byte offset in the file).
-fn first_bad<C: EngineCurve>(path: &Path, head: &[u8], (n, f, at): (usize, PointFormat, usize)) -> Option<(usize, MsmError)> {
+fn first_bad<C: EngineCurve>(
+    path: &Path,
+    head: &[u8],
+    (n, f, at): (usize, PointFormat, usize),
+) -> Option<(usize, MsmError)> {
     let size = f.size::<C>();
     for k in 1..=n.min(PROBE) {
         let bytes = head.get(at..at + k * size)?;

@@ -3,17 +3,17 @@
 //! --prepared`, which maps such a file and starts at once.
 
 use super::ms;
+use super::points_layout::{count_points, PointsInput};
 use crate::args::{MsmArgs, PrepareArgs};
 use crate::console::errln;
+use crate::console::require_stdout;
 use crate::error::CliError;
+use crate::output::{input_identity, Identity, Output};
 use crate::progress;
+use std::io::IsTerminal;
 use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use super::points_layout::{count_points, PointsInput};
-use crate::console::require_stdout;
-use crate::output::{input_identity, Identity, Output};
-use std::io::IsTerminal;
 use zkmsm::io::{read_points_from, ReadOptions, Source};
 use zkmsm::{EngineCurve, MsmBuilder, MsmError, Validation};
 

@@ -115,7 +115,16 @@ impl Files {
         let log_n = log_n.to_string();
         let seed = seed.to_string();
         let o = run(cmd(&[
-            "gen", "--curve", self.curve, "--log-n", &log_n, "--seed", &seed, "--points", s(points), "--scalars",
+            "gen",
+            "--curve",
+            self.curve,
+            "--log-n",
+            &log_n,
+            "--seed",
+            &seed,
+            "--points",
+            s(points),
+            "--scalars",
             s(scalars),
         ]));
         assert!(o.status.success(), "{}", stderr(&o));

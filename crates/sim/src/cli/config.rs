@@ -32,7 +32,8 @@ impl SimArgs {
             None => return Err(SimError::LogN(self.log_n)),
         };
         if let Some(v) = self.window {
-            if !(2..=30).contains(&v) {
+            // the model's plan is the engine's: windows up to its MAX_C
+            if !(2..=zkmsm::plan::MAX_C).contains(&v) {
                 return Err(SimError::Window(v));
             }
             c.c = v;

@@ -9,8 +9,8 @@ pub enum SimError {
     /// `--log-n` above [`super::config::MAX_LOG_N`].
     #[error("--log-n {0}: at most {max} (the model holds every point's digits)", max = super::config::MAX_LOG_N)]
     LogN(u32),
-    /// `--window` outside 2..=30.
-    #[error("--window {0}: must be in 2..=30")]
+    /// `--window` outside 2..=[`zkmsm::plan::MAX_C`].
+    #[error("--window {0}: must be in 2..={max}", max = zkmsm::plan::MAX_C)]
     Window(u32),
     /// An argument outside what the model runs.
     #[error("{name} {value}: {rule}")]
@@ -39,7 +39,7 @@ pub enum SimError {
         /// The core's largest window.
         cmax: u32,
     },
-    #[error("--c-min {c_min} --c-max {c_max}: need 2 <= c-min <= c-max <= 24")]
+    #[error("--c-min {c_min} --c-max {c_max}: need 2 <= c-min <= c-max <= {max}", max = zkmsm::plan::MAX_C)]
     /// The sweep's window range is empty or out of bounds.
     SweepWindows {
         /// `--c-min`.

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 /// charts to `a.out`.
 pub fn sweep(a: &SweepArgs) -> Result<(), SimError> {
     let scheds: Vec<SchedKind> = if a.schedulers.is_empty() { SchedKind::ALL.to_vec() } else { a.schedulers.clone() };
-    if a.c_min < 2 || a.c_max > 24 || a.c_min > a.c_max {
+    if a.c_min < 2 || a.c_max > zkmsm::plan::MAX_C || a.c_min > a.c_max {
         return Err(SimError::SweepWindows { c_min: a.c_min, c_max: a.c_max });
     }
     if a.log_n > super::config::MAX_LOG_N {
