@@ -177,7 +177,7 @@ fn best_error(path: &Path, len: usize, probed: Vec<Probed>) -> MsmError {
         path,
         0,
         format!(
-            "{len} bytes could be compressed or uncompressed points, and neither reads: {}; say which with --point-format",
+            "{len} bytes could be compressed or uncompressed points, and the first points are valid as neither ({}): say which with --point-format",
             each.join("; ")
         ),
     )
