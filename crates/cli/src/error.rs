@@ -31,6 +31,16 @@ pub enum CliError {
     WrongResult { got: String, expected: String },
     #[error("backend {backend} disagrees with backend {first} at n = 2^{log_n}")]
     BackendsDisagree { backend: &'static str, first: &'static str, log_n: u32 },
+    #[error("--out {} is the points file {}: it would overwrite its own input", shown(.output), shown(.input))]
+    OutputIsInput { output: PathBuf, input: PathBuf },
+    #[error("{}: {n} points: above the input limit of {max} (--max-points)", shown(.path))]
+    AboveMaxPoints { path: PathBuf, n: usize, max: usize },
+    /// A size whose memory cannot be had (checked before the work).
+    #[error("out of memory: {0}")]
+    OutOfMemory(String),
+    /// An output that cannot be written (checked before the work that fills it).
+    #[error("{}: {what}", shown(.path))]
+    Output { path: PathBuf, what: String },
     #[error("{}: drawing the plot: {what}", shown(.path))]
     Plot { path: PathBuf, what: String },
 }

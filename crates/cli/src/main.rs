@@ -6,13 +6,19 @@
 //! Progress and timings go to stderr. Errors are one line on stderr, exit 1;
 //! a closed pipe on stdout ends the command quietly (SIGPIPE), as Unix tools do.
 
+mod alloc;
 mod args;
 mod commands;
 mod console;
 mod error;
+mod mapped;
+mod output;
 mod progress;
 
 use clap::Parser;
+
+#[global_allocator]
+static ALLOCATOR: alloc::OneLineOutOfMemory = alloc::OneLineOutOfMemory;
 
 fn main() {
     console::default_sigpipe();

@@ -54,7 +54,8 @@ pub fn chunk_points_for(budget: usize, glv: bool) -> Result<usize, MsmError> {
         return Err(MsmError::Unsupported(format!(
             "memory budget {budget} bytes is below the least that works{}: {least} bytes ({} MiB)",
             if glv { " with GLV" } else { "" },
-            least.div_ceil(1 << 20)
+            // rounded up to hundredths: the figure shown is always enough
+            (least as f64 / (1u64 << 20) as f64 * 100.0).ceil() / 100.0
         )));
     }
     Ok((budget - bucket_reserve()) / per_point)
@@ -96,12 +97,21 @@ pub struct OutOfCoreOptions {
     /// the memory a point, so half the points a chunk); `Auto` and `Off`
     /// without (GLV under a budget is not measured: `Auto` stays off).
     pub glv: GlvMode,
+    /// Window size c of each chunk's MSM (`None`: the cost model's).
+    pub window: Option<u32>,
 }
 
 impl OutOfCoreOptions {
     /// Defaults (auto backend, full validation, format detected) for `budget` bytes.
     pub fn with_budget(budget: usize) -> Self {
-        Self { budget, format: None, backend: BackendChoice::Auto, validation: Validation::Full, glv: GlvMode::Auto }
+        Self {
+            budget,
+            format: None,
+            backend: BackendChoice::Auto,
+            validation: Validation::Full,
+            glv: GlvMode::Auto,
+            window: None,
+        }
     }
 }
 
@@ -124,6 +134,14 @@ pub struct OutOfCoreOutput<C: MsmCurve> {
     pub backends: Vec<&'static str>,
     /// Whether the chunks ran GLV.
     pub glv: bool,
+    /// The first chunk's plan (window c, windows); `None` without points.
+    pub plan: Option<crate::Plan>,
+    /// Each phase's time, summed over the chunks.
+    pub timings: crate::PhaseTimings,
+    /// Reading, decoding and validating the chunks, in all.
+    pub load: std::time::Duration,
+    /// Building the chunks' contexts, in all.
+    pub init: std::time::Duration,
 }
 
 impl<C: MsmCurve> OutOfCoreOutput<C> {
@@ -222,26 +240,36 @@ pub fn msm_files<C: EngineCurve>(
     let mut backends = Vec::new();
     let mut chunks = 0;
     let mut first = 0;
+    let (mut plan, mut timings) = (None, crate::PhaseTimings::default());
+    let (mut load, mut init) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
     while first < n {
         let k = chunk.min(n - first);
         let (pb, sb) = (&mut pbuf[..k * size], &mut sbuf[..k * SCALAR_BYTES]);
+        let t = std::time::Instant::now();
         let s_base = s_header + first * SCALAR_BYTES;
         read_at(&scalars, scalars_path, sb, s_base)?;
         let s = decode_scalar_run::<C>(sb, first, s_base).map_err(bad(scalars_path))?;
         let p_base = p_header + first * size;
         read_at(&points, points_path, pb, p_base)?;
         let p = decode_point_run::<C>(pb, layout.format, opts.validation, first, p_base).map_err(bad(points_path))?;
+        load += t.elapsed();
+        let t = std::time::Instant::now();
         let ctx = MsmBuilder::new()
             .backend(opts.backend)
+            .window(opts.window)
             .validation(Validation::AlreadyValidated)
             .glv(if glv { GlvMode::On } else { GlvMode::Off }) // the chunk's images, made here
             .build(p)?;
         if !backends.contains(&ctx.backend_name()) {
             backends.push(ctx.backend_name());
         }
-        result = result.add(&ctx.msm_report(&s)?.result);
+        init += t.elapsed();
+        let out = ctx.msm_report(&s)?;
+        plan.get_or_insert(out.plan);
+        timings.add(&out.timings);
+        result = result.add(&out.result);
         chunks += 1;
         first += k;
     }
-    Ok(OutOfCoreOutput { result, n, chunk_points: chunk, chunks, layout, backends, glv })
+    Ok(OutOfCoreOutput { result, n, chunk_points: chunk, chunks, layout, backends, glv, plan, timings, load, init })
 }

@@ -17,6 +17,11 @@ pub fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
             || MsmError::Unsupported("bench runs the library's backends; run --backend rtl with msm or demo".into());
         a.backend.iter().map(|&b| b.choice().ok_or_else(rtl)).collect::<Result<_, _>>()?
     };
+    // the plot's path is checked (its temporary file made) before the benchmark
+    let plot_out = a.plot.as_deref().map(crate::output::Output::open).transpose()?;
+    for &b in &a.backend {
+        super::msm::backend_for_curve::<C>(b)?;
+    }
     let mut sched_rows: Vec<String> = Vec::new();
     let mut series = plot::Series::default();
     outln!(
@@ -94,8 +99,8 @@ pub fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
             outln!("{r}")?;
         }
     }
-    if let Some(path) = &a.plot {
-        plot::draw(path, &format!("zkmsm bench, {} G1, median of {}", C::NAME, a.repeat), &series)?;
+    if let Some(out) = plot_out {
+        plot::draw(out, &format!("zkmsm bench, {} G1, median of {}", C::NAME, a.repeat), &series)?;
     }
     Ok(())
 }

@@ -5,6 +5,7 @@ mod demo;
 mod gen;
 mod msm;
 mod plot;
+mod points_layout;
 mod prepare;
 mod rtl;
 

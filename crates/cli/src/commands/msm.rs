@@ -21,6 +21,7 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
     if a.memory_budget.is_none() {
         rtl::refuse_early::<C>(a.backend, a.precompute, a.rtl_cores)?;
     }
+    backend_for_curve::<C>(a.backend)?;
     if points_path.as_os_str() == "-" && a.scalars.as_os_str() == "-" {
         return Err(CliError::BothStdin);
     }
@@ -146,9 +147,22 @@ pub(super) fn run_and_report<C: zkmsm::EngineCurve>(
 }
 
 /// `--memory-budget`: the library's out-of-core MSM (zkmsm::out_of_core).
+/// Each option is honoured or refused: `--check` and `--precompute` would
+/// hold every point in memory and are refused; `--window`, `--repeat`,
+/// `--max-points` and `--glv` apply to each chunk's MSM.
 fn out_of_core<C: zkmsm::EngineCurve>(a: &MsmArgs, points: &Path, budget: usize) -> Result<(), CliError> {
     if points.as_os_str() == "-" || a.scalars.as_os_str() == "-" {
         return Err(CliError::BudgetNeedsFiles);
+    }
+    let refuse = |what: &str| Err(zkmsm::MsmError::Unsupported(format!("--memory-budget: {what}")).into());
+    if a.check {
+        return refuse("--check holds every point in memory for the reference, which the budget rules out");
+    }
+    if a.precompute.is_some() {
+        return refuse("--precompute keeps shifted copies of every point in memory, which the budget rules out");
+    }
+    if a.rtl_cores != 1 {
+        return refuse("--rtl-cores applies to --backend rtl only, which runs in memory");
     }
     let opts = zkmsm::out_of_core::OutOfCoreOptions {
         format: a.point_format.map(Into::into),
@@ -156,28 +170,65 @@ fn out_of_core<C: zkmsm::EngineCurve>(a: &MsmArgs, points: &Path, budget: usize)
             zkmsm::MsmError::Unsupported("--memory-budget runs the library's backends, not --backend rtl".into())
         })?,
         glv: a.glv.mode(),
+        window: a.window,
         ..zkmsm::out_of_core::OutOfCoreOptions::with_budget(budget)
     };
-    let t = Instant::now();
-    let out = zkmsm::out_of_core::msm_files::<C>(points, &a.scalars, &opts)?;
-    let msm_ms = ms(t.elapsed());
+    // the scalars file's length gives the count (a length prefix adds 8 bytes)
+    let scalars_len = std::fs::metadata(&a.scalars)
+        .map_err(|source| zkmsm::MsmError::Io { path: a.scalars.clone(), source })?
+        .len() as usize;
+    let n = scalars_len / zkmsm::io::SCALAR_BYTES;
+    if n > a.max_points {
+        return Err(CliError::AboveMaxPoints { path: a.scalars.clone(), n, max: a.max_points });
+    }
+    // each run reads, validates and multiplies: the reading is part of what
+    // is measured, so there is no warm-up; msm_ms is the median
+    let mut runs = Vec::new();
+    for _ in 0..a.repeat {
+        let t = Instant::now();
+        let out = zkmsm::out_of_core::msm_files::<C>(points, &a.scalars, &opts)?;
+        runs.push((ms(t.elapsed()), out));
+    }
+    runs.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let all: Vec<f64> = runs.iter().map(|r| r.0).collect();
+    let (msm_ms, out) = runs.swap_remove(runs.len() / 2);
     errln!(
-        "out-of-core msm: {msm_ms:.2} ms (read, validate and MSM), {} points in {} chunks of {}, backend {}{}",
+        "out-of-core msm: {msm_ms:.2} ms (read, validate and MSM; median of {}), {} points in {} chunks of {}, backend {}{}",
+        a.repeat,
         out.n,
         out.chunks,
         out.chunk_points,
         out.backend_line(),
         if out.glv { ", GLV" } else { "" }
     )?;
+    for (name, v) in out.timings.as_ms() {
+        errln!("  {name:<20} {v:10.2} ms (all chunks)")?;
+    }
     let hex = result_hex(&out.result.to_affine());
     if a.json {
+        let phases: serde_json::Map<_, _> =
+            out.timings.as_ms().iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
         outln!(
             "{}",
-            json!({"curve": C::NAME, "n": out.n, "result": hex, "msm_ms": msm_ms, "memory_budget": budget,
+            json!({"curve": C::NAME, "n": out.n, "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
+                   "load_ms": ms(out.load), "init_ms": ms(out.init),
+                   "window": out.plan.map(|p| p.c), "windows": out.plan.map(|p| p.windows),
+                   "phases_ms": phases, "memory_budget": budget,
                    "chunks": out.chunks, "chunk_points": out.chunk_points, "backend": out.backend_line(),
                    "backends": out.backends, "glv": out.glv})
         )
     } else {
         outln!("{hex}")
     }
+}
+
+/// A backend the curve does not have is refused before any input is read
+/// (the library's own refusal, asked of no points).
+pub(super) fn backend_for_curve<C: zkmsm::EngineCurve>(backend: crate::args::BackendName) -> Result<(), CliError> {
+    if backend != crate::args::BackendName::TwistedEdwards {
+        return Ok(());
+    }
+    let choice = backend.choice().expect("a library backend");
+    MsmBuilder::new().validation(Validation::AlreadyValidated).backend(choice).build(Vec::<Affine<C>>::new())?;
+    Ok(())
 }

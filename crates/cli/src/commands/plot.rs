@@ -2,8 +2,8 @@
 //! both axes logarithmic.
 
 use crate::error::CliError;
+use crate::output::Output;
 use plotters::prelude::*;
-use std::path::Path;
 
 /// Median MSM times: (backend label, [(log2 N, ms)]) in the order first seen.
 #[derive(Default)]
@@ -18,8 +18,11 @@ impl Series {
     }
 }
 
-pub fn draw(path: &Path, title: &str, series: &Series) -> Result<(), CliError> {
-    let err = |what: String| CliError::Plot { path: path.to_path_buf(), what };
+/// Draw the plot and write it to `out` (opened before the benchmark, so a
+/// bad path fails first), whole or not at all.
+pub fn draw(out: Output, title: &str, series: &Series) -> Result<(), CliError> {
+    let path = out.name().to_path_buf();
+    let err = |what: String| CliError::Plot { path: path.clone(), what };
     let points = series.0.iter().flat_map(|(_, v)| v.iter());
     let (mut x0, mut x1, mut y0, mut y1) = (u32::MAX, 0u32, f64::INFINITY, 0f64);
     for &(k, ms) in points {
@@ -71,6 +74,5 @@ pub fn draw(path: &Path, title: &str, series: &Series) -> Result<(), CliError> {
             .map_err(|e| err(e.to_string()))?;
         root.present().map_err(|e| err(e.to_string()))?;
     }
-    zkmsm::io::Sink::create(path)?.write_all_and_flush(svg.as_bytes())?;
-    Ok(())
+    out.write_whole(svg.as_bytes())
 }

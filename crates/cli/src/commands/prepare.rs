@@ -3,81 +3,25 @@
 //! --prepared`, which maps such a file and starts at once.
 
 use super::ms;
+use super::points_layout::{count_points, PointsInput};
 use crate::args::{MsmArgs, PrepareArgs};
 use crate::console::errln;
+use crate::console::require_stdout;
 use crate::error::CliError;
+use crate::output::{input_identity, Identity, Output};
 use crate::progress;
+use std::io::IsTerminal;
+use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use zkmsm::io::{read_points_from, ReadOptions, Source};
 use zkmsm::{EngineCurve, MsmBuilder, MsmError, Validation};
-use zkmsm_curve::PointFormat;
 
-/// The number of points and their format, from the file's length (and its
-/// arkworks length prefix, if any). Where the length fits more than one
-/// layout (2n compressed points are as long as n uncompressed), the first
-/// few points are decoded and validated in each: the layout whose points
-/// are valid is taken, and the file is refused when not exactly one is.
-fn count_points<C: EngineCurve>(path: &Path, format: Option<PointFormat>) -> Result<(usize, PointFormat), MsmError> {
-    use std::io::Read;
-    const PROBE: usize = 4;
-    let io = |source| MsmError::Io { path: path.to_path_buf(), source };
-    let len = std::fs::metadata(path).map_err(io)?.len() as usize;
-    let mut head = Vec::new();
-    std::fs::File::open(path)
-        .map_err(io)?
-        .take((8 + PROBE * PointFormat::Uncompressed.size::<C>()) as u64)
-        .read_to_end(&mut head)
-        .map_err(io)?;
-    let prefix_value = (len >= 8).then(|| u64::from_le_bytes(head[..8].try_into().unwrap()));
-    let formats = match format {
-        Some(f) => vec![f],
-        None => vec![PointFormat::Compressed, PointFormat::Uncompressed],
-    };
-    // (points, format, byte offset of the first point)
-    let mut fits = Vec::new();
-    for f in formats {
-        let size = f.size::<C>();
-        if len.is_multiple_of(size) {
-            fits.push((len / size, f, 0));
-        }
-        if len >= 8 && (len - 8).is_multiple_of(size) && prefix_value == Some(((len - 8) / size) as u64) {
-            fits.push(((len - 8) / size, f, 8));
-        }
-    }
-    if fits.len() > 1 {
-        let valid: Vec<_> = fits
-            .iter()
-            .copied()
-            .filter(|&(n, f, at)| {
-                let probe = &head[at..(at + n.min(PROBE) * f.size::<C>()).min(head.len())];
-                zkmsm::decode_points::<C>(probe, f, Validation::Full).is_ok()
-            })
-            .collect();
-        if valid.len() != 1 {
-            return Err(MsmError::Malformed {
-                path: path.to_path_buf(),
-                offset: 0,
-                what: format!(
-                    "{len} bytes could be compressed or uncompressed points, and the first points are valid as {}: say which with --point-format",
-                    if valid.is_empty() { "neither" } else { "both" }
-                ),
-            });
-        }
-        fits = valid;
-    }
-    match fits[..] {
-        [(n, f, _)] => Ok((n, f)),
-        _ => Err(MsmError::Malformed {
-            path: path.to_path_buf(),
-            offset: len as u64,
-            what: format!(
-                "{len} bytes is not a whole number of {} points ({} bytes compressed, {} uncompressed, optionally after an 8-byte length prefix)",
-                C::NAME,
-                PointFormat::Compressed.size::<C>(),
-                PointFormat::Uncompressed.size::<C>()
-            ),
-        }),
+/// An error about the staging file, told about the output the user named.
+fn renamed(e: MsmError, staging: &Path, out: &Path) -> MsmError {
+    match e {
+        MsmError::Io { path, source } if path == staging => MsmError::Io { path: out.to_path_buf(), source },
+        other => other,
     }
 }
 
@@ -85,9 +29,29 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
     let backend = a.backend.choice().ok_or_else(|| {
         MsmError::Unsupported("prepare writes the library's backends' layouts, not --backend rtl".into())
     })?;
+    super::msm::backend_for_curve::<C>(a.backend)?;
+    let mut out = Output::open(&a.out)?;
+    if out.writes_stdout() {
+        require_stdout()?;
+        if std::io::stdout().is_terminal() {
+            return Err(CliError::BinaryToTerminal);
+        }
+    }
+    if let Some((dev, ino)) = input_identity(&a.points) {
+        if out.identity() == Identity::Inode(dev, ino) {
+            return Err(CliError::OutputIsInput { output: a.out.clone(), input: a.points.clone() });
+        }
+    }
     let t = Instant::now();
-    let (n, format) = count_points::<C>(&a.points, a.point_format.map(Into::into))?;
-    let mut src = Source::open(&a.points)?;
+    let input = PointsInput::read::<C>(&a.points, a.max_points)?;
+    let (n, format) = count_points::<C>(&input, a.point_format.map(Into::into))?;
+    if n > a.max_points {
+        return Err(CliError::AboveMaxPoints { path: input.name.clone(), n, max: a.max_points });
+    }
+    let mut src = match input.bytes {
+        Some(bytes) => Source::from_bytes(input.name.clone(), bytes),
+        None => Source::open(&a.points)?,
+    };
     let pb = progress::bar("reading and validating points", "points");
     let (points, _) = read_points_from::<C>(
         &mut src,
@@ -116,7 +80,11 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
     let init = t.elapsed();
     pb.set_message("writing the prepared file");
     let t = Instant::now();
-    ctx.write_prepared(&a.out)?;
+    // written beside the target and renamed over it: a reader that has the
+    // old file mapped keeps the old inode, whole
+    let staging = out.staging_path()?;
+    ctx.write_prepared(&staging).map_err(|e| renamed(e, &staging, &a.out))?;
+    out.commit()?;
     pb.finish_and_clear();
     errln!(
         "prepared {n} {} points ({format:?}) for {}{}{}: loaded and validated in {:.0} ms, converted in {:.0} ms, written in {:.0} ms",
@@ -133,6 +101,8 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
 
 pub fn msm_prepared<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliError> {
     let t = Instant::now();
+    check_prepared_file(file, a.max_points)?;
+    crate::mapped::guard_truncation(&[file, &a.scalars]);
     // the file first: a file of another curve is named as that, not as scalars out of range
     let mut ctx = zkmsm::open_prepared_with::<C>(file, a.glv.mode())?;
     // mapped, used in place: nothing copied
@@ -166,4 +136,39 @@ pub fn msm_prepared<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliE
         ms(load)
     )?;
     super::msm::run_and_report(a, ctx.as_ref(), &scalars, &[], load, Duration::ZERO, None)
+}
+
+/// A prepared file is mapped: it must be a regular file (a FIFO would block,
+/// a directory or a device cannot be mapped), checked without blocking; and
+/// its point count, when its header reads, within `--max-points`.
+fn check_prepared_file(file: &Path, max_points: usize) -> Result<(), CliError> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let io = |source| MsmError::Io { path: file.to_path_buf(), source };
+    let f = std::fs::File::options().read(true).custom_flags(libc::O_NONBLOCK).open(file).map_err(io)?;
+    let kind = f.metadata().map_err(io)?.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_dir() {
+            "a directory"
+        } else if kind.is_fifo() {
+            "a FIFO"
+        } else if kind.is_char_device() || kind.is_block_device() {
+            "a device"
+        } else {
+            "not a regular file"
+        };
+        return Err(MsmError::Prepared {
+            path: file.to_path_buf(),
+            what: format!("{what}: a prepared file is mapped, so it must be a regular file written by zkmsm prepare"),
+        }
+        .into());
+    }
+    let mut head = Vec::new();
+    f.take(4096).read_to_end(&mut head).map_err(io)?;
+    if let Ok(h) = zkmsm::prepared::Header::decode(&head) {
+        if h.points > max_points as u64 {
+            return Err(CliError::AboveMaxPoints { path: file.to_path_buf(), n: h.points as usize, max: max_points });
+        }
+    }
+    Ok(())
 }

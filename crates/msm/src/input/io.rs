@@ -531,7 +531,13 @@ pub fn read_points_from<C: MsmCurve>(
     points.try_reserve_exact(n).map_err(|_| out_of_memory(&path, format!("cannot allocate memory for {n} points")))?;
     let mut buf = vec![0u8; RECORDS_PER_READ.min(n) * size];
     (opts.progress)(0, n);
-    let bad = |b: BadPoint| malformed(&path, header + b.offset as usize, format!("point {}: {}", b.index, b.fault));
+    // the layout was told by the count alone: when the very first point does
+    // not read, say what else the length fits (two files concatenated)
+    let hint = if opts.format.is_none() { other_layouts::<C>(len, n, layout) } else { String::new() };
+    let bad = |b: BadPoint| {
+        let hint = if b.index == 0 { hint.as_str() } else { "" };
+        malformed(&path, header + b.offset as usize, format!("point {}: {}{hint}", b.index, b.fault))
+    };
     // Points decoded but not yet validated start at `validated`. They are
     // validated in batches (the batch subgroup test costs less per point on
     // more points), and before any decoding error is reported, so the first
@@ -563,6 +569,34 @@ pub fn read_points_from<C: MsmCurve>(
         (opts.progress)(points.len(), n);
     }
     Ok((points, layout))
+}
+
+/// When `len` bytes read as `n` points in `layout` also hold a whole number
+/// of points of the other encoding (2n compressed points are as long as n
+/// uncompressed), the words that say so after a decoding error: a points
+/// file of another count (two files concatenated) then reads as the right
+/// count of garbage, and the counts are what differ.
+fn other_layouts<C: MsmCurve>(len: usize, n: usize, layout: PointsLayout) -> String {
+    let other = match layout.format {
+        PointFormat::Compressed => PointFormat::Uncompressed,
+        PointFormat::Uncompressed => PointFormat::Compressed,
+    };
+    let fits: Vec<String> = [0, LENGTH_PREFIX_BYTES]
+        .into_iter()
+        .filter(|&h| len >= h && (len - h).is_multiple_of(other.size::<C>()))
+        .map(|h| (len - h) / other.size::<C>())
+        .filter(|&m| m != n)
+        .map(|m| format!("{m} {} points", format_name(other)))
+        .collect();
+    if fits.is_empty() {
+        return String::new();
+    }
+    format!(
+        " (read as {n} {} points to match the {n} scalars; the {len} bytes also hold {}, a different count: \
+         check the counts, or say the encoding with --point-format)",
+        format_name(layout.format),
+        fits.join(" or ")
+    )
 }
 
 /// An output: a file, or standard output (`-`).

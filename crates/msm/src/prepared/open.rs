@@ -36,7 +36,7 @@ pub fn open_prepared_with<C: EngineCurve>(path: &Path, glv: GlvMode) -> Result<B
     }
     let choice = BackendChoice::from_name(&header.backend)
         .filter(|b| *b != BackendChoice::Auto)
-        .ok_or_else(|| refuse(path, format!("unknown backend {:?}", header.backend)))?;
+        .ok_or_else(|| refuse(path, format!("unknown backend \"{}\"", header.backend)))?;
     let expected = header.records.checked_mul(header.record_bytes as u64);
     if expected != Some(header.data_bytes) {
         return Err(refuse(path, "header corrupt: records x record bytes is not the data length"));

@@ -6,12 +6,22 @@ use std::path::{Path, PathBuf};
 /// Why `zkmsm sim` failed; the message is one line naming the argument or file.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
-    /// `--log-n` above 40.
-    #[error("--log-n {0}: at most 40")]
+    /// `--log-n` above [`super::config::MAX_LOG_N`].
+    #[error("--log-n {0}: at most {max} (the model holds every point's digits)", max = super::config::MAX_LOG_N)]
     LogN(u32),
-    /// `--window` outside 2..=30.
-    #[error("--window {0}: must be in 2..=30")]
+    /// `--window` outside 2..=[`zkmsm::plan::MAX_C`].
+    #[error("--window {0}: must be in 2..={max}", max = zkmsm::plan::MAX_C)]
     Window(u32),
+    /// An argument outside what the model runs.
+    #[error("{name} {value}: {rule}")]
+    Arg {
+        /// The option, e.g. `--adders`.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What it must be.
+        rule: String,
+    },
     /// `--groups` not a power of two.
     #[error("--groups {0}: must be a power of two")]
     Groups(usize),
@@ -29,7 +39,7 @@ pub enum SimError {
         /// The core's largest window.
         cmax: u32,
     },
-    #[error("--c-min {c_min} --c-max {c_max}: need 2 <= c-min <= c-max <= 24")]
+    #[error("--c-min {c_min} --c-max {c_max}: need 2 <= c-min <= c-max <= {max}", max = zkmsm::plan::MAX_C)]
     /// The sweep's window range is empty or out of bounds.
     SweepWindows {
         /// `--c-min`.
@@ -79,6 +89,11 @@ pub enum SimError {
 }
 
 impl SimError {
+    /// `name value` refused: it must be `rule`.
+    pub fn arg(name: &'static str, value: impl ToString, rule: impl Into<String>) -> Self {
+        SimError::Arg { name, value: value.to_string(), rule: rule.into() }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         SimError::Io { path: path.to_path_buf(), source }

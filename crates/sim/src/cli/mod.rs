@@ -75,8 +75,26 @@ pub(crate) fn say(text: &str) -> Result<(), SimError> {
     out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(SimError::Write)
 }
 
+/// Write `text` to `path` whole or not at all: to a temporary file beside
+/// it, synced, then renamed over it (an interrupted run leaves the old file).
 pub(crate) fn write_file(path: &Path, text: &str) -> Result<(), SimError> {
-    std::fs::write(path, text).map_err(|e| SimError::io(path, e))
+    // a pipe, a FIFO, a device: nothing to rename over, written in place
+    let stream = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
+    if stream || path.starts_with("/dev") || path.starts_with("/proc") {
+        return std::fs::write(path, text).map_err(|e| SimError::io(path, e));
+    }
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.zkmsm-{}.tmp", std::process::id()));
+    let written = std::fs::File::options()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|()| f.sync_all()))
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written.map_err(|e| SimError::io(path, e))
 }
 
 #[cfg(test)]
@@ -159,6 +177,38 @@ mod tests {
         assert_eq!(v["acc_cycles"], r.acc.cycles);
         assert_eq!(v["device_cycles"], r.device_cycles);
         assert!(v["latency_ms"].as_f64().unwrap() > 0.0);
+    }
+
+    #[test]
+    fn nonsense_parameters_are_refused_not_adjusted() {
+        for (args, message) in [
+            (&["--adders", "0"][..], "--adders 0: must be at least 1"),
+            (&["--banks", "0"][..], "--banks 0: must be at least 1"),
+            (&["--ports", "0"][..], "--ports 0: must be at least 1"),
+            (&["--depth", "0"][..], "--depth 0: must be at least 1"),
+            (&["--freq-mhz", "0"][..], "--freq-mhz 0: must be a positive number of MHz"),
+            (&["--freq-mhz", "NaN"][..], "--freq-mhz NaN: must be a positive number of MHz"),
+            (&["--scheduler", "core", "--cores", "100000"][..], "--cores 100000: must be in 1..=64"),
+            (&["--scheduler", "core", "--cmax", "2"][..], "--cmax 2: must be in 3..=20"),
+            (&["--n", "2000000000"][..], "--n 2000000000: at most 2^30"),
+        ] {
+            assert_eq!(parse(args).config().unwrap_err().to_string(), message, "{args:?}");
+        }
+        assert!(matches!(parse(&["--log-n", "31"]).config(), Err(SimError::LogN(31))));
+        let c = parse(&["--adders", "2", "--banks", "4", "--freq-mhz", "250.5"]).config().unwrap();
+        assert_eq!((c.machine.adders, c.machine.banks, c.freq_mhz), (2, 4, 250.5));
+    }
+
+    #[test]
+    fn thesis_arguments_are_checked_before_the_run() {
+        for (args, message) in [
+            (&["thesis", "--window", "0"][..], "--window 0: must be in 2..=20"),
+            (&["thesis", "--window", "21"][..], "--window 21: must be in 2..=20"),
+            (&["thesis", "--n", "10000000000"][..], "--n 10000000000: must be in 1..=1048576"),
+            (&["thesis", "--depth", "0"][..], "--depth 0: must be at least 1"),
+        ] {
+            assert_eq!(run(parse(args)).unwrap_err().to_string(), message, "{args:?}");
+        }
     }
 
     #[test]

@@ -12,8 +12,14 @@ use std::fmt::Write as _;
 /// charts to `a.out`.
 pub fn sweep(a: &SweepArgs) -> Result<(), SimError> {
     let scheds: Vec<SchedKind> = if a.schedulers.is_empty() { SchedKind::ALL.to_vec() } else { a.schedulers.clone() };
-    if a.c_min < 2 || a.c_max > 24 || a.c_min > a.c_max {
+    if a.c_min < 2 || a.c_max > zkmsm::plan::MAX_C || a.c_min > a.c_max {
         return Err(SimError::SweepWindows { c_min: a.c_min, c_max: a.c_max });
+    }
+    if a.log_n > super::config::MAX_LOG_N {
+        return Err(SimError::LogN(a.log_n));
+    }
+    if let Some(&d) = a.depths.iter().find(|&&d| d == 0) {
+        return Err(SimError::arg("--depths", d, "each depth must be at least 1"));
     }
     std::fs::create_dir_all(&a.out).map_err(|e| SimError::io(&a.out, e))?;
     let header = "sweep,scheduler,log_n,c,depth,scalar_bits,windows,acc_cycles,device_cycles,cycles_per_op,\

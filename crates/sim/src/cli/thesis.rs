@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 /// `zkmsm sim thesis`: the thesis architecture against the bucket architecture on the toy curve,
 /// for k = 2..24 multipliers.
 pub fn thesis_cmd(a: &ThesisArgs) -> Result<(), SimError> {
+    check(a)?;
     let (points, scalars) = thesis::workload(a.n, a.seed);
     let g = thesis::Toy;
     let limbs: Vec<[u64; 4]> = scalars.iter().map(|&s| [s, 0, 0, 0]).collect();
@@ -51,4 +52,26 @@ pub fn thesis_cmd(a: &ThesisArgs) -> Result<(), SimError> {
         write_file(p, &csv)?;
     }
     say(&out)
+}
+
+/// The most points: the thesis used 12,000; the model keeps every point.
+pub const MAX_N: usize = 1 << 20;
+/// The most multipliers tried.
+pub const MAX_K: usize = 64;
+
+/// Every argument within what the two architectures run, before any work.
+fn check(a: &ThesisArgs) -> Result<(), SimError> {
+    if !(1..=MAX_N).contains(&a.n) {
+        return Err(SimError::arg("--n", a.n, format!("must be in 1..={MAX_N}")));
+    }
+    if a.depth == 0 {
+        return Err(SimError::arg("--depth", a.depth, "must be at least 1"));
+    }
+    if !(2..=zkmsm::plan::MAX_C).contains(&a.window) {
+        return Err(SimError::arg("--window", a.window, format!("must be in 2..={}", zkmsm::plan::MAX_C)));
+    }
+    if !(2..=MAX_K).contains(&a.k_max) {
+        return Err(SimError::arg("--k-max", a.k_max, format!("must be in 2..={MAX_K}")));
+    }
+    Ok(())
 }
