@@ -202,7 +202,7 @@ def main(argv):
     if argv[:1] == ["-v"]:
         VERBOSE, argv = True, argv[1:]
     root = Path(__file__).resolve().parent.parent
-    dirs = [Path(a) for a in argv] or sorted(root.glob("crates/*/src")) + [root / "python/src"]
+    dirs = [Path(a).resolve() for a in argv] or sorted(root.glob("crates/*/src")) + [root / "python/src"]
     found = 0
     for src in dirs:
         if not src.is_dir():

@@ -56,6 +56,8 @@ FEAT=(--features zkmsm-rtl/verilated,zkmsm-cli/rtl)
 
 say "cargo fmt --check"
 cargo fmt --all -- --check
+say "no import cycles between the modules of any crate"
+python3 scripts/module_cycles.py
 say "cargo clippy"
 cargo clippy "${CFG[@]}" --workspace --all-targets --release "${FEAT[@]}" -- -D warnings
 say "cargo doc (every public item documented, links resolve; release: reuses clippy's dependencies)"

@@ -2,10 +2,11 @@
 //! failed write is a [`CliError`], and file names are escaped so that a
 //! message stays on one line.
 
+pub use crate::escape::shown;
+
 use crate::error::CliError;
 use std::fmt;
 use std::io::Write;
-use std::path::Path;
 
 /// One line on standard output (results, tables), flushed at once so that a
 /// failure is seen here and not lost at exit.
@@ -34,32 +35,6 @@ macro_rules! errln {
     ($($t:tt)*) => { $crate::console::err(format_args!($($t)*)) };
 }
 pub(crate) use {errln, outln};
-
-/// A path as printed in messages: control characters, backslashes and bytes
-/// that are not UTF-8 escaped (`\n`, `\\`, `\xff`), so it is one line.
-pub fn shown(path: &Path) -> String {
-    #[cfg(unix)]
-    let bytes = std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()).to_vec();
-    #[cfg(not(unix))]
-    let bytes = path.to_string_lossy().into_owned().into_bytes();
-    if bytes.is_empty() {
-        return "\"\"".into();
-    }
-    let mut s = String::new();
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if c == '\\' || c.is_control() {
-                s.extend(c.escape_default());
-            } else {
-                s.push(c);
-            }
-        }
-        for b in chunk.invalid() {
-            s.push_str(&format!("\\x{b:02x}"));
-        }
-    }
-    s
-}
 
 /// A message made safe to print as one line (the last line of defence:
 /// paths are escaped where they are formatted).

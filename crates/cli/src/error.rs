@@ -1,6 +1,6 @@
 //! Everything the `zkmsm` command can fail with, each printed as one line.
 
-use crate::console::shown;
+use crate::escape::shown;
 use std::path::PathBuf;
 use zkmsm::MsmError;
 

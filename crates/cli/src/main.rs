@@ -11,6 +11,7 @@ mod args;
 mod commands;
 mod console;
 mod error;
+mod escape;
 mod mapped;
 mod output;
 mod progress;

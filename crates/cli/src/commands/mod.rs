@@ -4,9 +4,11 @@ mod bench;
 mod demo;
 mod gen;
 mod msm;
+mod msm_prepared;
 mod plot;
 mod points_layout;
 mod prepare;
+mod report;
 mod rtl;
 
 use crate::args::*;

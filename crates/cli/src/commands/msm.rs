@@ -1,7 +1,7 @@
 //! `zkmsm msm`: the MSM of a points file and a scalars file.
 
-use super::rtl::{self, CliCurve, RtlHandle};
-use super::{ms, phases_json, print_phases, timed_runs};
+use super::ms;
+use super::rtl::{self, CliCurve};
 use crate::args::MsmArgs;
 use crate::console::{errln, outln};
 use crate::error::CliError;
@@ -9,14 +9,14 @@ use crate::progress;
 use serde_json::json;
 use std::io::IsTerminal;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use zkmsm::io::{read_msm_inputs, result_hex, ReadOptions, Source};
-use zkmsm::{Affine, MsmBuilder, MsmEngine, ScalarLimbs, Validation};
+use zkmsm::{Affine, MsmBuilder, Validation};
 
 pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
     let Some(points_path) = a.points.as_deref() else {
         let file = a.prepared.as_deref().expect("clap requires --points or --prepared");
-        return super::prepare::msm_prepared::<C>(a, file);
+        return super::msm_prepared::msm_prepared::<C>(a, file);
     };
     if a.memory_budget.is_none() {
         rtl::refuse_early::<C>(a.backend, a.precompute, a.rtl_cores)?;
@@ -90,7 +90,7 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
     };
     pb.finish_and_clear();
     let init = t.elapsed();
-    run_and_report(a, ctx.as_ref(), &scalars, &points, load, init, rtl.as_ref())
+    super::report::run_and_report(a, ctx.as_ref(), &scalars, &points, load, init, rtl.as_ref())
 }
 
 /// `--glv on` where GLV does not run: refused with `why`.
@@ -99,51 +99,6 @@ pub(super) fn no_glv(a: &MsmArgs, why: &str) -> Result<(), CliError> {
         return Err(zkmsm::MsmError::Unsupported(format!("--glv on: {why}")).into());
     }
     Ok(())
-}
-
-/// The timed runs of a built context, the optional check against the
-/// reference (`points` holds the points only with --check), and the report.
-pub(super) fn run_and_report<C: zkmsm::EngineCurve>(
-    a: &MsmArgs,
-    ctx: &dyn MsmEngine<C>,
-    scalars: &[ScalarLimbs],
-    points: &[Affine<C>],
-    load: Duration,
-    init: Duration,
-    rtl: Option<&RtlHandle>,
-) -> Result<(), CliError> {
-    let n = ctx.len();
-    let (out, all) = timed_runs(ctx, scalars, a.repeat)?;
-    let msm_ms = all[all.len() / 2];
-    let result = out.result.to_affine();
-    errln!(
-        "msm: {msm_ms:.2} ms (median of {}), window c = {}, {} windows, backend {}{}",
-        a.repeat,
-        out.plan.c,
-        out.plan.windows,
-        ctx.backend_name(),
-        if ctx.glv() { ", GLV" } else { "" }
-    )?;
-    print_phases(&out)?;
-    let cycles = rtl::report(rtl)?;
-    if a.check {
-        let t = Instant::now();
-        let reference = zkmsm::reference::naive_msm(points, scalars);
-        if reference != result {
-            return Err(CliError::WrongResult { got: result_hex(&result), expected: result_hex(&reference) });
-        }
-        errln!("check: matches the bucket-free reference ({:.0} ms)", ms(t.elapsed()))?;
-    }
-    let hex = result_hex(&result);
-    if a.json {
-        let mut j = json!({"curve": C::NAME, "n": n, "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
-                   "load_ms": ms(load), "init_ms": ms(init), "window": out.plan.c, "windows": out.plan.windows,
-                   "backend": ctx.backend_name(), "glv": ctx.glv(), "phases_ms": phases_json(&out)});
-        rtl::add_json(&mut j, cycles.as_ref());
-        outln!("{j}")
-    } else {
-        outln!("{hex}")
-    }
 }
 
 /// `--memory-budget`: the library's out-of-core MSM (zkmsm::out_of_core).

@@ -1,19 +1,18 @@
 //! `zkmsm prepare`: MSM_INIT once, persisted (validated, converted points in
-//! the backend's own layout, see `zkmsm::prepared`); and `zkmsm msm
-//! --prepared`, which maps such a file and starts at once.
+//! the backend's own layout, see `zkmsm::prepared`); `zkmsm msm --prepared`
+//! maps such a file ([`super::msm_prepared`]).
 
 use super::ms;
 use super::points_layout::{count_points, PointsInput};
-use crate::args::{MsmArgs, PrepareArgs};
+use crate::args::PrepareArgs;
 use crate::console::errln;
 use crate::console::require_stdout;
 use crate::error::CliError;
 use crate::output::{input_identity, Identity, Output};
 use crate::progress;
 use std::io::IsTerminal;
-use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use zkmsm::io::{read_points_from, ReadOptions, Source};
 use zkmsm::{EngineCurve, MsmBuilder, MsmError, Validation};
 
@@ -96,79 +95,5 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
         ms(init),
         ms(t.elapsed())
     )?;
-    Ok(())
-}
-
-pub fn msm_prepared<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliError> {
-    let t = Instant::now();
-    check_prepared_file(file, a.max_points)?;
-    crate::mapped::guard_truncation(&[file, &a.scalars]);
-    // the file first: a file of another curve is named as that, not as scalars out of range
-    let mut ctx = zkmsm::open_prepared_with::<C>(file, a.glv.mode())?;
-    // mapped, used in place: nothing copied
-    let scalars = zkmsm::io::map_scalars::<C>(&a.scalars)?;
-    if scalars.len() != ctx.len() {
-        return Err(CliError::PreparedCount {
-            prepared: file.to_path_buf(),
-            points: ctx.len(),
-            scalars_file: a.scalars.clone(),
-            scalars: scalars.len(),
-        });
-    }
-    ctx.set_window(a.window);
-    if let Some(c) = a.window.filter(|&c| c != ctx.plan().c) {
-        // a fixed-base file's copies are shifted for its window: no other runs
-        return Err(MsmError::Prepared {
-            path: file.to_path_buf(),
-            what: format!(
-                "precomputed for window c = {}, not --window {c}: prepare it again with --window {c}",
-                ctx.plan().c
-            ),
-        }
-        .into());
-    }
-    let load = t.elapsed();
-    errln!(
-        "mapped {} prepared points ({}{}) and read the scalars in {:.1} ms (checked, not converted)",
-        ctx.len(),
-        ctx.backend_name(),
-        if ctx.glv() { ", with GLV images" } else { "" },
-        ms(load)
-    )?;
-    super::msm::run_and_report(a, ctx.as_ref(), &scalars, &[], load, Duration::ZERO, None)
-}
-
-/// A prepared file is mapped: it must be a regular file (a FIFO would block,
-/// a directory or a device cannot be mapped), checked without blocking; and
-/// its point count, when its header reads, within `--max-points`.
-fn check_prepared_file(file: &Path, max_points: usize) -> Result<(), CliError> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let io = |source| MsmError::Io { path: file.to_path_buf(), source };
-    let f = std::fs::File::options().read(true).custom_flags(libc::O_NONBLOCK).open(file).map_err(io)?;
-    let kind = f.metadata().map_err(io)?.file_type();
-    if !kind.is_file() {
-        let what = if kind.is_dir() {
-            "a directory"
-        } else if kind.is_fifo() {
-            "a FIFO"
-        } else if kind.is_char_device() || kind.is_block_device() {
-            "a device"
-        } else {
-            "not a regular file"
-        };
-        return Err(MsmError::Prepared {
-            path: file.to_path_buf(),
-            what: format!("{what}: a prepared file is mapped, so it must be a regular file written by zkmsm prepare"),
-        }
-        .into());
-    }
-    let mut head = Vec::new();
-    f.take(4096).read_to_end(&mut head).map_err(io)?;
-    if let Ok(h) = zkmsm::prepared::Header::decode(&head) {
-        if h.points > max_points as u64 {
-            return Err(CliError::AboveMaxPoints { path: file.to_path_buf(), n: h.points as usize, max: max_points });
-        }
-    }
     Ok(())
 }

@@ -143,8 +143,7 @@ pub fn decode_point_run<C: MsmCurve>(
 /// them), the first being scalar number `first` at byte offset `base`; each
 /// is checked < r.
 pub fn decode_scalar_run<C: MsmCurve>(body: &[u8], first: usize, base: usize) -> Result<Vec<ScalarLimbs>, BadRecord> {
-    let limbs: Vec<ScalarLimbs> =
-        body.par_chunks_exact(SCALAR_BYTES).map(|c| zkmsm_field::limbs::from_le_bytes(c)).collect();
+    let limbs: Vec<ScalarLimbs> = body.par_chunks_exact(SCALAR_BYTES).map(zkmsm_field::limbs::from_le_bytes).collect();
     check_scalars::<C>(&limbs).map_err(|e| {
         let k = match e {
             MsmError::ScalarNotReduced { index } => index,

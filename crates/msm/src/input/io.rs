@@ -371,7 +371,7 @@ pub fn read_scalars_from<C: MsmCurve>(
         src.read_exact(bytes)?;
         // on every core: one core converting them (and faulting the
         // vector's pages in) left the other idle for ~30 ms at 2^20
-        scalars.par_extend(bytes.par_chunks_exact(SCALAR_BYTES).map(|c| zkmsm_field::limbs::from_le_bytes(c)));
+        scalars.par_extend(bytes.par_chunks_exact(SCALAR_BYTES).map(zkmsm_field::limbs::from_le_bytes));
     }
     check_scalars_reduced::<C>(&path, header, &scalars)?;
     Ok((scalars, prefixed))

@@ -29,7 +29,7 @@ impl SimArgs {
             Some(n) if n <= 1 << MAX_LOG_N => n,
             Some(n) => return Err(SimError::arg("--n", n, format!("at most 2^{MAX_LOG_N}"))),
             None if self.log_n <= MAX_LOG_N => 1usize << self.log_n,
-            None => return Err(SimError::LogN(self.log_n)),
+            None => return Err(SimError::LogN(self.log_n, MAX_LOG_N)),
         };
         if let Some(v) = self.window {
             // the model's plan is the engine's: windows up to its MAX_C

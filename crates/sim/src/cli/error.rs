@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 /// Why `zkmsm sim` failed; the message is one line naming the argument or file.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
-    /// `--log-n` above [`super::config::MAX_LOG_N`].
-    #[error("--log-n {0}: at most {max} (the model holds every point's digits)", max = super::config::MAX_LOG_N)]
-    LogN(u32),
+    /// `--log-n` above the largest the model takes (the second field).
+    #[error("--log-n {0}: at most {1} (the model holds every point's digits)")]
+    LogN(u32, u32),
     /// `--window` outside 2..=[`zkmsm::plan::MAX_C`].
     #[error("--window {0}: must be in 2..={max}", max = zkmsm::plan::MAX_C)]
     Window(u32),

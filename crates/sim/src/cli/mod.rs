@@ -194,7 +194,7 @@ mod tests {
         ] {
             assert_eq!(parse(args).config().unwrap_err().to_string(), message, "{args:?}");
         }
-        assert!(matches!(parse(&["--log-n", "31"]).config(), Err(SimError::LogN(31))));
+        assert!(matches!(parse(&["--log-n", "31"]).config(), Err(SimError::LogN(31, _))));
         let c = parse(&["--adders", "2", "--banks", "4", "--freq-mhz", "250.5"]).config().unwrap();
         assert_eq!((c.machine.adders, c.machine.banks, c.freq_mhz), (2, 4, 250.5));
     }
@@ -213,7 +213,7 @@ mod tests {
 
     #[test]
     fn errors_are_typed_and_name_the_argument() {
-        assert!(matches!(parse(&["--log-n", "41"]).config(), Err(SimError::LogN(41))));
+        assert!(matches!(parse(&["--log-n", "41"]).config(), Err(SimError::LogN(41, _))));
         assert!(matches!(parse(&["--window", "31"]).config(), Err(SimError::Window(31))));
         let e = parse(&["--groups", "3"]).config().unwrap_err();
         assert_eq!(e.to_string(), "--groups 3: must be a power of two");

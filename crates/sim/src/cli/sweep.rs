@@ -16,7 +16,7 @@ pub fn sweep(a: &SweepArgs) -> Result<(), SimError> {
         return Err(SimError::SweepWindows { c_min: a.c_min, c_max: a.c_max });
     }
     if a.log_n > super::config::MAX_LOG_N {
-        return Err(SimError::LogN(a.log_n));
+        return Err(SimError::LogN(a.log_n, super::config::MAX_LOG_N));
     }
     if let Some(&d) = a.depths.iter().find(|&&d| d == 0) {
         return Err(SimError::arg("--depths", d, "each depth must be at least 1"));

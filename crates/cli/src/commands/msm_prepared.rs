@@ -1,0 +1,85 @@
+//! `zkmsm msm --prepared`: map a prepared file (`zkmsm prepare`) and the
+//! scalars, and run at once: no decoding, validation or conversion.
+
+use super::ms;
+use crate::args::MsmArgs;
+use crate::console::errln;
+use crate::error::CliError;
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
+use std::time::{Duration, Instant};
+use zkmsm::{EngineCurve, MsmError};
+
+pub fn msm_prepared<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliError> {
+    let t = Instant::now();
+    check_prepared_file(file, a.max_points)?;
+    crate::mapped::guard_truncation(&[file, &a.scalars]);
+    // the file first: a file of another curve is named as that, not as scalars out of range
+    let mut ctx = zkmsm::open_prepared_with::<C>(file, a.glv.mode())?;
+    // mapped, used in place: nothing copied
+    let scalars = zkmsm::io::map_scalars::<C>(&a.scalars)?;
+    if scalars.len() != ctx.len() {
+        return Err(CliError::PreparedCount {
+            prepared: file.to_path_buf(),
+            points: ctx.len(),
+            scalars_file: a.scalars.clone(),
+            scalars: scalars.len(),
+        });
+    }
+    ctx.set_window(a.window);
+    if let Some(c) = a.window.filter(|&c| c != ctx.plan().c) {
+        // a fixed-base file's copies are shifted for its window: no other runs
+        return Err(MsmError::Prepared {
+            path: file.to_path_buf(),
+            what: format!(
+                "precomputed for window c = {}, not --window {c}: prepare it again with --window {c}",
+                ctx.plan().c
+            ),
+        }
+        .into());
+    }
+    let load = t.elapsed();
+    errln!(
+        "mapped {} prepared points ({}{}) and read the scalars in {:.1} ms (checked, not converted)",
+        ctx.len(),
+        ctx.backend_name(),
+        if ctx.glv() { ", with GLV images" } else { "" },
+        ms(load)
+    )?;
+    super::report::run_and_report(a, ctx.as_ref(), &scalars, &[], load, Duration::ZERO, None)
+}
+
+/// A prepared file is mapped: it must be a regular file (a FIFO would block,
+/// a directory or a device cannot be mapped), checked without blocking; and
+/// its point count, when its header reads, within `--max-points`.
+fn check_prepared_file(file: &Path, max_points: usize) -> Result<(), CliError> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let io = |source| MsmError::Io { path: file.to_path_buf(), source };
+    let f = std::fs::File::options().read(true).custom_flags(libc::O_NONBLOCK).open(file).map_err(io)?;
+    let kind = f.metadata().map_err(io)?.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_dir() {
+            "a directory"
+        } else if kind.is_fifo() {
+            "a FIFO"
+        } else if kind.is_char_device() || kind.is_block_device() {
+            "a device"
+        } else {
+            "not a regular file"
+        };
+        return Err(MsmError::Prepared {
+            path: file.to_path_buf(),
+            what: format!("{what}: a prepared file is mapped, so it must be a regular file written by zkmsm prepare"),
+        }
+        .into());
+    }
+    let mut head = Vec::new();
+    f.take(4096).read_to_end(&mut head).map_err(io)?;
+    if let Ok(h) = zkmsm::prepared::Header::decode(&head) {
+        if h.points > max_points as u64 {
+            return Err(CliError::AboveMaxPoints { path: file.to_path_buf(), n: h.points as usize, max: max_points });
+        }
+    }
+    Ok(())
+}
