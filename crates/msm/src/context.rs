@@ -30,7 +30,7 @@ pub struct MsmOutput<C: MsmCurve> {
 }
 
 /// Points validated and prepared once for backend `B` (MSM_INIT), then any number of MSMs over
-/// them. Made by [`MsmContext::new`] or, for every other option, [`MsmBuilder`].
+/// them. Made by [`MsmContext::new`] or, for every other option, [`crate::MsmBuilder`].
 pub struct MsmContext<C: MsmCurve, B: Backend<C> = XyzzBackend> {
     pub(crate) backend: B,
     pub(crate) prepared: B::Prepared,

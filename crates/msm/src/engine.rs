@@ -1,6 +1,6 @@
 //! Choosing a backend at run time: a context behind a trait object, so a CLI
 //! or a prover can pick the backend by name without generic plumbing
-//! ([`MsmBuilder::backend`], [`MsmBuilder::build`]).
+//! ([`crate::MsmBuilder::backend`], [`crate::MsmBuilder::build`]).
 
 pub use crate::backend::choice::BackendChoice;
 

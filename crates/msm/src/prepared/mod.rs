@@ -35,8 +35,8 @@
 //! checksum (of bytes 0..144) at 144, reserved zeros from 152; it has no
 //! images. This build writes version 3.
 //!
-//! A file with images runs GLV under [`GlvMode::Auto`] and [`GlvMode::On`]
-//! ([`open_prepared_with`]); under [`GlvMode::Off`] only the first n records
+//! A file with images runs GLV under [`crate::GlvMode::Auto`] and [`crate::GlvMode::On`]
+//! ([`open_prepared_with`]); under [`crate::GlvMode::Off`] only the first n records
 //! are mapped. `On` on a file without images is refused.
 //!
 //! Everything is checked before the records are used: magic, version,

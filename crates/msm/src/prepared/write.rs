@@ -12,7 +12,7 @@ use zkmsm_curve::MsmCurve;
 
 impl<C: MsmCurve, B: Persist<C>> MsmContext<C, B> {
     /// Write the prepared points to `path` (see the module documentation),
-    /// under the backend name `backend` (what [`open_prepared`] will build).
+    /// under the backend name `backend` (what [`crate::open_prepared`] will build).
     pub fn write_prepared(&self, path: &Path, backend: BackendChoice) -> Result<(), MsmError> {
         use std::io::{Seek, SeekFrom};
         let layout = B::layout(&self.prepared);

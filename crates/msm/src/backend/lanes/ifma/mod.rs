@@ -1,6 +1,6 @@
 //! Batch-affine accumulation eight additions at a time (AVX-512 IFMA): the
 //! lane engine ([`crate::backend::lanes::engine`]) on the IFMA arithmetic
-//! ([`field52`], radix 2^52), which [`super::BatchAffineBackend`] runs on
+//! ([`field52`], radix 2^52), which [`crate::BatchAffineBackend`] runs on
 //! CPUs that have it. Points are converted once at init to radix-2^52 limbs
 //! (128 bytes each).
 //!
