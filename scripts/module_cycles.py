@@ -206,7 +206,10 @@ def main(argv):
     found = 0
     for src in dirs:
         if not src.is_dir():
-            continue
+            if argv:
+                print(f"module_cycles: {src}: not a directory", file=sys.stderr)
+                return 2
+            continue  # python/src where the tree has none
         mods, edges = edges_of(src)
         for comp in sccs(sorted(mods), edges):
             found += 1
