@@ -8,9 +8,12 @@
 //!   (CMAX 10, PD 16, BRL 2, stand-in latency 24, 32-bit values);
 //! * `Vzk_lk`: the stand-in with the bucket lock table and a block-RAM
 //!   pending queue (LOCK 1), blocked pending heads requeued (RQ 1), at
-//!   latency 2,000 (CMAX 8, PD 1024, BRL 2).
+//!   latency 2,000 (CMAX 8, PD 1024, BRL 2);
+//! * `Vzk_aff381`, `Vzk_aff377`: the batched-affine core as synthesized
+//!   (DP 2, the lock table, PD 1024, RQ 1, CMAX 16, BRL 2) on BLS12-381 and
+//!   on BLS12-377, the multiplier compiled once as a hierarchical block.
 //!
-//! Both with two cores on one point stream (NCORES 2, fan-out FIFOs of 4):
+//! All with two cores on one point stream (NCORES 2, fan-out FIFOs of 4):
 //! a run uses one or both (the CORES register), so one build serves the
 //! one-core and the two-core tests.
 //!
@@ -43,6 +46,11 @@ mod verilated {
         "-DZK_NCORES=2",
     ];
 
+    // (each build names its multiplier apart: zk_params.svh, ZK_FQ_MUL)
+    const AFF381_PARAMS: &[&str] =
+        &["-DZK_CORE_AFF", "-DZK_CORE_BLS12_381", "-DZK_NCORES=2", "-DZK_FQ_MUL=zk_fq_mul_aff381"];
+    const AFF377_PARAMS: &[&str] = &["-DZK_CORE_AFF", "-DZK_NCORES=2", "-DZK_FQ_MUL=zk_fq_mul_aff377"];
+
     pub fn build() {
         let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../..");
         let rtl = root.join("rtl");
@@ -72,6 +80,8 @@ mod verilated {
         let te = verilate(&verilator, &rtl, &sources, &out.join("te"), "Vzk_te", TE_PARAMS, true, &jobs);
         let int = verilate(&verilator, &rtl, &sources, &out.join("int"), "Vzk_int", INT_PARAMS, false, &jobs);
         let lk = verilate(&verilator, &rtl, &sources, &out.join("lk"), "Vzk_lk", LOCK_PARAMS, false, &jobs);
+        let a381 = verilate(&verilator, &rtl, &sources, &out.join("aff381"), "Vzk_aff381", AFF381_PARAMS, true, &jobs);
+        let a377 = verilate(&verilator, &rtl, &sources, &out.join("aff377"), "Vzk_aff377", AFF377_PARAMS, true, &jobs);
 
         cc::Build::new()
             .cpp(true)
@@ -82,9 +92,12 @@ mod verilated {
             .include(&te)
             .include(&int)
             .include(&lk)
+            .include(&a381)
+            .include(&a377)
             .define("ZK_WITH_TE", None)
             .define("ZK_WITH_INT", None)
             .define("ZK_WITH_INT_LOCK", None)
+            .define("ZK_WITH_AFF", None)
             .define("VM_TRACE", "0")
             .file(rtl.join("tb/zk_driver.cpp"))
             .warnings(false)
@@ -92,7 +105,7 @@ mod verilated {
         // the models' archives after the driver that uses them, the runtime last
         // (copied to lib<name>.a, the name rustc links by)
         println!("cargo:rustc-link-search=native={}", out.display());
-        for (k, dir) in [&te, &int, &lk].into_iter().enumerate() {
+        for (k, dir) in [&te, &int, &lk, &a381, &a377].into_iter().enumerate() {
             for (j, lib) in archives(dir).into_iter().enumerate() {
                 let name = format!("zk_model_{k}_{j}");
                 std::fs::copy(&lib, out.join(format!("lib{name}.a"))).unwrap();

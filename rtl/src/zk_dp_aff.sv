@@ -166,7 +166,7 @@ module zk_dp_aff #(
   /* verilator lint_off UNUSEDSIGNAL */
   logic mv_f, mv_b1, mv_b2, mv_x, mv_l, mv_s, mv_y;  // multiplier valids (unused: fixed schedule)
   /* verilator lint_on UNUSEDSIGNAL */
-  zk_fq_mul #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
+  `ZK_FQ_MUL #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
               .WIN(WIN), .FANIN(FANIN), .SPLIT(SPLIT)) u_mf (
       .clk(clk), .rst(rst), .in_valid(1'b1),
       .a(r1 < SW'(C) ? ONE : pfb), .b(dr), .out_valid(mv_f), .c(pf));
@@ -221,14 +221,14 @@ module zk_dp_aff #(
   // 1/d = I * p_prev, next chain inverse I * d; x1^2 beside them
   logic [NB-1:0] ib, ibfb, ibn, inv, sq;
   assign ib = (sb < SW'(C)) ? ires[C-1-32'(sb)] : ibfb;
-  zk_fq_mul #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
+  `ZK_FQ_MUL #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
               .WIN(WIN), .FANIN(FANIN), .SPLIT(SPLIT)) u_mb1 (
       .clk(clk), .rst(rst), .in_valid(1'b1), .a(ib), .b(pprev), .out_valid(mv_b1), .c(inv));
-  zk_fq_mul #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
+  `ZK_FQ_MUL #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
               .WIN(WIN), .FANIN(FANIN), .SPLIT(SPLIT)) u_mb2 (
       .clk(clk), .rst(rst), .in_valid(1'b1), .a(ib), .b(db), .out_valid(mv_b2), .c(ibn));
   zk_delay #(.W(NB), .N(C - M)) u_ibfb (.clk(clk), .d(ibn), .q(ibfb));
-  zk_fq_mul #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
+  `ZK_FQ_MUL #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
               .WIN(WIN), .FANIN(FANIN), .SPLIT(SPLIT)) u_mx (
       .clk(clk), .rst(rst), .in_valid(1'b1), .a(x1b), .b(x1b), .out_valid(mv_x), .c(sq));
 
@@ -246,10 +246,10 @@ module zk_dp_aff #(
 
   // ---- lambda, lambda^2
   logic [NB-1:0] lam, lam2, lamd;
-  zk_fq_mul #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
+  `ZK_FQ_MUL #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
               .WIN(WIN), .FANIN(FANIN), .SPLIT(SPLIT)) u_ml (
       .clk(clk), .rst(rst), .in_valid(1'b1), .a(num), .b(inv3), .out_valid(mv_l), .c(lam));
-  zk_fq_mul #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
+  `ZK_FQ_MUL #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
               .WIN(WIN), .FANIN(FANIN), .SPLIT(SPLIT)) u_ms (
       .clk(clk), .rst(rst), .in_valid(1'b1), .a(lam), .b(lam), .out_valid(mv_s), .c(lam2));
   zk_delay #(.W(NB), .N(M + 4)) u_lamd (.clk(clk), .d(lam), .q(lamd));
@@ -269,7 +269,7 @@ module zk_dp_aff #(
   // ---- y3 = lambda (x1 - x3) - y1, the output
   logic [NB-1:0] yp, yr, y3, y1y, x3y, x2y, y2y;
   logic [1:0] ky;
-  zk_fq_mul #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
+  `ZK_FQ_MUL #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
               .WIN(WIN), .FANIN(FANIN), .SPLIT(SPLIT)) u_my (
       .clk(clk), .rst(rst), .in_valid(1'b1), .a(e), .b(lamd), .out_valid(mv_y), .c(yp));
   zk_delay #(.W(NB), .N(4 * M + 8)) u_y1y (.clk(clk), .d(y1b), .q(y1y));

@@ -19,7 +19,7 @@
 // as a hierarchical block (--hierarchical) instead of once per instance.
 `include "zk_params.svh"
 (* keep_hierarchy *)
-module zk_fq_mul #(
+module `ZK_FQ_MUL #(  // zk_fq_mul unless renamed (zk_params.svh)
     parameter integer         NB     = `ZK_NB,
     parameter integer         QBITS  = `ZK_QBITS,
     parameter logic   [511:0] Q      = `ZK_Q,

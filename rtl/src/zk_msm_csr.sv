@@ -4,7 +4,8 @@
 // ignored, reads of unknown ones return 0).
 //
 //   0x00 ID          RO  0x5A4B4D31 ("ZKM1")
-//   0x04 CONFIG      RO  {DP, log2(PD), BRL, CMAX} (one byte each, DP in the top byte)
+//   0x04 CONFIG      RO  {DP, RQ, LOCK, log2(PD), BRL, CMAX} (bytes; the second
+//                        byte from the top holds RQ (bit 7), LOCK (6), log2(PD) (5:0))
 //   0x08 LATENCY     RO  {HZ, DLAT} (16 bits each)
 //   0x0C CTRL        WO  bit 0: START (taken when STATUS.ready)
 //   0x10 STATUS      RO  bit 0 ready, 1 busy, 2 done (since the last START),

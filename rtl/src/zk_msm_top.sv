@@ -2,6 +2,31 @@
 `ifndef ZK_NCORES
 `define ZK_NCORES 1  // (a define, so hierarchical Verilator builds can set it: -DZK_NCORES=2)
 `endif
+// Whole configurations by define, for hierarchical Verilator builds (which
+// cannot set parameters; a synthesis flow sets DP, LOCK, RQ, PD, Q, QBITS):
+//   ZK_CORE_AFF        the batched-affine core: DP 2, the lock table and a
+//                      block-RAM pending queue of 1,024 (LOCK 1), blocked
+//                      heads requeued (RQ 1); else the twisted Edwards core
+//   ZK_CORE_BLS12_381  BLS12-381's base field (the batched-affine core
+//                      only); else zk_params.svh's ZK_Q (BLS12-377)
+`ifdef ZK_CORE_AFF
+`define ZK_TOP_DP 2
+`define ZK_TOP_LOCK 1
+`define ZK_TOP_RQ 1
+`define ZK_TOP_PD 1024
+`else
+`define ZK_TOP_DP 1
+`define ZK_TOP_LOCK `ZK_LOCK
+`define ZK_TOP_RQ `ZK_RQ
+`define ZK_TOP_PD `ZK_PD
+`endif
+`ifdef ZK_CORE_BLS12_381
+`define ZK_TOP_Q `ZK_Q_BLS12_381
+`define ZK_TOP_QBITS `ZK_QBITS_BLS12_381
+`else
+`define ZK_TOP_Q `ZK_Q
+`define ZK_TOP_QBITS `ZK_QBITS
+`endif
 // zk_msm_top -- the accelerator: control/status registers (AXI4-Lite), the
 // point reader (point memory through DataMover-style command/data streams,
 // joined with the host's digit stream) and NCORES MSM cores behind one point
@@ -32,8 +57,8 @@
 // PENDING_HWM) or the sum (the others). Parameters as zk_msm_core's.
 module zk_msm_top #(
     parameter integer         NB     = `ZK_NB,
-    parameter integer         QBITS  = `ZK_QBITS,
-    parameter logic   [511:0] Q      = `ZK_Q,
+    parameter integer         QBITS  = `ZK_TOP_QBITS,
+    parameter logic   [511:0] Q      = `ZK_TOP_Q,
     parameter integer         LEVELS = `ZK_LEVELS,
     parameter integer         TA     = `ZK_TA,
     parameter integer         TB     = `ZK_TB,
@@ -41,18 +66,18 @@ module zk_msm_top #(
     parameter integer         WIN    = `ZK_WIN,
     parameter integer         FANIN  = `ZK_FANIN,
     parameter integer         SPLIT  = `ZK_SPLIT,
-    parameter integer         DP     = 1,
+    parameter integer         DP     = `ZK_TOP_DP,
     parameter integer         SW     = 16,
     parameter integer         SLAT   = 4,
     parameter integer         CMAX   = `ZK_CMAX,
-    parameter integer         PD     = `ZK_PD,
+    parameter integer         PD     = `ZK_TOP_PD,
     parameter integer         BRL    = `ZK_BRL,
     parameter integer         NW     = `ZK_NW,
     parameter integer         WW     = `ZK_WW,
     parameter integer         NCORES = `ZK_NCORES,
     parameter integer         FD     = 4,  // fan-out FIFO depth per core (NCORES > 1)
-    parameter integer         LOCK   = `ZK_LOCK,
-    parameter integer         RQ     = `ZK_RQ,
+    parameter integer         LOCK   = `ZK_TOP_LOCK,
+    parameter integer         RQ     = `ZK_TOP_RQ,
     parameter integer         PW     = (DP == 1) ? 3 * NB : (DP == 2) ? 2 * NB : SW,
     parameter integer         VW     = (DP == 1) ? 4 * NB : (DP == 2) ? 2 * NB + 1 : SW,
     parameter integer         UW     = WW + CMAX - 1  // bucket tuser bits
@@ -153,7 +178,7 @@ module zk_msm_top #(
   zk_msm_csr #(
       .NW(NW),
       .WW(WW),
-      .CONFIG({8'(DP), 8'($clog2(PD)), 8'(BRL), 8'(CMAX)}),
+      .CONFIG({8'(DP), 1'(RQ), 1'(LOCK), 6'($clog2(PD)), 8'(BRL), 8'(CMAX)}),
       .WIDTHS({16'(VW), 16'(PW)}),
       .NCORES(NCORES),
       .FD(NCORES > 1 ? FD : 0)

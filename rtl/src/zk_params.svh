@@ -46,6 +46,14 @@
 `define ZK_WW 8
 `define ZK_DGW 32
 `define ZK_CW 64
+// The multiplier's module name. Verilator names a hierarchical block's C++
+// classes after its module, so two Verilated builds whose multipliers differ
+// (another modulus, other defines) can be linked into one program only if
+// each build names the module apart (crates/rtl/build.rs:
+// -DZK_FQ_MUL=zk_fq_mul_aff381). Every instance is `ZK_FQ_MUL.
+`ifndef ZK_FQ_MUL
+`define ZK_FQ_MUL zk_fq_mul
+`endif
 // BLS12-381's base field, for the batched-affine adder (zk_dp_aff), which
 // takes any modulus q < 2^(NB-2) by parameter: per instance, Q and QBITS
 // (the twisted Edwards core stays on ZK_Q).

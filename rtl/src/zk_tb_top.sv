@@ -91,7 +91,7 @@ module zk_tb_top #(
 
   generate
     if (WITH_FQ != 0) begin : g_fq
-    zk_fq_mul #(
+    `ZK_FQ_MUL #(
         .NB(NB),
         .QBITS(QBITS),
         .Q(Q),

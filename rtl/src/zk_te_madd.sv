@@ -97,7 +97,7 @@ module zk_te_madd #(
   // ---- 3 multiplications
   logic [NB-1:0] ma, mb, mc, md;
   /* verilator lint_off PINCONNECTEMPTY */
-  zk_fq_mul #(
+  `ZK_FQ_MUL #(
       .NB(NB),
       .QBITS(QBITS),
       .Q(Q),
@@ -119,7 +119,7 @@ module zk_te_madd #(
       .out_valid(),
       .c(ma)
   );
-  zk_fq_mul #(
+  `ZK_FQ_MUL #(
       .NB(NB),
       .QBITS(QBITS),
       .Q(Q),
@@ -141,7 +141,7 @@ module zk_te_madd #(
       .out_valid(),
       .c(mb)
   );
-  zk_fq_mul #(
+  `ZK_FQ_MUL #(
       .NB(NB),
       .QBITS(QBITS),
       .Q(Q),
@@ -218,7 +218,7 @@ module zk_te_madd #(
   );
 
   // ---- 4 multiplications
-  zk_fq_mul #(
+  `ZK_FQ_MUL #(
       .NB(NB),
       .QBITS(QBITS),
       .Q(Q),
@@ -240,7 +240,7 @@ module zk_te_madd #(
       .out_valid(),
       .c(x3)
   );
-  zk_fq_mul #(
+  `ZK_FQ_MUL #(
       .NB(NB),
       .QBITS(QBITS),
       .Q(Q),
@@ -262,7 +262,7 @@ module zk_te_madd #(
       .out_valid(),
       .c(y3)
   );
-  zk_fq_mul #(
+  `ZK_FQ_MUL #(
       .NB(NB),
       .QBITS(QBITS),
       .Q(Q),
@@ -284,7 +284,7 @@ module zk_te_madd #(
       .out_valid(),
       .c(t3)
   );
-  zk_fq_mul #(
+  `ZK_FQ_MUL #(
       .NB(NB),
       .QBITS(QBITS),
       .Q(Q),

@@ -35,6 +35,10 @@
 #ifdef ZK_WITH_INT_LOCK
 #include "Vzk_lk.h"
 #endif
+#ifdef ZK_WITH_AFF
+#include "Vzk_aff381.h"
+#include "Vzk_aff377.h"
+#endif
 
 namespace {
 
@@ -244,7 +248,9 @@ struct Sim final : Base {
   void info(zk_sim_info* out) override {
     uint32_t cfg = axil_read(0x04), lat = axil_read(0x08);
     out->dp = cfg >> 24;
-    out->pd = 1u << ((cfg >> 16) & 0x1f);  // (log2: queues of thousands)
+    out->pd = 1u << ((cfg >> 16) & 0x3f);  // (log2: queues of thousands)
+    out->lock = (cfg >> 22) & 1;
+    out->requeue = (cfg >> 23) & 1;
     out->brl = (cfg >> 8) & 0xff;
     out->cmax = cfg & 0xff;
     out->lat_dp = lat & 0xffff;
@@ -489,6 +495,10 @@ zk_sim* zk_sim_new(int kind, const zk_sim_opts* o) {
 #endif
 #ifdef ZK_WITH_INT_LOCK
   if (kind == ZK_SIM_INT_LOCK) s->impl.reset(new Sim<Vzk_lk>(o));
+#endif
+#ifdef ZK_WITH_AFF
+  if (kind == ZK_SIM_AFF381) s->impl.reset(new Sim<Vzk_aff381>(o));
+  if (kind == ZK_SIM_AFF377) s->impl.reset(new Sim<Vzk_aff377>(o));
 #endif
   if (!s->impl || !s->impl->err.empty()) {
     delete s;

@@ -16,7 +16,9 @@ extern "C" {
 //   ZK_SIM_INT: the integer stand-in datapath (DP = 0), small and fast
 //   ZK_SIM_INT_LOCK: the stand-in with the lock table (LOCK = 1) at a
 //               datapath latency of thousands of cycles
-enum { ZK_SIM_INT = 0, ZK_SIM_TE = 1, ZK_SIM_INT_LOCK = 2 };
+//   ZK_SIM_AFF381, ZK_SIM_AFF377: the batched-affine core (DP = 2, LOCK = 1,
+//               RQ = 1) on BLS12-381 and on BLS12-377
+enum { ZK_SIM_INT = 0, ZK_SIM_TE = 1, ZK_SIM_INT_LOCK = 2, ZK_SIM_AFF381 = 3, ZK_SIM_AFF377 = 4 };
 
 typedef struct zk_sim zk_sim;
 
@@ -36,6 +38,7 @@ typedef struct {
   uint32_t point_bits, value_bits;
   uint32_t ncores;             // cores built (NCORES)
   uint32_t fanout_depth;       // their fan-out FIFOs' depth (0: one core, no fan-out)
+  uint32_t lock, requeue;      // hazards by the lock table (LOCK), blocked heads requeued (RQ)
 } zk_sim_info;
 
 typedef struct {

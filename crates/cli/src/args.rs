@@ -66,8 +66,17 @@ pub enum BackendName {
     BatchAffineDelayed,
     /// Twisted Edwards extended buckets, 7-multiplication additions (BLS12-377 only).
     TwistedEdwards,
-    /// The RTL core, simulated by Verilator (BLS12-377; zkmsm-cli built with `--features rtl`).
+    /// The RTL core, simulated by Verilator (BLS12-381 and BLS12-377, `--rtl-adder`; zkmsm-cli built with `--features rtl`).
     Rtl,
+}
+
+/// The adder of the simulated RTL core (`--backend rtl`).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RtlAdder {
+    /// The twisted Edwards core (BLS12-377 only: the curve needs a twisted Edwards form).
+    Edwards,
+    /// The batched-affine core (any short-Weierstrass curve built: BLS12-381, BLS12-377).
+    Affine,
 }
 
 impl BackendName {
@@ -127,6 +136,9 @@ pub struct DemoArgs {
     /// `--backend rtl`: cores on the point stream (window w on core w mod K), at most the simulated accelerator's NCORES.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub rtl_cores: u32,
+    /// `--backend rtl`: the core's adder (default: edwards on BLS12-377, affine on BLS12-381).
+    #[arg(long, value_enum)]
+    pub rtl_adder: Option<RtlAdder>,
     /// Print a last line of JSON instead of the hex result.
     #[arg(long)]
     pub json: bool,
@@ -159,7 +171,7 @@ pub struct MsmArgs {
     #[arg(long, required_unless_present = "prepared")]
     pub points: Option<PathBuf>,
     /// Points already validated and converted by `zkmsm prepare` (mapped, not read); the file fixes the backend and precomputation.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["points", "point_format", "backend", "precompute", "check", "memory_budget", "rtl_cores"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["points", "point_format", "backend", "precompute", "check", "memory_budget", "rtl_cores", "rtl_adder"])]
     pub prepared: Option<PathBuf>,
     /// Scalars: 32-byte little-endian integers below r (optionally with an 8-byte length prefix); `-`: standard input.
     #[arg(long)]
@@ -181,6 +193,9 @@ pub struct MsmArgs {
     /// `--backend rtl`: cores on the point stream (window w on core w mod K), at most the simulated accelerator's NCORES.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub rtl_cores: u32,
+    /// `--backend rtl`: the core's adder (default: edwards on BLS12-377, affine on BLS12-381).
+    #[arg(long, value_enum)]
+    pub rtl_adder: Option<RtlAdder>,
     /// Timed runs after one warm-up; msm_ms is their median.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,

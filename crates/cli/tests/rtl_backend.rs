@@ -1,8 +1,8 @@
 //! `--backend rtl`: without the `rtl` feature a one-line error that says how
 //! to get it, given before any input is read; with it (rtl/test.sh builds
 //! it) `zkmsm msm` on files from `zkmsm gen` equal to the CPU engine's
-//! result, and a checked demo with the core's and the model's cycles in the
-//! JSON.
+//! result on both curves and both adders, and a checked demo with the
+//! core's and the model's cycles in the JSON.
 
 use std::process::Command;
 
@@ -44,14 +44,19 @@ fn rtl_backend_without_the_feature_fails_before_loading() {
     assert!(err.contains("--features rtl"), "{err}");
 }
 
+/// BLS12-381 has no twisted Edwards form: `--rtl-adder edwards` on it is
+/// refused in one line before any input is read (without the feature, the
+/// missing cores are named first).
 #[test]
-fn rtl_backend_is_bls12_377_only() {
-    let err = one_line_error(&["demo", "--curve", "bls12-381", "--log-n", "2", "--backend", "rtl"]);
-    assert!(err.contains("BLS12-377 only"), "{err}");
+fn rtl_edwards_core_is_bls12_377_only() {
+    let want = if cfg!(feature = "rtl") { "no twisted Edwards form" } else { "--features rtl" };
+    let args = ["demo", "--curve", "bls12-381", "--log-n", "2", "--backend", "rtl", "--rtl-adder", "edwards"];
+    let err = one_line_error(&args);
+    assert!(err.contains(want), "{err}");
     let missing = "/nonexistent/zkmsm-rtl-test/points.bin";
     let args = ["msm", "--curve", "bls12-381", "--points", missing, "--scalars", missing, "--backend", "rtl"];
-    let err = one_line_error(&args);
-    assert!(err.contains("BLS12-377 only") && !err.contains("nonexistent"), "{err}");
+    let err = one_line_error(&[&args[..], &["--rtl-adder", "edwards"]].concat());
+    assert!(err.contains(want) && !err.contains("nonexistent"), "{err}");
 }
 
 #[test]
@@ -75,33 +80,47 @@ fn rtl_demo_matches_and_reports_cycles() {
     assert_eq!(j["rtl_cycles"], j["model_cycles"]);
 }
 
-/// `zkmsm gen` files of 2^9 points through `zkmsm msm --backend rtl
-/// --rtl-cores 2` (two cores on one point stream): the same result as the
-/// CPU engine (XYZZ, and the bucket-free reference with `--check`), the
-/// cores' accumulation cycles equal to the model's.
+/// `zkmsm gen` files through `zkmsm msm --backend rtl --rtl-cores 2` (two
+/// cores on one point stream): BLS12-381 on the batched-affine core (its
+/// default), BLS12-377 on the twisted Edwards core (its default) and on the
+/// batched-affine one; each the same result as the CPU engine (XYZZ, and the
+/// bucket-free reference with `--check`), the cores' accumulation cycles
+/// equal to the model's.
 #[cfg(feature = "rtl")]
 #[test]
 fn rtl_msm_on_files_equals_the_cpu_engine() {
     let dir = tempfile::tempdir().unwrap();
-    let (pts, sc) = (dir.path().join("p.bin"), dir.path().join("s.bin"));
-    let (pts, sc) = (pts.to_str().unwrap(), sc.to_str().unwrap());
-    let o = zkmsm(&["gen", "--curve", "bls12-377", "--log-n", "9", "--points", pts, "--scalars", sc, "--seed", "5"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let run = |backend: &str| {
-        let args = ["msm", "--curve", "bls12-377", "--points", pts, "--scalars", sc, "--backend", backend, "--json"];
-        let cores: &[&str] = if backend == "rtl" { &["--rtl-cores", "2"] } else { &[] };
-        let o = zkmsm(&[&args[..], &["--check"], cores].concat());
-        assert!(o.status.success(), "{backend}: {}", stderr(&o));
-        let last = String::from_utf8_lossy(&o.stdout).lines().last().unwrap_or("").to_string();
-        serde_json::from_str::<serde_json::Value>(&last).unwrap()
-    };
-    let (cpu, rtl) = (run("xyzz"), run("rtl"));
-    assert_eq!(rtl["backend"], "rtl");
-    assert_eq!(rtl["n"], 512);
-    assert_eq!(rtl["result"], cpu["result"], "rtl vs CPU engine");
-    assert!(rtl["rtl_additions"].as_u64().unwrap() > 0);
-    assert_eq!(rtl["rtl_cores"], 2);
-    assert_eq!(rtl["rtl_cycles"], rtl["model_cycles"]);
+    for (curve, log_n, adder) in
+        [("bls12-381", "9", None), ("bls12-377", "9", None), ("bls12-377", "6", Some("affine"))]
+    {
+        let (pts, sc) = (dir.path().join(format!("p{curve}.bin")), dir.path().join(format!("s{curve}.bin")));
+        let (pts, sc) = (pts.to_str().unwrap(), sc.to_str().unwrap());
+        let o = zkmsm(&["gen", "--curve", curve, "--log-n", log_n, "--points", pts, "--scalars", sc, "--seed", "5"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let run = |backend: &str| {
+            let args = ["msm", "--curve", curve, "--points", pts, "--scalars", sc, "--backend", backend, "--json"];
+            let mut extra = vec!["--check"];
+            if backend == "rtl" {
+                extra.extend(["--rtl-cores", "2"]);
+                if let Some(a) = adder {
+                    extra.extend(["--rtl-adder", a]);
+                }
+            }
+            let o = zkmsm(&[&args[..], &extra].concat());
+            assert!(o.status.success(), "{curve} {backend}: {}", stderr(&o));
+            let last = String::from_utf8_lossy(&o.stdout).lines().last().unwrap_or("").to_string();
+            serde_json::from_str::<serde_json::Value>(&last).unwrap()
+        };
+        let (cpu, rtl) = (run("xyzz"), run("rtl"));
+        let want_adder = adder.unwrap_or(if curve == "bls12-381" { "affine" } else { "edwards" });
+        assert_eq!(rtl["backend"], "rtl");
+        assert_eq!(rtl["rtl_adder"], want_adder, "{curve}");
+        assert_eq!(rtl["n"], 1u64 << log_n.parse::<u32>().unwrap());
+        assert_eq!(rtl["result"], cpu["result"], "{curve} {want_adder}: rtl vs CPU engine");
+        assert!(rtl["rtl_additions"].as_u64().unwrap() > 0);
+        assert_eq!(rtl["rtl_cores"], 2);
+        assert_eq!(rtl["rtl_cycles"], rtl["model_cycles"], "{curve} {want_adder}");
+    }
 }
 
 /// More cores than the simulated accelerator has (NCORES 2): one line.
@@ -118,7 +137,9 @@ fn rtl_cores_beyond_the_built_model_are_refused() {
 }
 
 #[test]
-fn rtl_cores_need_the_rtl_backend() {
+fn rtl_options_need_the_rtl_backend() {
     let err = one_line_error(&["demo", "--log-n", "3", "--backend", "xyzz", "--rtl-cores", "2"]);
     assert!(err.contains("--rtl-cores") && err.contains("--backend rtl"), "{err}");
+    let err = one_line_error(&["demo", "--log-n", "3", "--backend", "xyzz", "--rtl-adder", "affine"]);
+    assert!(err.contains("--rtl-adder") && err.contains("--backend rtl"), "{err}");
 }

@@ -1,9 +1,14 @@
-//! The `rtl` backend: bucket accumulation on the Verilated core.
+//! The `rtl` backend: bucket accumulation on a Verilated core.
 //!
-//! * [`RtlBackend`] implements `zkmsm::Backend` for BLS12-377: init converts
-//!   the points to the core's precomputed form and loads them into the
-//!   simulated point memory (MSM_INIT); `accumulate` runs one window through
-//!   the core. The host's code does the rest (digits, aggregation).
+//! * [`CoreDatapath`] is what the host knows of a core's adder: which
+//!   Verilated model, the curve, how a point goes into point memory and how
+//!   a bucket comes back. [`Edwards377`] is the twisted Edwards core
+//!   (BLS12-377 only: the curve needs a twisted Edwards form);
+//!   [`AffineCore`] the batched-affine core, on BLS12-381 and BLS12-377.
+//! * [`RtlBackend`] implements `zkmsm::Backend` on either: init converts
+//!   the points to the core's form and loads them into the simulated point
+//!   memory (MSM_INIT); `accumulate` runs one window through the core. The
+//!   host's code does the rest (digits, aggregation).
 //! * [`RtlEngine`] is the way the core is meant to run, as a
 //!   `zkmsm::MsmEngine`: all windows of an MSM streamed back to back in one
 //!   run (a window's tail overlaps the next window's head), with the host's
@@ -12,22 +17,87 @@
 //!   model's for the same digits. `zkmsm msm --backend rtl` uses it. The
 //!   digits are streamed: a producer thread computes window w+1's digits
 //!   while the core takes window w ([`crate::machine::produce_digits`]).
+//!
+//! Points at infinity add nothing: their digits go to the core as zeros
+//! (the batched-affine core's point port has no infinity flag).
 
-use crate::format::{bucket_from_words, point_words, POINT_WORDS};
+use crate::format::{aff_bucket_from_words, aff_point_words, bucket_from_words, point_words};
 use crate::machine::{model_config, produce_digits, spread_bits, window_for, CoreParams, StreamDigits, DIGIT_CHUNK};
-use crate::sim::{Kind, Opts, Sim, Stats};
+use crate::sim::{Info, Kind, Opts, Sim, Stats};
+use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use zkmsm::bucket_aggregation::partitioned_sum;
 use zkmsm::context::check_scalars;
 use zkmsm::load::validate_points;
 use zkmsm::result_aggregation::combine_windows;
-use zkmsm::{Backend, Bucket, MsmEngine, MsmError, MsmOutput, PhaseTimings, Plan, ScalarLimbs};
+use zkmsm::{Backend, Bucket, MsmCurve, MsmEngine, MsmError, MsmOutput, PhaseTimings, Plan, ScalarLimbs};
 use zkmsm_curve::te::{precompute_points, TeExtended};
-use zkmsm_curve::{Affine, Bls12_377, Xyzz};
+use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Xyzz};
 use zkmsm_field::PrimeField;
 
-const SCALAR_BITS: u32 = <<Bls12_377 as zkmsm::MsmCurve>::Scalar as PrimeField>::NUM_BITS;
+/// What the host knows of a core's adder.
+pub trait CoreDatapath: Send + Sync + 'static {
+    /// The curve of the core's field.
+    type Curve: MsmCurve;
+    /// A bucket as the host keeps it after reading it back.
+    type Bucket: Bucket<Self::Curve>;
+    /// The Verilated model with this adder.
+    const KIND: Kind;
+    /// The adder's name, for messages.
+    const ADDER: &'static str;
+    /// Points (validated) in the core's point-memory form, `Sim::point_words` each.
+    fn point_words(points: &[Affine<Self::Curve>]) -> Vec<u64>;
+    /// One bucket from its value words; an error names what the core got wrong.
+    fn bucket(words: &[u64]) -> Result<Self::Bucket, String>;
+}
+
+/// The twisted Edwards core (`DP = 1`): BLS12-377, points in the
+/// precomputed extended form, buckets in extended coordinates.
+pub struct Edwards377;
+
+impl CoreDatapath for Edwards377 {
+    type Curve = Bls12_377;
+    type Bucket = TeExtended;
+    const KIND: Kind = Kind::Te;
+    const ADDER: &'static str = "twisted Edwards";
+    fn point_words(points: &[Affine<Bls12_377>]) -> Vec<u64> {
+        let pre = precompute_points(points).expect("validated subgroup points have a twisted Edwards image");
+        pre.iter().flat_map(point_words).collect()
+    }
+    fn bucket(words: &[u64]) -> Result<TeExtended, String> {
+        Ok(bucket_from_words(words))
+    }
+}
+
+/// The batched-affine core (`DP = 2`, the lock table) on curve `C`: affine
+/// points and buckets, summed on the host in XYZZ coordinates.
+pub struct AffineCore<C>(PhantomData<C>);
+
+/// The Verilated batched-affine model of each curve.
+pub trait AffineModel: MsmCurve {
+    /// The model built for this curve's field.
+    const KIND: Kind;
+}
+impl AffineModel for Bls12_381 {
+    const KIND: Kind = Kind::Aff381;
+}
+impl AffineModel for Bls12_377 {
+    const KIND: Kind = Kind::Aff377;
+}
+
+impl<C: AffineModel> CoreDatapath for AffineCore<C> {
+    type Curve = C;
+    type Bucket = Xyzz<C>;
+    const KIND: Kind = C::KIND;
+    const ADDER: &'static str = "batched affine";
+    fn point_words(points: &[Affine<C>]) -> Vec<u64> {
+        points.iter().flat_map(aff_point_words).collect()
+    }
+    fn bucket(words: &[u64]) -> Result<Xyzz<C>, String> {
+        aff_bucket_from_words::<C>(words).map(|p| Xyzz::from_affine(&p))
+    }
+}
 
 /// What the last MSM (or window) through the core measured.
 #[derive(Clone, Copy, Debug)]
@@ -46,11 +116,32 @@ pub struct RtlReport {
     pub cores: u32,
 }
 
+/// Where a backend leaves its last report; a clone reads the same slot.
+#[derive(Clone, Default)]
+pub struct ReportSlot(Arc<Mutex<Option<RtlReport>>>);
+
+impl ReportSlot {
+    /// The last run's report, if any.
+    pub fn get(&self) -> Option<RtlReport> {
+        *self.0.lock().unwrap()
+    }
+    fn set(&self, r: RtlReport) {
+        *self.0.lock().unwrap() = Some(r);
+    }
+}
+
+impl From<&Info> for CoreParams {
+    fn from(i: &Info) -> Self {
+        CoreParams { cmax: i.cmax, pd: i.pd, brl: i.brl, hz: i.lat_hz, requeue: i.requeue != 0 }
+    }
+}
+
 /// A simulated device: the accelerator and which point set its point memory
 /// holds. Contexts on one device take turns; the one whose points are not
 /// loaded reloads them first (as a host would re-run MSM_INIT).
 pub struct Device {
     sim: Mutex<(Sim, u64)>,
+    kind: Kind,
     params: CoreParams,
     opts: Opts,
     /// Cores built (NCORES) and their fan-out FIFOs' depth.
@@ -59,23 +150,31 @@ pub struct Device {
 }
 
 impl Device {
-    /// A freshly reset simulated accelerator (the twisted Edwards core).
-    pub fn new(opts: Opts) -> Result<Arc<Self>, String> {
-        let sim = Sim::new(Kind::Te, &opts).ok_or("the Verilated core did not come out of reset")?;
+    /// A freshly reset simulated accelerator of the given build.
+    pub fn new(kind: Kind, opts: Opts) -> Result<Arc<Self>, String> {
+        let sim = Sim::new(kind, &opts).ok_or("the Verilated core did not come out of reset")?;
         let i = sim.info();
-        let params = CoreParams { cmax: i.cmax, pd: i.pd, brl: i.brl, hz: i.lat_hz };
-        Ok(Arc::new(Self { sim: Mutex::new((sim, 0)), params, opts, ncores: i.ncores, fanout_depth: i.fanout_depth }))
+        Ok(Arc::new(Self {
+            sim: Mutex::new((sim, 0)),
+            kind,
+            params: CoreParams::from(&i),
+            opts,
+            ncores: i.ncores,
+            fanout_depth: i.fanout_depth,
+        }))
     }
 
-    /// One device for the whole process (tests, repeated contexts): the
-    /// bucket memory's clear after reset is paid once.
-    pub fn shared() -> Result<Arc<Self>, String> {
-        static DEVICE: Mutex<Option<Arc<Device>>> = Mutex::new(None);
-        let mut d = DEVICE.lock().unwrap();
-        if d.is_none() {
-            *d = Some(Device::new(Opts::default())?);
+    /// One device of each build for the whole process (tests, repeated
+    /// contexts): the bucket memory's clear after reset is paid once.
+    pub fn shared(kind: Kind) -> Result<Arc<Self>, String> {
+        static DEVICES: Mutex<Vec<Arc<Device>>> = Mutex::new(Vec::new());
+        let mut d = DEVICES.lock().unwrap();
+        if let Some(dev) = d.iter().find(|dev| dev.kind == kind) {
+            return Ok(dev.clone());
         }
-        Ok(d.as_ref().unwrap().clone())
+        let dev = Device::new(kind, Opts::default())?;
+        d.push(dev.clone());
+        Ok(dev)
     }
 
     /// The core's parameters (read from its registers).
@@ -87,16 +186,27 @@ impl Device {
     pub fn ncores(&self) -> u32 {
         self.ncores
     }
+
+    /// Which build this is.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
 }
 
 static NEXT_OWNER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
-/// `zkmsm::Backend` on a simulated core.
-#[derive(Clone)]
-pub struct RtlBackend {
+/// `zkmsm::Backend` on a simulated core with adder `D`.
+pub struct RtlBackend<D: CoreDatapath> {
     device: Arc<Device>,
-    last: Arc<Mutex<Option<RtlReport>>>,
+    last: ReportSlot,
     cores: u32,
+    _d: PhantomData<D>,
+}
+
+impl<D: CoreDatapath> Clone for RtlBackend<D> {
+    fn clone(&self) -> Self {
+        Self { device: self.device.clone(), last: self.last.clone(), cores: self.cores, _d: PhantomData }
+    }
 }
 
 /// Points converted for the core (and loaded into point memory when their
@@ -105,12 +215,25 @@ pub struct RtlPoints {
     n: usize,
     owner: u64,
     words: Vec<u64>,
+    /// Indices of the points at infinity: their digits are sent as zeros.
+    at_infinity: Vec<usize>,
 }
 
-impl RtlBackend {
-    /// A backend on `device` (contexts on one device take turns).
-    pub fn new(device: Arc<Device>) -> Self {
-        Self { device, last: Arc::default(), cores: 1 }
+fn scalar_bits<C: MsmCurve>() -> u32 {
+    <C::Scalar as PrimeField>::NUM_BITS
+}
+
+impl<D: CoreDatapath> RtlBackend<D> {
+    /// A backend on `device`, which must be a build with adder `D`.
+    pub fn new(device: Arc<Device>) -> Result<Self, MsmError> {
+        if device.kind != D::KIND {
+            return Err(MsmError::Unsupported(format!(
+                "the simulated device is the {:?} build, not the {} core's",
+                device.kind,
+                D::ADDER
+            )));
+        }
+        Ok(Self { device, last: ReportSlot::default(), cores: 1, _d: PhantomData })
     }
 
     /// Run on `k` cores (window w on core w mod k); refused (one line) if
@@ -139,7 +262,12 @@ impl RtlBackend {
 
     /// The last run's counters and the model's cycles for it.
     pub fn last_report(&self) -> Option<RtlReport> {
-        *self.last.lock().unwrap()
+        self.last.get()
+    }
+
+    /// The slot the last report is kept in (a handle that outlives the engine's borrow).
+    pub fn report_slot(&self) -> ReportSlot {
+        self.last.clone()
     }
 
     /// Run `windows` windows of `n` digits over `points` through the core,
@@ -152,7 +280,7 @@ impl RtlBackend {
         windows: u32,
         top: Option<u32>,
         chunks: impl Iterator<Item = Vec<i32>>,
-    ) -> Result<Vec<Vec<TeExtended>>, MsmError> {
+    ) -> Result<Vec<Vec<D::Bucket>>, MsmError> {
         let p = &self.device.params;
         if plan.c > p.cmax {
             return Err(MsmError::Unsupported(format!(
@@ -161,9 +289,25 @@ impl RtlBackend {
             )));
         }
         let n = points.n;
-        // the streamed digits, kept for the cycle model after the run
+        // the streamed digits (points at infinity zeroed), kept for the
+        // cycle model after the run
         let mut digits = Vec::with_capacity(n * windows as usize);
-        let recorded = chunks.inspect(|ch| digits.extend_from_slice(ch));
+        let mut pos = 0usize;
+        let recorded = chunks.map(|mut ch| {
+            for &i in &points.at_infinity {
+                // chunk [pos, pos + len) of the window-major stream
+                let (w0, w1) = (pos / n.max(1), (pos + ch.len()).div_ceil(n.max(1)));
+                for w in w0..w1 {
+                    let at = w * n + i;
+                    if (pos..pos + ch.len()).contains(&at) {
+                        ch[at - pos] = 0;
+                    }
+                }
+            }
+            pos += ch.len();
+            digits.extend_from_slice(&ch);
+            ch
+        });
         let (words, stats) = {
             let mut dev = self.device.sim.lock().unwrap();
             dev.0.set_opts(&Opts { cores: self.cores, ..self.device.opts });
@@ -174,87 +318,92 @@ impl RtlBackend {
             dev.0.run_stream(n, plan.c, windows, top, recorded).map_err(|e| MsmError::Unsupported(e.to_string()))?
         };
         let nb = plan.buckets;
-        let per = crate::format::BUCKET_WORDS;
-        let mut out: Vec<Vec<TeExtended>> =
-            words.chunks(nb * per).map(|w| w.chunks(per).map(bucket_from_words).collect()).collect();
+        let per = words.len() / (nb * windows as usize).max(1);
+        let mut out = Vec::with_capacity(windows as usize);
+        for (w, ws) in words.chunks(nb * per).enumerate() {
+            let window = ws
+                .chunks(per)
+                .enumerate()
+                .map(|(k, b)| D::bucket(b).map_err(|e| MsmError::Unsupported(format!("window {w}, bucket {k}: {e}"))))
+                .collect::<Result<Vec<_>, _>>()?;
+            out.push(window);
+        }
         if let (Some(tb), Some(last)) = (top, out.last_mut()) {
             // bucket k of the spread window is the sum of its copies k + j 2^tb
             let k = 1usize << tb;
             for i in k..nb {
                 let v = last[i];
-                last[i % k] = Bucket::<Bls12_377>::add(&last[i % k], &v);
-                last[i] = TeExtended::identity();
+                last[i % k] = last[i % k].add(&v);
+                last[i] = D::Bucket::identity();
             }
         }
-        let mut cfg = model_config(p, plan, SCALAR_BITS, n, self.device.opts.mem_latency);
+        let mut cfg = model_config(p, plan, scalar_bits::<D::Curve>(), n, self.device.opts.mem_latency);
         cfg.core.top_bits = Some(top.unwrap_or(31)); // 31: no spreading, as the TOP register
         cfg.core.cores = self.cores;
         cfg.core.fanout_depth = self.device.fanout_depth;
         let src = StreamDigits { digits: &digits, n, windows: windows as usize, c: plan.c };
         let model_cycles = cfg.run_stats_digits(&src).acc.cycles;
         let additions = digits.iter().filter(|&&d| d != 0).count() as u64;
-        *self.last.lock().unwrap() =
-            Some(RtlReport { stats, model_cycles, additions, c: plan.c, windows, cores: self.cores });
+        self.last.set(RtlReport { stats, model_cycles, additions, c: plan.c, windows, cores: self.cores });
         Ok(out)
     }
 }
 
-impl Backend<Bls12_377> for RtlBackend {
+impl<D: CoreDatapath> Backend<D::Curve> for RtlBackend<D> {
     type Prepared = RtlPoints;
-    type Bucket = TeExtended;
-    type Window<'a> = Vec<TeExtended>;
+    type Bucket = D::Bucket;
+    type Window<'a> = Vec<D::Bucket>;
 
     fn name(&self) -> &'static str {
         "rtl"
     }
 
     /// Validated subgroup points, converted and loaded into point memory.
-    fn prepare(&self, points: &[Affine<Bls12_377>]) -> RtlPoints {
-        let pre = precompute_points(points).expect("validated subgroup points have a twisted Edwards image");
-        let words: Vec<u64> = pre.iter().flat_map(point_words).collect();
-        debug_assert_eq!(words.len(), points.len() * POINT_WORDS);
+    fn prepare(&self, points: &[Affine<D::Curve>]) -> RtlPoints {
+        let words = D::point_words(points);
         let owner = NEXT_OWNER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        RtlPoints { n: points.len(), owner, words }
+        let at_infinity = points.iter().enumerate().filter(|(_, p)| p.is_identity()).map(|(i, _)| i).collect();
+        RtlPoints { n: points.len(), owner, words, at_infinity }
     }
 
     /// One window through the core (a run of its own). A window whose digits
     /// stay small is spread over its buckets, as the core does for the last
     /// window of a stream.
-    fn accumulate<'a>(&'a self, points: &'a RtlPoints, digits: &[i32], plan: &Plan) -> Vec<TeExtended> {
+    fn accumulate<'a>(&'a self, points: &'a RtlPoints, digits: &[i32], plan: &Plan) -> Vec<D::Bucket> {
         assert_eq!(digits.len(), points.n);
         let max = digits.iter().map(|d| d.unsigned_abs()).max().unwrap_or(0);
         let tb = (32 - max.saturating_sub(1).leading_zeros()).min(plan.c - 1);
         let top = (max > 0 && max <= 1 << tb && tb + 1 < plan.c).then_some(tb);
         match self.run(points, plan, 1, top, std::iter::once(digits.to_vec())) {
-            Ok(mut w) => w.pop().unwrap_or_else(|| vec![TeExtended::identity(); plan.buckets]),
+            Ok(mut w) => w.pop().unwrap_or_else(|| vec![D::Bucket::identity(); plan.buckets]),
             Err(e) => panic!("rtl backend: {e}"),
         }
     }
 }
 
 /// A whole MSM on the core per call, all windows in one stream (see the
-/// module docs); `zkmsm::MsmEngine` for BLS12-377.
-pub struct RtlEngine {
-    backend: RtlBackend,
+/// module docs); `zkmsm::MsmEngine` for the core's curve.
+pub struct RtlEngine<D: CoreDatapath> {
+    backend: RtlBackend<D>,
     points: RtlPoints,
     window: Option<u32>,
 }
 
-impl RtlEngine {
+impl<D: CoreDatapath> RtlEngine<D> {
     /// Validate and convert `points` (MSM_INIT) for the core on `device`.
     pub fn new(
-        points: Vec<Affine<Bls12_377>>,
+        points: Vec<Affine<D::Curve>>,
         validation: zkmsm::Validation,
         device: Arc<Device>,
     ) -> Result<Self, MsmError> {
         validate_points(&points, validation)?;
-        let backend = RtlBackend::new(device);
+        let backend = RtlBackend::new(device)?;
         let points = backend.prepare(&points);
         Ok(Self { backend, points, window: None })
     }
 
     /// The backend (device and last report) this engine runs on.
-    pub fn backend(&self) -> &RtlBackend {
+    pub fn backend(&self) -> &RtlBackend<D> {
         &self.backend
     }
 
@@ -269,7 +418,7 @@ impl RtlEngine {
     }
 }
 
-impl MsmEngine<Bls12_377> for RtlEngine {
+impl<D: CoreDatapath> MsmEngine<D::Curve> for RtlEngine<D> {
     fn backend_name(&self) -> &'static str {
         "rtl"
     }
@@ -280,18 +429,19 @@ impl MsmEngine<Bls12_377> for RtlEngine {
         self.window = c;
     }
     fn plan(&self) -> Plan {
-        Plan::with_window(self.window.unwrap_or_else(|| window_for(self.points.n, &self.backend.params())), SCALAR_BITS)
+        let c = self.window.unwrap_or_else(|| window_for(self.points.n, &self.backend.params()));
+        Plan::with_window(c, scalar_bits::<D::Curve>())
     }
     /// The core reads points from its own memory image, not a prepared file: refused.
     fn write_prepared(&self, _path: &std::path::Path) -> Result<(), MsmError> {
         Err(MsmError::Unsupported("the rtl backend has no prepared-file layout; prepare with a CPU backend".into()))
     }
-    fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<Bls12_377>, MsmError> {
+    fn msm_report(&self, scalars: &[ScalarLimbs]) -> Result<MsmOutput<D::Curve>, MsmError> {
         let n = self.points.n;
         if scalars.len() != n {
             return Err(MsmError::LengthMismatch { points: n, scalars: scalars.len() });
         }
-        check_scalars::<Bls12_377>(scalars)?;
+        check_scalars::<D::Curve>(scalars)?;
         let plan = self.plan();
         let mut timings = PhaseTimings::default();
         if n == 0 {
@@ -301,7 +451,7 @@ impl MsmEngine<Bls12_377> for RtlEngine {
         // ahead of the core; `timings.digits` is its computing time, which
         // overlaps `timings.accumulation` (the run's wall time)
         let t = Instant::now();
-        let top = spread_bits(&plan, SCALAR_BITS);
+        let top = spread_bits(&plan, scalar_bits::<D::Curve>());
         let (windows, per_window) = std::thread::scope(|s| {
             let (tx, rx) = std::sync::mpsc::sync_channel(n.div_ceil(DIGIT_CHUNK));
             let producer = s.spawn(move || produce_digits(scalars, &plan, DIGIT_CHUNK, &tx));
@@ -313,8 +463,8 @@ impl MsmEngine<Bls12_377> for RtlEngine {
         timings.digits = per_window.iter().sum();
         timings.accumulation = t.elapsed();
         let t = Instant::now();
-        let sums: Vec<Xyzz<Bls12_377>> =
-            windows.iter().map(|b| partitioned_sum::<Bls12_377, _>(b, 1).to_xyzz()).collect();
+        let sums: Vec<Xyzz<D::Curve>> =
+            windows.iter().map(|b| partitioned_sum::<D::Curve, _>(b, 1).to_xyzz()).collect();
         timings.bucket_aggregation = t.elapsed();
         let t = Instant::now();
         let result = combine_windows(&sums, plan.c);

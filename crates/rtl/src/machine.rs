@@ -22,11 +22,14 @@ pub struct CoreParams {
     pub brl: u32,
     /// Hazard window: bucket-read latency + datapath latency.
     pub hz: u32,
+    /// A pending head whose bucket is busy goes to the back of the queue
+    /// (RQ; the lock-table cores).
+    pub requeue: bool,
 }
 
 /// The parameters of the synthesized core (rtl/src/zk_msm_core.sv defaults,
 /// zk_te_madd's 74-cycle latency at the default `RW = 384`).
-pub const SYNTHESIZED: CoreParams = CoreParams { cmax: 16, pd: 16, brl: 2, hz: 76 };
+pub const SYNTHESIZED: CoreParams = CoreParams { cmax: 16, pd: 16, brl: 2, hz: 76, requeue: false };
 
 /// Cycles from START to the first work beat the core can take, in the
 /// test-bench environment (rtl/tb/zk_driver.cpp) with a point memory of
@@ -43,13 +46,22 @@ pub const INPUT_PIPELINE: u64 = 3;
 
 /// The window for n points on the core: the largest c <= CMAX whose
 /// 2^(c-1) buckets a window can read out while the next windows accumulate
-/// (2^(c-1) <= n), at least 1.
+/// (2^(c-1) <= n), and no smaller than the latency floor: a window holds
+/// its slot (one of four) until its last addition is written back, HZ
+/// cycles after issue, so a small MSM of W windows takes at least about
+/// W/4 x HZ cycles whatever n is; windows of 2^(c-1) >= HZ/8 buckets keep
+/// W small there (the batched-affine core, HZ 2,668: c >= 10; the twisted
+/// Edwards core, HZ 76: c >= 5). At most CMAX.
 pub fn window_for(n: usize, p: &CoreParams) -> u32 {
     let mut c = 1;
     while c < p.cmax && (1usize << c) <= n {
         c += 1;
     }
-    c
+    let mut floor = 1;
+    while floor < p.cmax && (1u64 << (floor - 1)) * 8 < p.hz as u64 {
+        floor += 1;
+    }
+    c.max(floor)
 }
 
 /// The last window's bucket bits tb (its digits lie in [0, 2^tb]) when it is
@@ -74,6 +86,7 @@ pub fn model_config(p: &CoreParams, plan: &Plan, scalar_bits: u32, n: usize, mem
         cmax: p.cmax,
         spread_top: true,
         top_bits: None,
+        requeue: p.requeue,
         ..CoreSched::default()
     };
     cfg
@@ -141,12 +154,20 @@ mod tests {
     #[test]
     fn window_grows_with_n_and_stops_at_cmax() {
         let p = SYNTHESIZED;
-        assert_eq!(window_for(0, &p), 1);
-        assert_eq!(window_for(1, &p), 1);
-        assert_eq!(window_for(2, &p), 2);
+        // the latency floor: 2^(c-1) >= 76 / 8
+        assert_eq!(window_for(0, &p), 5);
+        assert_eq!(window_for(1, &p), 5);
+        assert_eq!(window_for(32, &p), 5);
+        assert_eq!(window_for(64, &p), 6);
         assert_eq!(window_for(1 << 12, &p), 13);
         assert_eq!(window_for((1 << 12) - 1, &p), 12);
         assert_eq!(window_for(1 << 24, &p), 16);
+        // the batched-affine core: 2^(c-1) >= 2668 / 8
+        let aff = CoreParams { hz: 2668, pd: 1024, requeue: true, ..p };
+        assert_eq!(window_for(1, &aff), 10);
+        assert_eq!(window_for(1 << 10, &aff), 11);
+        // a core of tiny windows is held to CMAX
+        assert_eq!(window_for(1, &CoreParams { cmax: 3, ..aff }), 3);
     }
 
     #[test]

@@ -10,9 +10,12 @@
 
 use std::fmt::Write as _;
 
-/// One `` `define ZK_<NAME> <value> ``: a decimal integer or a `512'h` constant.
+/// One `` `define ZK_<NAME> <value> ``: a decimal integer, a `512'h`
+/// constant, or a Verilog name (a module's).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
+    /// A Verilog identifier (not a number: the C++ header leaves it out).
+    Name(String),
     /// A decimal integer.
     Int(u64),
     /// Hex digits of a wide constant, most significant first, without the
@@ -44,6 +47,10 @@ pub fn parse_svh(text: &str) -> Result<Vec<(String, Value)>, String> {
                 return Err(format!("zk_params.svh line {}: bad hex constant", lineno + 1));
             }
             Value::Hex { bits, digits: hex.to_ascii_lowercase() }
+        } else if value.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            Value::Name(value.to_string())
         } else {
             Value::Int(value.parse().map_err(|_| format!("zk_params.svh line {}: bad integer {value}", lineno + 1))?)
         };
@@ -73,6 +80,7 @@ pub fn cpp_header(params: &[(String, Value)]) -> String {
                 let _ = writeln!(s, "constexpr int ZK_{name}_BITS = {bits};");
                 let _ = writeln!(s, "constexpr const char* ZK_{name}_HEX = \"{digits}\";");
             }
+            Value::Name(_) => {}
         }
     }
     s
@@ -129,7 +137,9 @@ mod tests {
     fn parser_rejects_malformed_lines() {
         assert!(parse_svh("`define ZK_X").is_err());
         assert!(parse_svh("`define ZK_X 12'hzz").is_err());
-        assert!(parse_svh("`define ZK_X abc").is_err());
+        assert!(parse_svh("`define ZK_X 1abc").is_err());
+        assert!(parse_svh("`define ZK_X a-b").is_err());
+        assert_eq!(parse_svh("`define ZK_X zk_m1").unwrap(), vec![("X".into(), Value::Name("zk_m1".into()))]);
         let p = parse_svh("`define ZK_A 3\n`define OTHER 4\n`define ZK_B 8'hFF").unwrap();
         assert_eq!(p, vec![("A".into(), Value::Int(3)), ("B".into(), Value::Hex { bits: 8, digits: "ff".into() })]);
     }

@@ -17,6 +17,11 @@ pub enum Kind {
     /// queue and blocked heads requeued (`LOCK = 1`, `RQ = 1`) at a
     /// datapath latency of 2,000 cycles.
     IntLock = 2,
+    /// The batched-affine adder with the lock table (`DP = 2`, `LOCK = 1`,
+    /// `RQ = 1`, `PD = 1024`) on BLS12-381: the core as synthesized.
+    Aff381 = 3,
+    /// The same batched-affine core on BLS12-377.
+    Aff377 = 4,
 }
 
 /// The environment of a run (`zk_sim_opts`).
@@ -57,7 +62,8 @@ impl Default for Opts {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Info {
-    /// Datapath: 0 the integer stand-in, 1 the twisted Edwards adder.
+    /// Datapath: 0 the integer stand-in, 1 the twisted Edwards adder, 2 the
+    /// batched-affine adder.
     pub dp: u32,
     /// Largest window (bucket memory of 2^(CMAX-1) buckets per window slot).
     pub cmax: u32,
@@ -77,6 +83,10 @@ pub struct Info {
     pub ncores: u32,
     /// Depth of the per-core fan-out FIFOs (0: one core, no fan-out).
     pub fanout_depth: u32,
+    /// 1: hazards by the bucket lock table and a block-RAM pending queue (LOCK).
+    pub lock: u32,
+    /// 1: a pending head whose bucket is busy goes to the back of the queue (RQ).
+    pub requeue: u32,
 }
 
 /// The core's counters after an MSM (zk_msm_core), and the simulation's cost.

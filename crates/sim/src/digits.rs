@@ -94,7 +94,9 @@ impl DigitSource for SliceDigits<'_> {
 /// walk the digits window by window (or point by point), so consecutive
 /// calls stay in one chunk (two with full-width windows, which read a second
 /// seed for the top window).
-type ChunkKey = (&'static str, u64, usize);
+// (curve, seed, chunk, length): sources of different n share a seed, and
+// the last chunk's length depends on n
+type ChunkKey = (&'static str, u64, usize, usize);
 
 const CACHED_CHUNKS: usize = 4;
 
@@ -129,13 +131,13 @@ impl<C: MsmCurve> UniformDigits<C> {
 
     fn with_scalar<R>(&self, seed: u64, i: usize, f: impl FnOnce(&ScalarLimbs) -> R) -> R {
         let chunk = i / CHUNK;
-        let key = (C::NAME, seed, chunk);
+        let len = CHUNK.min(self.n - chunk * CHUNK);
+        let key = (C::NAME, seed, chunk, len);
         CACHE.with(|c| {
             let mut c = c.borrow_mut();
             let hit = match c.iter().position(|e| e.0 == key) {
                 Some(k) => k,
                 None => {
-                    let len = CHUNK.min(self.n - chunk * CHUNK);
                     if c.len() == CACHED_CHUNKS {
                         c.remove(0); // the oldest
                     }
@@ -173,6 +175,23 @@ impl<C: MsmCurve> DigitSource for UniformDigits<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two sources of one seed and different sizes on one thread: the
+    /// smaller one's short last chunk is not served to the larger one.
+    #[test]
+    fn sources_of_different_sizes_share_a_seed() {
+        let plan = Plan::with_window(11, 253);
+        let small = UniformDigits::<Bls12_377>::new(100, plan, 9, false);
+        let big = UniformDigits::<Bls12_377>::new(CHUNK + 7, plan, 9, false);
+        let want = random_scalars::<Bls12_377>(CHUNK + 7, 9);
+        for i in [0, 99, 100, CHUNK - 1, CHUNK + 6] {
+            if i < 100 {
+                assert_eq!(small.digit(i, 3), signed_digit(&want[i], 3, &plan));
+            }
+            assert_eq!(big.digit(i, 3), signed_digit(&want[i], 3, &plan), "scalar {i}");
+        }
+        assert_eq!(small.digit(99, 0), signed_digit(&want[99], 0, &plan));
+    }
     use zkmsm::gen::random_scalars;
     use zkmsm_curve::{Bls12_377, Bls12_381};
 

@@ -1,9 +1,10 @@
-//! `--backend rtl` (msm, demo): the MSM on the RTL core as Verilator
-//! simulates it (crates/rtl, `zkmsm_rtl::backend::RtlEngine`), BLS12-377
-//! only. Built with `--features rtl`; without it the backend says in one
-//! line how to get it.
+//! `--backend rtl` (msm, demo): the MSM on an RTL core as Verilator
+//! simulates it (crates/rtl, `zkmsm_rtl::backend::RtlEngine`): the
+//! batched-affine core on BLS12-381 and BLS12-377, the twisted Edwards core
+//! on BLS12-377 (`--rtl-adder`). Built with `--features rtl`; without it the
+//! backend says in one line how to get it.
 
-use crate::args::BackendName;
+use crate::args::{BackendName, RtlAdder};
 use crate::console::errln;
 use crate::error::CliError;
 use zkmsm::{Affine, Bls12_377, Bls12_381, EngineCurve, MsmEngine, MsmError};
@@ -19,105 +20,179 @@ pub struct RtlCycles {
     pub additions: u64,
     /// Cores the MSM ran on (`--rtl-cores`).
     pub cores: u32,
+    /// The core's adder.
+    pub adder: RtlAdder,
 }
 
 /// Reads the core's counters after an MSM.
 pub struct RtlHandle {
+    adder: RtlAdder,
     #[cfg(feature = "rtl")]
-    backend: zkmsm_rtl::backend::RtlBackend,
+    slot: zkmsm_rtl::backend::ReportSlot,
 }
 
 impl RtlHandle {
     pub fn cycles(&self) -> Option<RtlCycles> {
         #[cfg(feature = "rtl")]
-        return self.backend.last_report().map(|r| RtlCycles {
+        return self.slot.get().map(|r| RtlCycles {
             rtl: r.stats.acc_cycles,
             model: r.model_cycles,
             additions: r.additions,
             cores: r.cores,
+            adder: self.adder,
         });
         #[cfg(not(feature = "rtl"))]
-        None
+        {
+            let _ = self.adder;
+            None
+        }
     }
 }
 
-/// Curves the commands run on, with or without an RTL core.
+/// Curves the commands run on, with the RTL cores built for them.
 pub trait CliCurve: EngineCurve {
-    /// Whether this build has a core for this curve: the one-line error
+    /// The adder `--backend rtl` uses when `--rtl-adder` is not given.
+    const DEFAULT_ADDER: RtlAdder;
+
+    /// Whether this curve has a core with `adder`: the one-line error
     /// `--backend rtl` gives before any input is read or generated.
-    fn rtl_available() -> Result<(), CliError>;
+    fn rtl_adder_available(adder: RtlAdder) -> Result<(), CliError>;
+
+    /// An engine on the simulated core with `adder` for already validated points.
+    fn rtl_engine_with(
+        points: Vec<Affine<Self>>,
+        window: Option<u32>,
+        cores: u32,
+        adder: RtlAdder,
+    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError>;
+
+    /// Whether this build has the core `adder` (default: [`Self::DEFAULT_ADDER`]) for this curve.
+    fn rtl_available(adder: Option<RtlAdder>) -> Result<(), CliError> {
+        if !cfg!(feature = "rtl") {
+            return Err(MsmError::Unsupported(
+                "--backend rtl needs the Verilated cores: install Verilator 5 (apt-get install verilator) and build with `cargo run --release -p zkmsm-cli --features rtl -- ...`".into(),
+            )
+            .into());
+        }
+        Self::rtl_adder_available(adder.unwrap_or(Self::DEFAULT_ADDER))
+    }
 
     /// An engine on the simulated core for already validated points.
     fn rtl_engine(
         points: Vec<Affine<Self>>,
         window: Option<u32>,
         cores: u32,
-    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError>;
+        adder: Option<RtlAdder>,
+    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+        let adder = adder.unwrap_or(Self::DEFAULT_ADDER);
+        Self::rtl_available(Some(adder))?;
+        Self::rtl_engine_with(points, window, cores, adder)
+    }
+}
+
+/// An engine on the core with datapath `D`.
+#[cfg(feature = "rtl")]
+fn engine<D: zkmsm_rtl::backend::CoreDatapath>(
+    points: Vec<Affine<D::Curve>>,
+    window: Option<u32>,
+    cores: u32,
+    adder: RtlAdder,
+) -> Result<(Box<dyn MsmEngine<D::Curve>>, RtlHandle), CliError> {
+    use zkmsm_rtl::backend::{Device, RtlEngine};
+    let device = Device::shared(D::KIND).map_err(MsmError::Unsupported)?;
+    let mut engine = RtlEngine::<D>::new(points, zkmsm::Validation::AlreadyValidated, device)?;
+    engine.set_window(window);
+    engine.set_cores(cores)?;
+    let handle = RtlHandle { adder, slot: engine.backend().report_slot() };
+    Ok((Box::new(engine), handle))
+}
+
+#[cfg(not(feature = "rtl"))]
+fn unbuilt<C: CliCurve>() -> Result<(Box<dyn MsmEngine<C>>, RtlHandle), CliError> {
+    Err(C::rtl_available(None).unwrap_err())
 }
 
 impl CliCurve for Bls12_381 {
-    fn rtl_available() -> Result<(), CliError> {
-        Err(MsmError::Unsupported("the rtl backend is BLS12-377 only (the core's twisted Edwards adder)".into()).into())
+    const DEFAULT_ADDER: RtlAdder = RtlAdder::Affine;
+
+    fn rtl_adder_available(adder: RtlAdder) -> Result<(), CliError> {
+        match adder {
+            RtlAdder::Affine => Ok(()),
+            RtlAdder::Edwards => Err(MsmError::Unsupported(
+                "--rtl-adder edwards: BLS12-381 has no twisted Edwards form; its core is --rtl-adder affine".into(),
+            )
+            .into()),
+        }
     }
 
-    fn rtl_engine(
+    #[cfg(feature = "rtl")]
+    fn rtl_engine_with(
+        points: Vec<Affine<Self>>,
+        window: Option<u32>,
+        cores: u32,
+        adder: RtlAdder,
+    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+        engine::<zkmsm_rtl::backend::AffineCore<Self>>(points, window, cores, adder)
+    }
+
+    #[cfg(not(feature = "rtl"))]
+    fn rtl_engine_with(
         _: Vec<Affine<Self>>,
         _: Option<u32>,
         _: u32,
+        _: RtlAdder,
     ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
-        Err(Self::rtl_available().unwrap_err())
+        unbuilt()
     }
 }
 
 impl CliCurve for Bls12_377 {
-    #[cfg(feature = "rtl")]
-    fn rtl_available() -> Result<(), CliError> {
+    const DEFAULT_ADDER: RtlAdder = RtlAdder::Edwards;
+
+    fn rtl_adder_available(_: RtlAdder) -> Result<(), CliError> {
         Ok(())
     }
 
-    #[cfg(not(feature = "rtl"))]
-    fn rtl_available() -> Result<(), CliError> {
-        Err(MsmError::Unsupported(
-            "--backend rtl needs the Verilated core: install Verilator 5 (apt-get install verilator) and build with `cargo run --release -p zkmsm-cli --features rtl -- ...`".into(),
-        )
-        .into())
-    }
-
     #[cfg(feature = "rtl")]
-    fn rtl_engine(
+    fn rtl_engine_with(
         points: Vec<Affine<Self>>,
         window: Option<u32>,
         cores: u32,
+        adder: RtlAdder,
     ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
-        use zkmsm_rtl::backend::{Device, RtlEngine};
-        let device = Device::shared().map_err(MsmError::Unsupported)?;
-        let mut engine = RtlEngine::new(points, zkmsm::Validation::AlreadyValidated, device)?;
-        engine.set_window(window);
-        engine.set_cores(cores)?;
-        let handle = RtlHandle { backend: engine.backend().clone() };
-        Ok((Box::new(engine), handle))
+        use zkmsm_rtl::backend::{AffineCore, Edwards377};
+        match adder {
+            RtlAdder::Edwards => engine::<Edwards377>(points, window, cores, adder),
+            RtlAdder::Affine => engine::<AffineCore<Self>>(points, window, cores, adder),
+        }
     }
 
     #[cfg(not(feature = "rtl"))]
-    fn rtl_engine(
+    fn rtl_engine_with(
         _: Vec<Affine<Self>>,
         _: Option<u32>,
         _: u32,
+        _: RtlAdder,
     ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
-        Err(Self::rtl_available().unwrap_err())
+        unbuilt()
     }
 }
 
 /// `--backend rtl` with what this build, curve or option cannot do: the
 /// one-line error, before the points are read or generated.
-pub fn refuse_early<C: CliCurve>(backend: BackendName, precompute: Option<u32>, cores: u32) -> Result<(), CliError> {
+pub fn refuse_early<C: CliCurve>(
+    backend: BackendName,
+    precompute: Option<u32>,
+    cores: u32,
+    adder: Option<RtlAdder>,
+) -> Result<(), CliError> {
     if backend != BackendName::Rtl {
-        if cores != 1 {
-            return Err(MsmError::Unsupported("--rtl-cores applies to --backend rtl only".into()).into());
+        if cores != 1 || adder.is_some() {
+            return Err(MsmError::Unsupported("--rtl-cores and --rtl-adder apply to --backend rtl only".into()).into());
         }
         return Ok(());
     }
-    C::rtl_available()?;
+    C::rtl_available(adder)?;
     no_precompute(precompute)
 }
 
@@ -133,7 +208,11 @@ pub fn no_precompute(precompute: Option<u32>) -> Result<(), CliError> {
 pub fn report(handle: Option<&RtlHandle>) -> Result<Option<RtlCycles>, CliError> {
     let Some(c) = handle.and_then(RtlHandle::cycles) else { return Ok(None) };
     errln!(
-        "  rtl: {} additions in {} accumulation cycles on {} core{} ({:.4} additions/cycle); cycle model {} cycles",
+        "  rtl ({} core): {} additions in {} accumulation cycles on {} core{} ({:.4} additions/cycle); cycle model {} cycles",
+        match c.adder {
+            RtlAdder::Edwards => "twisted Edwards",
+            RtlAdder::Affine => "batched-affine",
+        },
         c.additions,
         c.rtl,
         c.cores,
@@ -151,5 +230,10 @@ pub fn add_json(j: &mut serde_json::Value, cycles: Option<&RtlCycles>) {
         m.insert("model_cycles".into(), c.model.into());
         m.insert("rtl_additions".into(), c.additions.into());
         m.insert("rtl_cores".into(), c.cores.into());
+        let adder = match c.adder {
+            RtlAdder::Edwards => "edwards",
+            RtlAdder::Affine => "affine",
+        };
+        m.insert("rtl_adder".into(), adder.into());
     }
 }

@@ -10,15 +10,16 @@
 
 use zkmsm::gen::{random_points, random_scalars};
 use zkmsm::reference::naive_msm;
-use zkmsm::{Affine, BackendChoice, Bls12_377, MsmBuilder, MsmEngine, ScalarLimbs, SwCurve, Validation};
-use zkmsm_rtl::backend::{Device, RtlBackend, RtlEngine};
+use zkmsm::{Affine, BackendChoice, Bls12_377, EngineCurve, MsmBuilder, MsmEngine, ScalarLimbs, SwCurve, Validation};
+use zkmsm_rtl::backend::{CoreDatapath, Device, Edwards377, RtlBackend, RtlEngine};
 
 type C = Bls12_377;
+type Te = Edwards377;
 
 /// A named case: points and their scalars.
-type Case = (&'static str, Vec<Affine<C>>, Vec<ScalarLimbs>);
+pub type Case<C> = (&'static str, Vec<Affine<C>>, Vec<ScalarLimbs>);
 
-fn order_minus(k: u64) -> ScalarLimbs {
+pub fn order_minus<C: SwCurve>(k: u64) -> ScalarLimbs {
     let mut s = [0u64; 4];
     s[..C::ORDER.len()].copy_from_slice(C::ORDER);
     let (v, mut borrow) = s[0].overflowing_sub(k);
@@ -32,26 +33,35 @@ fn order_minus(k: u64) -> ScalarLimbs {
     s
 }
 
-fn cpu(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> Affine<C> {
+pub fn cpu<C: EngineCurve>(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> Affine<C> {
     let e = MsmBuilder::new().backend(BackendChoice::Xyzz).build(points).unwrap();
     e.msm_report(scalars).unwrap().result.to_affine()
 }
 
-/// One MSM on `cores` cores, all windows in one stream; checks the result,
-/// that the cores did one addition per non-zero digit and took exactly the
-/// model's cycles. Returns (additions, RTL accumulation cycles, windows).
-fn check(
+/// The device of core `D` (one per process and build).
+pub fn device<D: CoreDatapath>() -> std::sync::Arc<Device> {
+    Device::shared(D::KIND).unwrap()
+}
+
+/// One MSM through core `D` on `cores` cores, all windows in one stream;
+/// checks the result, that the cores did one addition per non-zero digit
+/// and took exactly the model's cycles. Returns (additions, RTL
+/// accumulation cycles, windows).
+pub fn check<D: CoreDatapath>(
     name: &str,
-    points: Vec<Affine<C>>,
+    points: Vec<Affine<D::Curve>>,
     scalars: &[ScalarLimbs],
     window: Option<u32>,
     cores: u32,
-) -> (u64, u64, u32) {
+) -> (u64, u64, u32)
+where
+    D::Curve: EngineCurve,
+{
     let want = cpu(&points, scalars);
     if points.len() <= 300 {
         assert_eq!(naive_msm(&points, scalars), want, "{name}: the CPU engine and the reference differ");
     }
-    let mut e = RtlEngine::new(points, Validation::Full, Device::shared().unwrap()).unwrap();
+    let mut e = RtlEngine::<D>::new(points, Validation::Full, device::<D>()).unwrap();
     e.set_window(window);
     e.set_cores(cores).unwrap();
     let out = e.msm_report(scalars).unwrap();
@@ -65,7 +75,8 @@ fn check(
     assert_eq!(r.cores, cores);
     assert_eq!(r.stats.acc_cycles, r.model_cycles, "{name}: RTL vs model accumulation cycles");
     println!(
-        "{name}: n {} c {} windows {} cores {cores}: {} additions, {} RTL cycles, {} model cycles, {} sim cycles in {:.1} s",
+        "{} {name}: n {} c {} windows {} cores {cores}: {} additions, {} RTL cycles, {} model cycles, {} sim cycles in {:.1} s",
+        D::ADDER,
         scalars.len(),
         r.c,
         r.windows,
@@ -83,8 +94,8 @@ fn edge_cases_equal_the_cpu_engine() {
     let pts = random_points::<C>(300, 11).points;
     let rnd = random_scalars::<C>(300, 12);
     let p = pts[0];
-    let r1 = order_minus(1);
-    let cases: Vec<Case> = vec![
+    let r1 = order_minus::<C>(1);
+    let cases: Vec<Case<C>> = vec![
         ("n = 0", vec![], vec![]),
         ("n = 1", vec![p], vec![rnd[0]]),
         ("n = 1, scalar r-1", vec![p], vec![r1]),
@@ -109,7 +120,7 @@ fn edge_cases_equal_the_cpu_engine() {
     let mut any = false;
     let mut odd = false;
     for (name, points, scalars) in cases {
-        let (ops, _, windows) = check(name, points, &scalars, None, 2);
+        let (ops, _, windows) = check::<Te>(name, points, &scalars, None, 2);
         any |= ops > 0;
         odd |= windows % 2 == 1;
     }
@@ -123,9 +134,9 @@ fn edge_cases_equal_the_cpu_engine() {
 fn windows_and_the_backend_seam() {
     let points = random_points::<C>(150, 21).points;
     let scalars = random_scalars::<C>(150, 22);
-    let (_, _, windows) = check("n = 150, c = 6", points.clone(), &scalars, Some(6), 2);
+    let (_, _, windows) = check::<Te>("n = 150, c = 6", points.clone(), &scalars, Some(6), 2);
     assert_eq!(windows % 2, 1, "an idle core in the last pass");
-    let backend = RtlBackend::new(Device::shared().unwrap());
+    let backend = RtlBackend::<Te>::new(device::<Te>()).unwrap();
     let ctx = MsmBuilder::new().window(Some(8)).build_context(backend, &points[..100]).unwrap();
     let got = ctx.msm_bigint_report(&scalars[..100]).unwrap().result.to_affine();
     assert_eq!(got, cpu(&points[..100], &scalars[..100]), "MsmContext<RtlBackend>");
@@ -138,7 +149,7 @@ fn uniform_4096_equals_the_cpu_engine_and_the_model() {
     let n = 1 << 12;
     let points = random_points::<C>(n, 31).points;
     let scalars = random_scalars::<C>(n, 32);
-    let (ops, rtl, windows) = check("uniform 2^12", points, &scalars, None, 2);
+    let (ops, rtl, windows) = check::<Te>("uniform 2^12", points, &scalars, None, 2);
     // ceil(W/2) passes of n points are the least the two cores can take
     let passes = windows.div_ceil(2) as f64 * n as f64;
     println!(
@@ -155,8 +166,8 @@ fn uniform_1024_on_two_cores() {
     let n = 1 << 10;
     let points = random_points::<C>(n, 41).points;
     let scalars = random_scalars::<C>(n, 42);
-    let (ops, two, windows) = check("uniform 2^10, two cores", points.clone(), &scalars, None, 2);
-    let (_, one, _) = check("uniform 2^10, one core", points, &scalars, None, 1);
+    let (ops, two, windows) = check::<Te>("uniform 2^10, two cores", points.clone(), &scalars, None, 2);
+    let (_, one, _) = check::<Te>("uniform 2^10, one core", points, &scalars, None, 1);
     println!(
         "uniform 2^10: {windows} windows, {two} cycles on two cores, {one} on one ({:.3}x), {:.4} additions/cycle",
         one as f64 / two as f64,
@@ -169,8 +180,8 @@ fn uniform_1024_on_two_cores() {
 #[test]
 fn more_cores_than_built_are_refused() {
     let points = random_points::<C>(4, 51).points;
-    let mut e = RtlEngine::new(points, Validation::Full, Device::shared().unwrap()).unwrap();
-    let built = Device::shared().unwrap().ncores();
+    let mut e = RtlEngine::<Te>::new(points, Validation::Full, device::<Te>()).unwrap();
+    let built = device::<Te>().ncores();
     let err = e.set_cores(built + 1).unwrap_err().to_string();
     assert!(err.contains("--rtl-cores") && err.contains("NCORES") && !err.contains('\n'), "{err}");
     assert!(e.set_cores(0).is_err());

@@ -86,7 +86,7 @@ fn fold(case: &Case, got: &mut [u32]) {
 
 fn params(sim: &Sim) -> CoreParams {
     let i = sim.info();
-    CoreParams { cmax: i.cmax, pd: i.pd, brl: i.brl, hz: i.lat_hz }
+    CoreParams::from(&i)
 }
 
 fn setup(seed: u64) -> (Sim, Vec<u64>, rand_chacha::ChaCha8Rng) {
@@ -162,7 +162,8 @@ fn model_matches_the_stand_in_core() {
 fn model_matches_the_lock_table_core_at_latency_2000() {
     let (mut sim, points, mut rng) = setup_kind(3, Kind::IntLock);
     let p = params(&sim);
-    assert_eq!((p.cmax, p.pd, p.brl, p.hz), (8, 1024, 2, 2002));
+    assert_eq!((p.cmax, p.pd, p.brl, p.hz, p.requeue), (8, 1024, 2, 2002, true));
+    assert_eq!(sim.info().lock, 1);
     let info = sim.info();
     let (mut ops, mut cycles, mut hwm) = (0u64, 0u64, 0u64);
     for t in 0..40 {
@@ -186,7 +187,6 @@ fn model_matches_the_lock_table_core_at_latency_2000() {
         cfg.core.top_bits = Some(cs.top.unwrap_or(31));
         cfg.core.cores = cores;
         cfg.core.fanout_depth = info.fanout_depth;
-        cfg.core.requeue = true; // (the build's RQ = 1)
         let src = StreamDigits { digits: &cs.digits, n: cs.n, windows: cs.windows as usize, c: cs.c };
         let model = cfg.run_stats_digits(&src);
         assert_eq!(

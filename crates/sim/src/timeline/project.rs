@@ -1,14 +1,20 @@
 //! zkmsm's own configurations through the same timeline: K of the RTL's
-//! cores (`zk_msm_core`, twisted Edwards) on one point stream, digits made
-//! by host producer threads and streamed over PCIe, bucket aggregation on
-//! the host or on the device.
+//! cores (`zk_msm_core`: the twisted Edwards core on BLS12-377, or the
+//! batched-affine core on BLS12-381) on one point stream, digits made by
+//! host producer threads and streamed over PCIe, bucket aggregation on the
+//! host or on the device.
 
 use super::anchors::{
     ddr_efficiency, ddr_u250, digit_rate_here, host_bucket_here, host_final_here, pcie_latency, pcie_u250,
 };
 use super::device::DeviceProfile;
 use super::{simulate, Input, Layout, Param, System, Timeline};
-use crate::model::{AggKind, SchedKind};
+use crate::model::{AggKind, ScalarField, SchedKind};
+
+/// The batched-affine core's hazard window on BLS12-381: bucket read 2 +
+/// `zk_dp_aff_lat` 2,666 (the latency its RTL reports in LATENCY; the
+/// Verilated build's test reads it).
+pub const AFFINE_381_HZ: u32 = 2 + 2666;
 
 /// One zkmsm configuration.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,6 +36,11 @@ pub struct ZkConfig {
     pub log_n: u32,
     /// MSMs over the same points.
     pub msms: u32,
+    /// The batched-affine core (BLS12-381: hazard window 2,668, the lock
+    /// table, a pending queue of 1,024, requeueing; 96-byte points) instead
+    /// of the twisted Edwards one (BLS12-377: hazard window 76, 144-byte
+    /// points).
+    pub affine: bool,
 }
 
 /// The timeline system of a zkmsm configuration.
@@ -41,10 +52,28 @@ pub fn system(z: &ZkConfig) -> System {
     model.core.fanout_depth = if z.cores > 1 { 4 } else { 0 };
     model.agg = if z.device_agg { AggKind::Partitioned } else { AggKind::Host };
     model.groups = 16;
+    let (core, point_bytes, bucket_bytes) = if z.affine {
+        model.machine.depth = AFFINE_381_HZ;
+        model.field = ScalarField::Bls12_381;
+        model.bits = ScalarField::Bls12_381.bits();
+        model.core.pending_cap = 1024;
+        model.core.requeue = true;
+        (
+            "batched affine, BLS12-381",
+            (96.0, "docs/RTL.md: {y, x}, 2 x 384 bits"),
+            (97.0, "docs/RTL.md: {inf, y, x}, 769 bits"),
+        )
+    } else {
+        (
+            "twisted Edwards, BLS12-377",
+            (144.0, "docs/RTL.md: one 144 B point per cycle"),
+            (192.0, "docs/RTL.md: 192 B per bucket"),
+        )
+    };
     let agg = if z.device_agg { "device" } else { "host" };
     System {
         name: format!(
-            "zkmsm K = {}, c = {}, {} MHz, {} digit threads, {} aggregation, {} x 2^{}",
+            "zkmsm {core}, K = {}, c = {}, {} MHz, {} digit threads, {} aggregation, {} x 2^{}",
             z.cores, z.c, z.clock_mhz, z.digit_threads, agg, z.msms, z.log_n
         ),
         n: 1 << z.log_n,
@@ -63,9 +92,9 @@ pub fn system(z: &ZkConfig) -> System {
         pcie_latency_s: pcie_latency(),
         ddr_bps: ddr_u250(),
         ddr_efficiency: ddr_efficiency(),
-        ddr_bytes_per_point: Param::here(144.0, "docs/RTL.md: one 144 B point per cycle"),
-        bucket_bytes: Param::here(192.0, "docs/RTL.md: 192 B per bucket"),
-        result_bytes: Param::here(192.0, "one extended point per window"),
+        ddr_bytes_per_point: Param::here(point_bytes.0, point_bytes.1),
+        bucket_bytes: Param::here(bucket_bytes.0, bucket_bytes.1),
+        result_bytes: Param::here(bucket_bytes.0, "one bucket-sized point per window"),
         host_bucket_s: host_bucket_here(),
         host_agg_threads: Param::assumed(z.agg_threads as f64, "a configuration choice"),
         host_final_s: host_final_here(),
@@ -86,6 +115,7 @@ pub fn configs() -> Vec<ZkConfig> {
         device_agg: false,
         log_n: 26,
         msms: 1,
+        affine: false,
     };
     let mut v = Vec::new();
     for (log_n, msms) in [(26, 1), (24, 4)] {
@@ -99,6 +129,11 @@ pub fn configs() -> Vec<ZkConfig> {
         v.push(ZkConfig { device_agg: true, clock_mhz: 300.0, digit_threads: 6, ..four });
         v.push(ZkConfig { cores: 6, c: 16, digit_threads: 7, device_agg: true, ..b });
     }
+    // the batched-affine core on BLS12-381 against ZPrize 2023's four 2^24
+    // MSMs: three cores (the U250 holds three adders, docs/RTL.md) and four
+    let aff = ZkConfig { affine: true, log_n: 24, msms: 4, cores: 3, c: 16, digit_threads: 4, agg_threads: 4, ..base };
+    v.push(aff);
+    v.push(ZkConfig { cores: 4, digit_threads: 5, ..aff });
     v
 }
 
@@ -111,11 +146,11 @@ pub fn project(z: &ZkConfig) -> Timeline {
 /// Project several configurations, fitting each distinct device (cores,
 /// window, aggregation) once: the profile does not depend on N or the host.
 pub fn project_all(cfgs: &[ZkConfig]) -> Vec<Timeline> {
-    let mut cache: Vec<((u32, u32, bool), DeviceProfile)> = Vec::new();
+    let mut cache: Vec<((u32, u32, bool, bool), DeviceProfile)> = Vec::new();
     cfgs.iter()
         .map(|z| {
             let sys = system(z);
-            let key = (z.cores, z.c, z.device_agg);
+            let key = (z.cores, z.c, z.device_agg, z.affine);
             let prof = match cache.iter().find(|(k, _)| *k == key) {
                 Some((_, p)) => p.clone(),
                 None => {

@@ -46,8 +46,8 @@ pub fn anchor_table() -> String {
 /// Markdown table of zkmsm's projected configurations.
 pub fn projection_table() -> String {
     let mut s = String::from(
-        "| MSMs | cores K | c | clock | digit threads | aggregation | device busy | host agg. busy | whole system |\n\
-         |---|---:|---:|---:|---:|---|---:|---:|---:|\n",
+        "| MSMs | core | cores K | c | clock | digit threads | aggregation | device busy | host agg. busy | whole system |\n\
+         |---|---|---:|---:|---:|---:|---|---:|---:|---:|\n",
     );
     let cfgs = configs();
     for (z, t) in cfgs.iter().zip(project_all(&cfgs)) {
@@ -55,9 +55,10 @@ pub fn projection_table() -> String {
         let dev = t.busy("device accumulation") + t.busy("device aggregation");
         let _ = writeln!(
             s,
-            "| {} x 2^{} | {} | {} | {} MHz | {} | {agg} | {:.1} ms | {:.1} ms | **{:.1} ms** |",
+            "| {} x 2^{} | {} | {} | {} | {} MHz | {} | {agg} | {:.1} ms | {:.1} ms | **{:.1} ms** |",
             z.msms,
             z.log_n,
+            if z.affine { "batched affine, BLS12-381" } else { "twisted Edwards, BLS12-377" },
             z.cores,
             z.c,
             z.clock_mhz,

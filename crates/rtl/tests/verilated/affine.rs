@@ -1,0 +1,123 @@
+//! End to end through the batched-affine core as synthesized (DP 2: the
+//! batched-affine adder, the bucket lock table, a block-RAM pending queue of
+//! 1,024 with blocked heads requeued, CMAX 16), built for BLS12-381 and for
+//! BLS12-377 with two cores on one point stream: every MSM equal to the
+//! CPU engine's result (and, for the small cases, to the bucket-free
+//! reference), one addition per non-zero digit, and the core's
+//! accumulation cycles equal to the cycle model's (scheduler `core` with
+//! requeueing). The adder's latency is thousands of cycles, so every
+//! operation on a bucket waits for the previous one on it to come back:
+//! all scalars equal chains every addition of a window on one bucket.
+
+use super::end_to_end::{check, order_minus, Case};
+use zkmsm::gen::{random_points, random_scalars};
+use zkmsm::{Affine, Bls12_377, Bls12_381, EngineCurve, MsmCurve, ScalarLimbs};
+use zkmsm_rtl::backend::{AffineCore, AffineModel};
+
+/// The adversarial inputs, on any curve.
+fn edge_cases<C: MsmCurve>(seed: u64) -> Vec<Case<C>> {
+    let pts = random_points::<C>(300, seed).points;
+    let rnd = random_scalars::<C>(300, seed + 1);
+    let p = pts[0];
+    let r1 = order_minus::<C>(1);
+    vec![
+        ("n = 0", vec![], vec![]),
+        ("n = 1", vec![p], vec![rnd[0]]),
+        ("n = 1, scalar r-1", vec![p], vec![r1]),
+        ("n = 1, point at infinity", vec![Affine::identity()], vec![rnd[0]]),
+        ("n = 3", pts[..3].to_vec(), rnd[..3].to_vec()),
+        ("n = 77", pts[..77].to_vec(), rnd[..77].to_vec()),
+        ("all zero scalars", pts[..100].to_vec(), vec![[0; 4]; 100]),
+        // every addition of a window on one bucket, one adder latency apart
+        ("all scalars equal", pts[..6].to_vec(), vec![rnd[5]; 6]),
+        ("scalar r-1 everywhere", pts[..6].to_vec(), vec![r1; 6]),
+        ("repeated point", vec![p; 150], rnd[..150].to_vec()),
+        ("repeated point, equal scalars", vec![p; 5], vec![rnd[1]; 5]),
+        // pairs (Q, Q) with one scalar: the second addition of a pair finds
+        // its bucket holding Q (a doubling), and the pairs' second additions
+        // come back from the pending queue together, in one batch
+        ("doublings in a batch", pts.iter().take(64).flat_map(|q| [*q, *q]).collect(), {
+            (0..128).map(|i| rnd[i / 2]).collect()
+        }),
+        // (Q, -Q) with one scalar: cancellations to infinity in a batch
+        ("P and -P, same scalar", pts.iter().take(40).flat_map(|q| [*q, q.neg()]).collect(), {
+            (0..80).map(|i| rnd[i / 2]).collect()
+        }),
+        ("P and -P, random scalars", pts.iter().take(60).flat_map(|q| [*q, q.neg()]).collect(), rnd[..120].to_vec()),
+        (
+            "points at infinity",
+            (0..150).map(|i| if i % 3 == 0 { Affine::identity() } else { pts[i] }).collect(),
+            rnd[..150].to_vec(),
+        ),
+        ("small scalars", pts[..257].to_vec(), (0..257u64).map(|i| [i, 0, 0, 0]).collect()),
+    ]
+}
+
+/// The cases named in `only` (all when empty) on core `AffineCore<C>`.
+fn run_edge_cases<C: AffineModel + EngineCurve>(seed: u64, only: &[&str]) {
+    let mut ran = 0;
+    for (name, points, scalars) in edge_cases::<C>(seed) {
+        if only.is_empty() || only.contains(&name) {
+            check::<AffineCore<C>>(name, points, &scalars, None, 2);
+            ran += 1;
+        }
+    }
+    assert_eq!(ran, if only.is_empty() { edge_cases::<C>(seed).len() } else { only.len() });
+}
+
+#[test]
+fn bls12_381_edge_cases_equal_the_cpu_engine() {
+    run_edge_cases::<Bls12_381>(61, &[]);
+}
+
+/// The same core on BLS12-377 (another modulus by parameter, no code
+/// change): the cases that reach the adder's special cases.
+#[test]
+fn bls12_377_edge_cases_equal_the_cpu_engine() {
+    let only = ["n = 1", "n = 77", "doublings in a batch", "P and -P, same scalar", "points at infinity"];
+    run_edge_cases::<Bls12_377>(71, &only);
+}
+
+/// N = 2^10 uniform on BLS12-381, on both cores and on one: the same result,
+/// the model's cycles, two cores in about half the cycles of one.
+#[test]
+fn bls12_381_uniform_1024_on_one_and_two_cores() {
+    type D = AffineCore<Bls12_381>;
+    let n = 1 << 10;
+    let points = random_points::<Bls12_381>(n, 81).points;
+    let scalars: Vec<ScalarLimbs> = random_scalars::<Bls12_381>(n, 82);
+    let (ops, two, windows) = check::<D>("uniform 2^10, two cores", points.clone(), &scalars, None, 2);
+    let (_, one, _) = check::<D>("uniform 2^10, one core", points, &scalars, None, 1);
+    println!(
+        "BLS12-381 batched affine, uniform 2^10: {windows} windows, {two} cycles on two cores, {one} on one ({:.3}x), {:.4} additions/cycle",
+        one as f64 / two as f64,
+        ops as f64 / two as f64
+    );
+    assert!(2 * two < one + one / 4, "two cores should take about half the cycles: {two} vs {one}");
+}
+
+/// A non-power-of-two size at a forced small window: many windows (an odd
+/// number: one core idle in the last pass), the narrow last window spread
+/// over its buckets.
+#[test]
+fn bls12_381_forced_small_window() {
+    let points = random_points::<Bls12_381>(333, 91).points;
+    let scalars = random_scalars::<Bls12_381>(333, 92);
+    let (_, _, windows) = check::<AffineCore<Bls12_381>>("n = 333, c = 7", points, &scalars, Some(7), 2);
+    assert_eq!(windows % 2, 1, "an idle core in the last pass");
+}
+
+/// The build's registers: the adder, the lock table, requeueing, the
+/// latency of the adder on each field.
+#[test]
+fn affine_builds_report_their_configuration() {
+    for (d, want_lat) in [
+        (super::end_to_end::device::<AffineCore<Bls12_381>>(), 2666),
+        (super::end_to_end::device::<AffineCore<Bls12_377>>(), 2607),
+    ] {
+        let p = d.params();
+        assert_eq!((p.cmax, p.pd, p.brl, p.requeue), (16, 1024, 2, true));
+        assert_eq!(p.hz, p.brl + want_lat, "hazard window = read latency + zk_dp_aff_lat");
+        assert_eq!(d.ncores(), 2);
+    }
+}
