@@ -157,8 +157,8 @@ mod tests {
         // the latency floor: 2^(c-1) >= 76 / 8
         assert_eq!(window_for(0, &p), 5);
         assert_eq!(window_for(1, &p), 5);
-        assert_eq!(window_for(32, &p), 5);
-        assert_eq!(window_for(64, &p), 6);
+        assert_eq!(window_for(31, &p), 5);
+        assert_eq!(window_for(32, &p), 6);
         assert_eq!(window_for(1 << 12, &p), 13);
         assert_eq!(window_for((1 << 12) - 1, &p), 12);
         assert_eq!(window_for(1 << 24, &p), 16);

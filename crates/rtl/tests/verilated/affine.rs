@@ -103,7 +103,7 @@ fn bls12_381_uniform_1024_on_one_and_two_cores() {
 fn bls12_381_forced_small_window() {
     let points = random_points::<Bls12_381>(333, 91).points;
     let scalars = random_scalars::<Bls12_381>(333, 92);
-    let (_, _, windows) = check::<AffineCore<Bls12_381>>("n = 333, c = 7", points, &scalars, Some(7), 2);
+    let (_, _, windows) = check::<AffineCore<Bls12_381>>("n = 333, c = 9", points, &scalars, Some(9), 2);
     assert_eq!(windows % 2, 1, "an idle core in the last pass");
 }
 

@@ -75,7 +75,8 @@ where
     assert_eq!(r.cores, cores);
     assert_eq!(r.stats.acc_cycles, r.model_cycles, "{name}: RTL vs model accumulation cycles");
     println!(
-        "{} {name}: n {} c {} windows {} cores {cores}: {} additions, {} RTL cycles, {} model cycles, {} sim cycles in {:.1} s",
+        "{} {} {name}: n {} c {} windows {} cores {cores}: {} additions, {} RTL cycles, {} model cycles, {} sim cycles in {:.1} s",
+        <D::Curve as SwCurve>::NAME,
         D::ADDER,
         scalars.len(),
         r.c,
