@@ -480,7 +480,7 @@ else
   bad "build core_lk (see $B/core_lk.build.log)"
 fi
 
-step "zkmsm-rtl's tests on the Verilated core (stand-in vs model, BLS12-377 end to end)"
+step "zkmsm-rtl's tests on the Verilated cores (stand-in vs model; BLS12-377 and BLS12-381 end to end)"
 if [ "$CARGO_DONE" = 1 ]; then
   echo "(run by scripts/test.sh's cargo test: tests/verilated)"
 elif (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test verilated -q -- --test-threads 1); then

