@@ -115,4 +115,11 @@ fn affine_builds_report_their_configuration() {
         assert_eq!(p.hz, p.brl + want_lat, "hazard window = read latency + zk_dp_aff_lat");
         assert_eq!(d.ncores(), 2);
     }
+    // the projection's hazard window (zkmsm-sim timeline) is this build's
+    let hz = super::end_to_end::device::<AffineCore<Bls12_381>>().params().hz;
+    assert_eq!(
+        hz,
+        zkmsm_sim::timeline::project::AFFINE_381_HZ,
+        "timeline's AFFINE_381_HZ vs the RTL's LATENCY register"
+    );
 }
