@@ -40,7 +40,8 @@
 # bucket accumulations with the results fed back, the netlist (AFF_NET_CURVES:
 # "381 377" in RTL_FULL, none in CI; AFF_NET_CURVES=381 adds it) on the
 # first AFF_NET_OPS operations; AFF_RW48=1 (RTL_FULL): BLS12-381 on the
-# RW = 48 multiplier too (stream).
+# RW = 48 multiplier too (stream); AFF_SHARE3=1 (RTL_FULL): BLS12-381 with
+# three chains per inverter unit (SHARE = 3; the builds use 1).
 set -u
 cd "$(dirname "$0")"
 RTL=$PWD
@@ -65,6 +66,7 @@ if [ "$RTL_FULL" = 1 ]; then
   AFF_NET_OPS=${AFF_NET_OPS:-3000}
   AFF_NET_CURVES=${AFF_NET_CURVES:-381 377}
   AFF_RW48=${AFF_RW48:-1}
+  AFF_SHARE3=${AFF_SHARE3:-1}
   AFF_CURVES=${AFF_CURVES:-381 377}
 else
   MUL_OPS=${MUL_OPS:-10000}
@@ -82,9 +84,10 @@ else
   AFF_ACC_OPS=${AFF_ACC_OPS:-3000}
   AFF_NET_OPS=${AFF_NET_OPS:-400}
   # the adder's netlist: RTL_FULL only by default (Yosys prep -flatten of its
-  # 37 inverters and 7 multipliers alone took 307 s of CPU, 2.4 GB)
+  # inverters and 7 multipliers took 307 s of CPU, 2.4 GB, with 37 units)
   AFF_NET_CURVES=${AFF_NET_CURVES:-}
   AFF_RW48=${AFF_RW48:-0}
+  AFF_SHARE3=${AFF_SHARE3:-0}
   # the adder's own bench on BLS12-381 (BLS12-377's adder runs whole MSMs
   # inside its core in crates/rtl's tests; its bench, with the 2-torsion
   # cases, in RTL_FULL)
@@ -422,6 +425,15 @@ for c in $AFF_CURVES; do
     bad "vector export (aff$c)"
   fi
 done
+if [ "$AFF_SHARE3" = 1 ]; then
+  step "verilator: the batched-affine adder on BLS12-381 with three chains per inverter unit (SHARE = 3)"
+  if aff_model aff381s3 "-DZK_AFF_TB_381 -DZK_AFF_SHARE=3" "$SRCS"; then
+    aff_run aff381s3 stream "$B/vec/aff381.txt"
+    aff_run aff381s3 acc "$B/vec/aff381-acc.txt"
+  else
+    bad "build aff381s3 (see $B/aff381s3.build.log)"
+  fi
+fi
 if [ "$AFF_RW48" = 1 ]; then
   step "verilator: the batched-affine adder on BLS12-381 with the RW = 48 multiplier"
   if aff_model aff381rw48 "-DZK_AFF_TB_381 -DZK_AFF_TB_RW=48" "$SRCS"; then

@@ -1,6 +1,6 @@
 //! With the `verilated` feature: Verilate the accelerator (rtl/src,
-//! zk_msm_top) twice and link both models with the C++ driver
-//! (rtl/tb/zk_driver.cpp):
+//! zk_msm_top) in five configurations and link the models with the C++
+//! driver (rtl/tb/zk_driver.cpp):
 //!
 //! * `Vzk_te`: the twisted Edwards core as synthesized (CMAX 16, PD 16,
 //!   BRL 2), the multiplier compiled once as a hierarchical block;
@@ -17,14 +17,34 @@
 //! a run uses one or both (the CORES register), so one build serves the
 //! one-core and the two-core tests.
 //!
+//! `ZKMSM_RTL_MODELS` (a comma-separated subset of te, int, lk, aff381,
+//! aff377; default all) builds fewer: each model is minutes of C++, and
+//! `bash scripts/test.sh` leaves out aff377 (its adder has its own bench in
+//! rtl/test.sh; `RTL_FULL=1` builds it). A model left out is refused at run
+//! time in one line (`Kind::built`).
+//!
 //! Verilator comes from PATH (or $VERILATOR); it runs its own make for the
 //! generated C++ (-j from cargo's NUM_JOBS), the cc crate compiles the driver
-//! and the Verilator runtime. Without the feature this script does nothing.
+//! and the Verilator runtime. Without the feature, or under `cargo clippy`,
+//! this script builds nothing.
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=RUSTC_WORKSPACE_WRAPPER");
+    // `cargo clippy` type-checks and links nothing, so it needs no model;
+    // and cargo gives its build-script run an OUT_DIR of its own, so
+    // building the models here would build them a second time (minutes).
+    let clippy = std::env::var("RUSTC_WORKSPACE_WRAPPER").is_ok_and(|w| w.contains("clippy-driver"));
     #[cfg(feature = "verilated")]
-    verilated::build();
+    {
+        let models = verilated::wanted();
+        // the Rust side refuses the kinds that were not built (sim::Kind::built)
+        println!("cargo:rustc-env=ZKMSM_RTL_BUILT={}", models.join(","));
+        if !clippy {
+            verilated::build(&models);
+        }
+    }
+    let _ = clippy;
 }
 
 #[cfg(feature = "verilated")]
@@ -51,7 +71,24 @@ mod verilated {
         &["-DZK_CORE_AFF", "-DZK_CORE_BLS12_381", "-DZK_NCORES=2", "-DZK_FQ_MUL=zk_fq_mul_aff381"];
     const AFF377_PARAMS: &[&str] = &["-DZK_CORE_AFF", "-DZK_NCORES=2", "-DZK_FQ_MUL=zk_fq_mul_aff377"];
 
-    pub fn build() {
+    const MODELS: [&str; 5] = ["te", "int", "lk", "aff381", "aff377"];
+
+    /// The models to build: `ZKMSM_RTL_MODELS`, or all.
+    pub fn wanted() -> Vec<&'static str> {
+        println!("cargo:rerun-if-env-changed=ZKMSM_RTL_MODELS");
+        match std::env::var("ZKMSM_RTL_MODELS") {
+            Ok(v) if !v.trim().is_empty() => {
+                let named: Vec<&str> = v.split(',').map(str::trim).collect();
+                for m in &named {
+                    assert!(MODELS.contains(m), "ZKMSM_RTL_MODELS: unknown model `{m}` (known: {})", MODELS.join(", "));
+                }
+                MODELS.into_iter().filter(|m| named.contains(m)).collect()
+            }
+            _ => MODELS.to_vec(),
+        }
+    }
+
+    pub fn build(wanted: &[&str]) {
         let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../..");
         let rtl = root.join("rtl");
         let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
@@ -77,35 +114,27 @@ mod verilated {
         sources.sort();
 
         let jobs = std::env::var("NUM_JOBS").unwrap_or_else(|_| "2".into());
-        let te = verilate(&verilator, &rtl, &sources, &out.join("te"), "Vzk_te", TE_PARAMS, true, &jobs);
-        let int = verilate(&verilator, &rtl, &sources, &out.join("int"), "Vzk_int", INT_PARAMS, false, &jobs);
-        let lk = verilate(&verilator, &rtl, &sources, &out.join("lk"), "Vzk_lk", LOCK_PARAMS, false, &jobs);
-        let a381 = verilate(&verilator, &rtl, &sources, &out.join("aff381"), "Vzk_aff381", AFF381_PARAMS, true, &jobs);
-        let a377 = verilate(&verilator, &rtl, &sources, &out.join("aff377"), "Vzk_aff377", AFF377_PARAMS, true, &jobs);
-
-        cc::Build::new()
-            .cpp(true)
-            .std("c++17")
-            .opt_level(2)
-            .include(&include)
-            .include(include.join("vltstd"))
-            .include(&te)
-            .include(&int)
-            .include(&lk)
-            .include(&a381)
-            .include(&a377)
-            .define("ZK_WITH_TE", None)
-            .define("ZK_WITH_INT", None)
-            .define("ZK_WITH_INT_LOCK", None)
-            .define("ZK_WITH_AFF", None)
-            .define("VM_TRACE", "0")
-            .file(rtl.join("tb/zk_driver.cpp"))
-            .warnings(false)
-            .compile("zk_driver");
+        // (name, prefix, parameters, hierarchical, the driver's define)
+        let models: [(&str, &str, &[&str], bool, &str); 5] = [
+            ("te", "Vzk_te", TE_PARAMS, true, "ZK_WITH_TE"),
+            ("int", "Vzk_int", INT_PARAMS, false, "ZK_WITH_INT"),
+            ("lk", "Vzk_lk", LOCK_PARAMS, false, "ZK_WITH_INT_LOCK"),
+            ("aff381", "Vzk_aff381", AFF381_PARAMS, true, "ZK_WITH_AFF381"),
+            ("aff377", "Vzk_aff377", AFF377_PARAMS, true, "ZK_WITH_AFF377"),
+        ];
+        let mut driver = cc::Build::new();
+        driver.cpp(true).std("c++17").opt_level(2).include(&include).include(include.join("vltstd"));
+        let mut dirs = Vec::new();
+        for (name, prefix, params, hier, define) in models.into_iter().filter(|m| wanted.contains(&m.0)) {
+            let dir = verilate(&verilator, &rtl, &sources, &out.join(name), prefix, params, hier, &jobs);
+            driver.include(&dir).define(define, None);
+            dirs.push(dir);
+        }
+        driver.define("VM_TRACE", "0").file(rtl.join("tb/zk_driver.cpp")).warnings(false).compile("zk_driver");
         // the models' archives after the driver that uses them, the runtime last
         // (copied to lib<name>.a, the name rustc links by)
         println!("cargo:rustc-link-search=native={}", out.display());
-        for (k, dir) in [&te, &int, &lk, &a381, &a377].into_iter().enumerate() {
+        for (k, dir) in dirs.iter().enumerate() {
             for (j, lib) in archives(dir).into_iter().enumerate() {
                 let name = format!("zk_model_{k}_{j}");
                 std::fs::copy(&lib, out.join(format!("lib{name}.a"))).unwrap();

@@ -24,11 +24,12 @@
 // reversed (R1), chain j = slots with reversed index = j mod NCH, forward
 // prefix products on one multiplier (NCH >= its latency: a chain's next
 // element arrives when its previous product leaves); the NCH chain totals go
-// to NCH Euclid inverters (zk_dp_aff_inv); the prefixes are reversed back
+// to ceil(NCH / SHARE) Euclid inverters (zk_dp_aff_inv), each inverting
+// SHARE chains one after the other; the prefixes are reversed back
 // (R2) and wait for the inverters; the backward pass gives every 1/d and the
 // next chain inverse (2 multipliers); then the numerator (x1^2 on a
 // fourth), lambda, lambda^2, lambda (x1 - x3): 7 multipliers in all.
-// Latency: zk_dp_aff_lat(multiplier latency, QBITS, NCH, LEN), fixed.
+// Latency: zk_dp_aff_lat(multiplier latency, QBITS, NCH, LEN, SHARE), fixed.
 module zk_dp_aff #(
     parameter integer         NB     = `ZK_NB,
     parameter integer         QBITS  = `ZK_QBITS,
@@ -42,7 +43,8 @@ module zk_dp_aff #(
     parameter integer         SPLIT  = `ZK_SPLIT,
     parameter integer         TAGW   = 16,
     parameter integer         NCH    = 0,  // chains (0: the multiplier's latency)
-    parameter integer         LEN    = 0   // elements per chain (0: the fewest allowed)
+    parameter integer         LEN    = 0,  // elements per chain (0: the fewest allowed)
+    parameter integer         SHARE  = `ZK_AFF_SHARE  // chains per inverter unit
 ) (
     input  logic            clk,
     input  logic            rst,
@@ -58,12 +60,14 @@ module zk_dp_aff #(
 `include "zk_funcs.svh"
   localparam integer M = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT);
   localparam integer C = zk_dp_aff_nch(M, NCH);
-  localparam integer L = zk_dp_aff_len(M, QBITS, NCH, LEN);
+  localparam integer L = zk_dp_aff_len(M, QBITS, NCH, LEN, SHARE);
   localparam integer B = C * L;
   localparam integer IL = zk_dp_aff_il(QBITS);
-  localparam integer DI = IL;  // wait for the inverters
+  localparam integer U = zk_cdiv(C, SHARE);  // inverter units
+  localparam integer IS = IL + 1;  // a unit's stride from one inversion to the next
+  localparam integer DI = zk_dp_aff_di(QBITS, SHARE);  // wait for the inverters
   localparam integer D_OP = 2 * B + M + 2 + DI;  // front (stage 3) -> backward pass
-  localparam integer LATENCY = zk_dp_aff_lat(M, QBITS, NCH, LEN);
+  localparam integer LATENCY = zk_dp_aff_lat(M, QBITS, NCH, LEN, SHARE);
   localparam integer SW = $clog2(B + 1);
   localparam integer AW = $clog2(2 * B);
   localparam logic [NB:0] QX = Q[NB:0];
@@ -73,7 +77,7 @@ module zk_dp_aff #(
 
   // configurations the schedule does not cover fail to elaborate
   generate
-    if (C < M || B < 2 * C + DI || 3 + D_OP + 4 * M + 10 != LATENCY) begin : g_bad
+    if (C < M || SHARE < 1 || U > C || B < 2 * C + DI || 3 + D_OP + 4 * M + 10 != LATENCY) begin : g_bad
       zk_dp_aff_bad_configuration u_bad ();
     end
   endgenerate
@@ -175,13 +179,48 @@ module zk_dp_aff #(
   logic rbo;
   zk_delay #(.W(SW + 1), .N(M)) u_ro (.clk(clk), .d({rb1, r1}), .q({rbo, ro}));
 
-  // ---- inverters: chain j's total (r = B - C + j) into unit j
-  logic [NB-1:0] ires[C];
-  genvar gj;
+  // ---- inverters: chain j's total is at pf when ro = B - C + j. Unit u
+  // inverts chains u, u + U, u + 2U, ...: the i-th of them starts i * IS
+  // cycles after the first, from pf delayed by i * (IS - U) (pfd[i]). A
+  // unit holds its last result until the next batch reloads it; the earlier
+  // ones are copied out (ichain) when the unit starts its next inversion.
+  // B >= 2C + DI: every inverse is read before its unit or copy is reloaded.
+  logic [NB-1:0] pfd[SHARE];
+  logic [NB-1:0] ures[U];
+  logic [NB-1:0] ichain[C];
+  assign pfd[0] = pf;
+  genvar gi, gu, gj;
   generate
-    for (gj = 0; gj < C; gj++) begin : g_inv
-      zk_dp_aff_inv #(.NB(NB), .Q(Q)) u_inv (
-          .clk(clk), .start(ro == SW'(B - C + gj)), .a(pf), .res(ires[gj]));
+    for (gi = 1; gi < SHARE; gi++) begin : g_pfd
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic pv_unused;
+      /* verilator lint_on UNUSEDSIGNAL */
+      zk_delay_ram #(.W(NB), .D(gi * (IS - U))) u_pfd (
+          .clk(clk), .rst(rst), .d_valid(1'b0), .d(pf), .q_valid(pv_unused), .q(pfd[gi]));
+    end
+    for (gu = 0; gu < U; gu++) begin : g_inv
+      logic st;
+      logic [NB-1:0] ua;
+      always_comb begin
+        st = 1'b0;
+        ua = pfd[0];
+        for (int i = 0; i < SHARE; i++)
+          if (gu + i * U < C && ro == SW'((B - C + gu + i * IS) % B)) begin
+            st = 1'b1;
+            ua = pfd[i];
+          end
+      end
+      zk_dp_aff_inv #(.NB(NB), .Q(Q)) u_inv (.clk(clk), .start(st), .a(ua), .res(ures[gu]));
+    end
+    for (gj = 0; gj < C; gj++) begin : g_chain
+      if (gj + U < C) begin : g_copy
+        logic [NB-1:0] r;
+        always_ff @(posedge clk)
+          if (ro == SW'((B - C + gj % U + (gj / U + 1) * IS) % B)) r <= ures[gj%U];
+        assign ichain[gj] = r;
+      end else begin : g_held
+        assign ichain[gj] = ures[gj%U];
+      end
     end
   endgenerate
 
@@ -220,7 +259,7 @@ module zk_dp_aff #(
   // ---- backward pass: chain inverse I (first C slots: from the inverter),
   // 1/d = I * p_prev, next chain inverse I * d; x1^2 beside them
   logic [NB-1:0] ib, ibfb, ibn, inv, sq;
-  assign ib = (sb < SW'(C)) ? ires[C-1-32'(sb)] : ibfb;
+  assign ib = (sb < SW'(C)) ? ichain[C-1-32'(sb)] : ibfb;
   `ZK_FQ_MUL #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
               .WIN(WIN), .FANIN(FANIN), .SPLIT(SPLIT)) u_mb1 (
       .clk(clk), .rst(rst), .in_valid(1'b1), .a(ib), .b(pprev), .out_valid(mv_b1), .c(inv));

@@ -397,23 +397,32 @@ function automatic integer zk_dp_aff_nch(input integer f_mlat, input integer f_n
   zk_dp_aff_nch = (f_nch > 0) ? f_nch : f_mlat;
 endfunction
 
-// Elements per chain (0: the fewest for which an inverter's result is read
-// before the next batch reloads it: batch >= 2 * chains + steps).
+// Cycles from a batch's first chain total to its last inverse: an inverter
+// unit serves f_share chains one after the other, each inversion taking
+// zk_dp_aff_il steps and one cycle to hand its result over.
+function automatic integer zk_dp_aff_di(input integer f_qbits, input integer f_share);
+  zk_dp_aff_di = (f_share - 1) * (zk_dp_aff_il(f_qbits) + 1) + zk_dp_aff_il(f_qbits);
+endfunction
+
+// Elements per chain (0: the fewest for which every inverse is read before
+// the next batch reloads its unit or register: batch >= 2 * chains + di).
 function automatic integer zk_dp_aff_len(input integer f_mlat, input integer f_qbits,
-                                         input integer f_nch, input integer f_len);
+                                         input integer f_nch, input integer f_len,
+                                         input integer f_share);
   zk_dp_aff_len = (f_len > 0) ? f_len
-                : zk_cdiv(2 * zk_dp_aff_nch(f_mlat, f_nch) + zk_dp_aff_il(f_qbits),
+                : zk_cdiv(2 * zk_dp_aff_nch(f_mlat, f_nch) + zk_dp_aff_di(f_qbits, f_share),
                           zk_dp_aff_nch(f_mlat, f_nch));
 endfunction
 
 // Latency of zk_dp_aff: front (3) | reversal, forward products, reversal
-// (2B + M + 2) | wait for the inverters (steps) | backward products (M) |
+// (2B + M + 2) | wait for the inverters (di) | backward products (M) |
 // numerator (3) | lambda (M) | lambda^2 (M) | x3, x1 - x3 (4) | (x1 - x3)*lambda
 // (M) | y3, output (3). B = chains * elements.
 function automatic integer zk_dp_aff_lat(input integer f_mlat, input integer f_qbits,
-                                         input integer f_nch, input integer f_len);
-  zk_dp_aff_lat = 2 * zk_dp_aff_nch(f_mlat, f_nch) * zk_dp_aff_len(f_mlat, f_qbits, f_nch, f_len)
-                + 5 * f_mlat + zk_dp_aff_il(f_qbits) + 15;
+                                         input integer f_nch, input integer f_len,
+                                         input integer f_share);
+  zk_dp_aff_lat = 2 * zk_dp_aff_nch(f_mlat, f_nch) * zk_dp_aff_len(f_mlat, f_qbits, f_nch, f_len, f_share)
+                + 5 * f_mlat + zk_dp_aff_di(f_qbits, f_share) + 15;
 endfunction
 /* verilator lint_on UNUSEDSIGNAL */
 /* verilator lint_on VARHIDDEN */

@@ -12,6 +12,10 @@
 #   CMAX=12 bash rtl/synth/synth_core.sh    # writes rtl/build/synth_core_c12/*
 #   NCORES=4 FD=4 CMAX=15 bash rtl/synth/synth_core.sh   # K cores behind
 #       zk_fanout, every adder a black box (rtl/build/synth_core_c15_k4/*)
+#   CORE=aff CMAX=16 bash rtl/synth/synth_core.sh   # the batched-affine core
+#       on BLS12-381 (ZK_CORE_AFF: lock table, block-RAM pending queue of
+#       1,024, requeue), zk_dp_aff a black box (its figures:
+#       rtl/synth/synth_aff.sh) (rtl/build/synth_core_aff_c16/*)
 #
 # Not part of rtl/test.sh (minutes of CPU per size).
 set -eu
@@ -20,7 +24,12 @@ RTL=$PWD
 CMAX=${CMAX:-12}
 NCORES=${NCORES:-1}
 FD=${FD:-4}
-OUT=$RTL/build/synth_core_c$CMAX
+CORE=${CORE:-te}
+case "$CORE" in
+  te) ADDER=zk_te_madd DEFS="" OUT=$RTL/build/synth_core_c$CMAX ;;
+  aff) ADDER=zk_dp_aff DEFS="-DZK_CORE_AFF -DZK_CORE_BLS12_381" OUT=$RTL/build/synth_core_aff_c$CMAX ;;
+  *) echo "synth_core.sh: CORE is te or aff" >&2; exit 2 ;;
+esac
 CHP="chparam -set CMAX $CMAX zk_msm_top"
 if [ "$NCORES" != 1 ]; then
   OUT=${OUT}_k$NCORES
@@ -29,10 +38,10 @@ fi
 mkdir -p "$OUT"
 SRCS=$(ls "$RTL"/src/*.sv | grep -v zk_tb_top | tr '\n' ' ')
 
-echo "== synth_xilinx -family xcup -uram -top zk_msm_top, CMAX = $CMAX, NCORES = $NCORES, zk_te_madd a black box ($(date -u +%H:%M:%S))"
+echo "== synth_xilinx -family xcup -uram -top zk_msm_top ($CORE), CMAX = $CMAX, NCORES = $NCORES, $ADDER a black box ($(date -u +%H:%M:%S))"
 cat >"$OUT/synth.ys" <<YS
-read_verilog -sv -I$RTL/src $SRCS
-blackbox zk_te_madd
+read_verilog -sv $DEFS -I$RTL/src $SRCS
+blackbox $ADDER
 $CHP
 hierarchy -check -top zk_msm_top
 # hierarchy names the parameterised top \$paramod...: give it its name back
@@ -40,12 +49,12 @@ rename -top zk_msm_top
 synth_xilinx -family xcup -uram -top zk_msm_top -flatten
 tee -o $OUT/stat.txt stat
 write_rtlil $OUT/synth.il
-delete t:FDRE t:FDSE t:FDCE t:FDPE t:SRL16E t:SRLC32E t:URAM288 t:RAMB36E2 t:RAMB18E2 t:RAM*M t:DSP48E2 t:zk_te_madd
+delete t:FDRE t:FDSE t:FDCE t:FDPE t:SRL16E t:SRLC32E t:URAM288 t:RAMB36E2 t:RAMB18E2 t:RAM*M t:DSP48E2 t:$ADDER
 tee -o $OUT/ltp.txt ltp -noff
 YS
 /usr/bin/time -f "synthesis: %e s wall, %U s user, %M KB max RSS" \
   yosys -q -l "$OUT/synth.log" "$OUT/synth.ys" >/dev/null
 
-echo "== zk_msm_top, CMAX = $CMAX, NCORES = $NCORES (zk_te_madd excluded)"
-grep -E "Number of cells|DSP48E2|LUT[1-6]|CARRY|FD[CPRS]E|RAMB|URAM|RAM[0-9]|SRL|MUXF|zk_te_madd" "$OUT/stat.txt" || true
+echo "== zk_msm_top ($CORE), CMAX = $CMAX, NCORES = $NCORES ($ADDER excluded)"
+grep -E "Number of cells|DSP48E2|LUT[1-6]|CARRY|FD[CPRS]E|RAMB|URAM|RAM[0-9]|SRL|MUXF|$ADDER" "$OUT/stat.txt" || true
 grep -H "^Longest" "$OUT/ltp.txt" || true

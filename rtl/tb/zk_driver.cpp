@@ -35,8 +35,10 @@
 #ifdef ZK_WITH_INT_LOCK
 #include "Vzk_lk.h"
 #endif
-#ifdef ZK_WITH_AFF
+#ifdef ZK_WITH_AFF381
 #include "Vzk_aff381.h"
+#endif
+#ifdef ZK_WITH_AFF377
 #include "Vzk_aff377.h"
 #endif
 
@@ -496,8 +498,10 @@ zk_sim* zk_sim_new(int kind, const zk_sim_opts* o) {
 #ifdef ZK_WITH_INT_LOCK
   if (kind == ZK_SIM_INT_LOCK) s->impl.reset(new Sim<Vzk_lk>(o));
 #endif
-#ifdef ZK_WITH_AFF
+#ifdef ZK_WITH_AFF381
   if (kind == ZK_SIM_AFF381) s->impl.reset(new Sim<Vzk_aff381>(o));
+#endif
+#ifdef ZK_WITH_AFF377
   if (kind == ZK_SIM_AFF377) s->impl.reset(new Sim<Vzk_aff377>(o));
 #endif
   if (!s->impl || !s->impl->err.empty()) {

@@ -152,6 +152,13 @@ pub struct Device {
 impl Device {
     /// A freshly reset simulated accelerator of the given build.
     pub fn new(kind: Kind, opts: Opts) -> Result<Arc<Self>, String> {
+        if !kind.built() {
+            return Err(format!(
+                "this build has no `{}` model: it was built with ZKMSM_RTL_MODELS={}; rebuild without that variable",
+                kind.model_name(),
+                env!("ZKMSM_RTL_BUILT")
+            ));
+        }
         let sim = Sim::new(kind, &opts).ok_or("the Verilated core did not come out of reset")?;
         let i = sim.info();
         Ok(Arc::new(Self {

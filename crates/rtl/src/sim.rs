@@ -24,6 +24,25 @@ pub enum Kind {
     Aff377 = 4,
 }
 
+impl Kind {
+    /// The name `ZKMSM_RTL_MODELS` gives this model at build time.
+    pub fn model_name(self) -> &'static str {
+        match self {
+            Kind::Int => "int",
+            Kind::Te => "te",
+            Kind::IntLock => "lk",
+            Kind::Aff381 => "aff381",
+            Kind::Aff377 => "aff377",
+        }
+    }
+
+    /// Whether this build Verilated the model (all of them unless
+    /// `ZKMSM_RTL_MODELS` named fewer when it was built).
+    pub fn built(self) -> bool {
+        env!("ZKMSM_RTL_BUILT").split(',').any(|m| m == self.model_name())
+    }
+}
+
 /// The environment of a run (`zk_sim_opts`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]

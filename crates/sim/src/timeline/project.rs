@@ -1,6 +1,6 @@
 //! zkmsm's own configurations through the same timeline: K of the RTL's
 //! cores (`zk_msm_core`: the twisted Edwards core on BLS12-377, or the
-//! batched-affine core on BLS12-381) on one point stream, digits made by
+//! batched-affine core on BLS12-381 or BLS12-377) on one point stream, digits made by
 //! host producer threads and streamed over PCIe, bucket aggregation on the
 //! host or on the device.
 
@@ -12,9 +12,11 @@ use super::{simulate, Input, Layout, Param, System, Timeline};
 use crate::model::{AggKind, ScalarField, SchedKind};
 
 /// The batched-affine core's hazard window on BLS12-381: bucket read 2 +
-/// `zk_dp_aff_lat` 2,666 (the latency its RTL reports in LATENCY; the
-/// Verilated build's test reads it).
+/// `zk_dp_aff_lat` (one inverter unit per chain), the latency its RTL
+/// reports in LATENCY; the Verilated builds' test reads both.
 pub const AFFINE_381_HZ: u32 = 2 + 2666;
+/// The same core's hazard window on BLS12-377.
+pub const AFFINE_377_HZ: u32 = 2 + 2607;
 
 /// One zkmsm configuration.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,11 +38,28 @@ pub struct ZkConfig {
     pub log_n: u32,
     /// MSMs over the same points.
     pub msms: u32,
-    /// The batched-affine core (BLS12-381: hazard window 2,668, the lock
-    /// table, a pending queue of 1,024, requeueing; 96-byte points) instead
-    /// of the twisted Edwards one (BLS12-377: hazard window 76, 144-byte
-    /// points).
-    pub affine: bool,
+    /// The batched-affine core on this curve (hazard window
+    /// [`AFFINE_381_HZ`] or [`AFFINE_377_HZ`], the lock table, a pending
+    /// queue of 1,024, requeueing; 96-byte points); `None`: the twisted
+    /// Edwards core on BLS12-377 (hazard window 76, 144-byte points).
+    pub affine: Option<ScalarField>,
+}
+
+/// The batched-affine core's hazard window on a curve.
+pub fn affine_hz(field: ScalarField) -> u32 {
+    match field {
+        ScalarField::Bls12_381 => AFFINE_381_HZ,
+        ScalarField::Bls12_377 => AFFINE_377_HZ,
+    }
+}
+
+/// The core and curve of a configuration, as the tables name them.
+pub fn core_name(z: &ZkConfig) -> &'static str {
+    match z.affine {
+        None => "twisted Edwards, BLS12-377",
+        Some(ScalarField::Bls12_381) => "batched affine, BLS12-381",
+        Some(ScalarField::Bls12_377) => "batched affine, BLS12-377",
+    }
 }
 
 /// The timeline system of a zkmsm configuration.
@@ -52,23 +71,15 @@ pub fn system(z: &ZkConfig) -> System {
     model.core.fanout_depth = if z.cores > 1 { 4 } else { 0 };
     model.agg = if z.device_agg { AggKind::Partitioned } else { AggKind::Host };
     model.groups = 16;
-    let (core, point_bytes, bucket_bytes) = if z.affine {
-        model.machine.depth = AFFINE_381_HZ;
-        model.field = ScalarField::Bls12_381;
-        model.bits = ScalarField::Bls12_381.bits();
+    let (core, point_bytes, bucket_bytes) = if let Some(field) = z.affine {
+        model.machine.depth = affine_hz(field);
+        model.field = field;
+        model.bits = field.bits();
         model.core.pending_cap = 1024;
         model.core.requeue = true;
-        (
-            "batched affine, BLS12-381",
-            (96.0, "docs/RTL.md: {y, x}, 2 x 384 bits"),
-            (97.0, "docs/RTL.md: {inf, y, x}, 769 bits"),
-        )
+        (core_name(z), (96.0, "docs/RTL.md: {y, x}, 2 x 384 bits"), (97.0, "docs/RTL.md: {inf, y, x}, 769 bits"))
     } else {
-        (
-            "twisted Edwards, BLS12-377",
-            (144.0, "docs/RTL.md: one 144 B point per cycle"),
-            (192.0, "docs/RTL.md: 192 B per bucket"),
-        )
+        (core_name(z), (144.0, "docs/RTL.md: one 144 B point per cycle"), (192.0, "docs/RTL.md: 192 B per bucket"))
     };
     let agg = if z.device_agg { "device" } else { "host" };
     System {
@@ -115,7 +126,7 @@ pub fn configs() -> Vec<ZkConfig> {
         device_agg: false,
         log_n: 26,
         msms: 1,
-        affine: false,
+        affine: None,
     };
     let mut v = Vec::new();
     for (log_n, msms) in [(26, 1), (24, 4)] {
@@ -129,11 +140,22 @@ pub fn configs() -> Vec<ZkConfig> {
         v.push(ZkConfig { device_agg: true, clock_mhz: 300.0, digit_threads: 6, ..four });
         v.push(ZkConfig { cores: 6, c: 16, digit_threads: 7, device_agg: true, ..b });
     }
-    // the batched-affine core on BLS12-381 against ZPrize 2023's four 2^24
-    // MSMs: three cores (the U250 holds three adders, docs/RTL.md) and four
-    let aff = ZkConfig { affine: true, log_n: 24, msms: 4, cores: 3, c: 16, digit_threads: 4, agg_threads: 4, ..base };
-    v.push(aff);
-    v.push(ZkConfig { cores: 4, digit_threads: 5, ..aff });
+    // the batched-affine core against ZPrize 2023's four 2^24 MSMs, on both
+    // curves: three cores (what fits the U250, docs/RTL.md) and four
+    for field in [ScalarField::Bls12_381, ScalarField::Bls12_377] {
+        let aff = ZkConfig {
+            affine: Some(field),
+            log_n: 24,
+            msms: 4,
+            cores: 3,
+            c: 16,
+            digit_threads: 4,
+            agg_threads: 4,
+            ..base
+        };
+        v.push(aff);
+        v.push(ZkConfig { cores: 4, digit_threads: 5, ..aff });
+    }
     v
 }
 
@@ -146,7 +168,9 @@ pub fn project(z: &ZkConfig) -> Timeline {
 /// Project several configurations, fitting each distinct device (cores,
 /// window, aggregation) once: the profile does not depend on N or the host.
 pub fn project_all(cfgs: &[ZkConfig]) -> Vec<Timeline> {
-    let mut cache: Vec<((u32, u32, bool, bool), DeviceProfile)> = Vec::new();
+    // (cores, window, device aggregation, the affine core's curve)
+    type Device = (u32, u32, bool, Option<ScalarField>);
+    let mut cache: Vec<(Device, DeviceProfile)> = Vec::new();
     cfgs.iter()
         .map(|z| {
             let sys = system(z);

@@ -58,7 +58,7 @@ pub fn projection_table() -> String {
             "| {} x 2^{} | {} | {} | {} | {} MHz | {} | {agg} | {:.1} ms | {:.1} ms | **{:.1} ms** |",
             z.msms,
             z.log_n,
-            if z.affine { "batched affine, BLS12-381" } else { "twisted Edwards, BLS12-377" },
+            super::project::core_name(z),
             z.cores,
             z.c,
             z.clock_mhz,

@@ -40,7 +40,7 @@ fn profile_line_matches_the_cycle_model_at_a_larger_size() {
     // The line fitted at 2^lo and 2^(lo+1) against the scheduler run at
     // 2^(lo+2).
     let zk = super::project::system(&ZkConfig { cores: 4, c: 15, device_agg: true, ..configs()[0] });
-    let aff = super::project::system(configs().iter().find(|z| z.affine).unwrap());
+    let aff = super::project::system(configs().iter().find(|z| z.affine.is_some()).unwrap());
     for sys in [
         anchors::cyclone(26),
         anchors::hardcaml(1),
