@@ -113,8 +113,13 @@ fn rtl_msm_on_files_equals_the_cpu_engine() {
                 "--rtl-adder",
                 "affine",
             ];
-            let err = one_line_error(&args);
-            assert!(err.contains("ZKMSM_RTL_MODELS") && err.contains("aff377"), "{err}");
+            // (the input is read first: its progress line comes before the error)
+            let out = zkmsm(&args);
+            assert!(!out.status.success(), "{args:?} succeeded");
+            let err = stderr(&out);
+            let errors: Vec<&str> = err.lines().filter(|l| l.contains("error")).collect();
+            assert_eq!(errors.len(), 1, "{err}");
+            assert!(errors[0].contains("ZKMSM_RTL_MODELS") && errors[0].contains("aff377"), "{err}");
             continue;
         }
         let run = |backend: &str| {
