@@ -91,7 +91,7 @@ fn rtl_demo_matches_and_reports_cycles() {
 #[test]
 fn rtl_msm_on_files_equals_the_cpu_engine() {
     let dir = tempfile::tempdir().unwrap();
-    let aff377 = std::env::var("ZKMSM_RTL_MODELS").map_or(true, |m| m.trim().is_empty() || m.contains("aff377"));
+    let aff377 = zkmsm_rtl::sim::Kind::Aff377.built();
     for (curve, log_n, adder) in
         [("bls12-381", "9", None), ("bls12-377", "9", None), ("bls12-377", "6", Some("affine"))]
     {
