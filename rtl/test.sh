@@ -116,50 +116,35 @@ step "versions"
 verilator --version || { bad "verilator missing"; summary; }
 yosys -V || { bad "yosys missing"; summary; }
 
-step "verilator lint"
-for top in zk_tb_top zk_msm_top zk_dp_aff_tb; do
-  if verilator --lint-only -Wall -Isrc $SRCS --top-module $top; then
-    ok "verilator --lint-only -Wall ($top)"
+step "verilator lint (JOBS at a time)"
+# label|arguments; each lint elaborates a whole design (15-30 s of CPU)
+LINTS=(
+  "zk_tb_top|--top-module zk_tb_top"
+  "zk_msm_top|--top-module zk_msm_top"
+  "zk_dp_aff_tb|--top-module zk_dp_aff_tb"
+  "zk_msm_top, NCORES = 2|--top-module zk_msm_top -GNCORES=2"
+  "zk_msm_top, lock table, NCORES = 2|--top-module zk_msm_top -GDP=0 -GLOCK=1 -GRQ=1 -GPD=1024 -GSLAT=2000 -GNCORES=2"
+  # the batched-affine core as crates/rtl/build.rs Verilates it (by define)
+  "zk_msm_top, the batched-affine core on BLS12-381, NCORES = 2|--top-module zk_msm_top -DZK_CORE_AFF -DZK_CORE_BLS12_381 -DZK_NCORES=2"
+  "zk_dp_aff_tb, BLS12-381|-DZK_AFF_TB_381 --top-module zk_dp_aff_tb"
+  "zk_dp_aff_tb, BLS12-381, RW = 48|-DZK_AFF_TB_381 -DZK_AFF_TB_RW=48 --top-module zk_dp_aff_tb"
+  "zk_tb_top, RW = 48|-DZK_TB_RW=48 --top-module zk_tb_top"
+  "zk_tb_top, RW = 384, KARA = 0, QCONST = 0|-DZK_TB_RW=384 -DZK_TB_KARA=0 -DZK_TB_QCONST=0 --top-module zk_tb_top"
+)
+for k in "${!LINTS[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+  # shellcheck disable=SC2086
+  (verilator --lint-only -Wall -Isrc $SRCS ${LINTS[$k]#*|} >"$B/lint_$k.log" 2>&1; echo $? >"$B/lint_$k.rc") &
+done
+wait
+for k in "${!LINTS[@]}"; do
+  if [ "$(cat "$B/lint_$k.rc")" = 0 ]; then
+    ok "verilator --lint-only -Wall (${LINTS[$k]%%|*})"
   else
-    bad "verilator --lint-only -Wall ($top)"
+    cat "$B/lint_$k.log"
+    bad "verilator --lint-only -Wall (${LINTS[$k]%%|*})"
   fi
 done
-if verilator --lint-only -Wall -Isrc $SRCS --top-module zk_msm_top -GNCORES=2; then
-  ok "verilator --lint-only -Wall (zk_msm_top, NCORES = 2)"
-else
-  bad "verilator --lint-only -Wall (zk_msm_top, NCORES = 2)"
-fi
-if verilator --lint-only -Wall -Isrc $SRCS --top-module zk_msm_top -GDP=0 -GLOCK=1 -GRQ=1 -GPD=1024 -GSLAT=2000 -GNCORES=2; then
-  ok "verilator --lint-only -Wall (zk_msm_top, lock table, NCORES = 2)"
-else
-  bad "verilator --lint-only -Wall (zk_msm_top, lock table, NCORES = 2)"
-fi
-# the batched-affine core as crates/rtl/build.rs Verilates it (by define)
-if verilator --lint-only -Wall -Isrc $SRCS --top-module zk_msm_top -DZK_CORE_AFF -DZK_CORE_BLS12_381 -DZK_NCORES=2; then
-  ok "verilator --lint-only -Wall (zk_msm_top, the batched-affine core on BLS12-381, NCORES = 2)"
-else
-  bad "verilator --lint-only -Wall (zk_msm_top, the batched-affine core on BLS12-381, NCORES = 2)"
-fi
-if verilator --lint-only -Wall -Isrc -DZK_AFF_TB_381 $SRCS --top-module zk_dp_aff_tb; then
-  ok "verilator --lint-only -Wall (zk_dp_aff_tb, BLS12-381)"
-else
-  bad "verilator --lint-only -Wall (zk_dp_aff_tb, BLS12-381)"
-fi
-if verilator --lint-only -Wall -Isrc -DZK_AFF_TB_381 -DZK_AFF_TB_RW=48 $SRCS --top-module zk_dp_aff_tb; then
-  ok "verilator --lint-only -Wall (zk_dp_aff_tb, BLS12-381, RW = 48)"
-else
-  bad "verilator --lint-only -Wall (zk_dp_aff_tb, BLS12-381, RW = 48)"
-fi
-if verilator --lint-only -Wall -Isrc -DZK_TB_RW=48 $SRCS --top-module zk_tb_top; then
-  ok "verilator --lint-only -Wall (zk_tb_top, RW = 48)"
-else
-  bad "verilator --lint-only -Wall (zk_tb_top, RW = 48)"
-fi
-if verilator --lint-only -Wall -Isrc -DZK_TB_RW=384 -DZK_TB_KARA=0 -DZK_TB_QCONST=0 $SRCS --top-module zk_tb_top; then
-  ok "verilator --lint-only -Wall (zk_tb_top, RW = 384, KARA = 0, QCONST = 0)"
-else
-  bad "verilator --lint-only -Wall (zk_tb_top, RW = 384, KARA = 0, QCONST = 0)"
-fi
 
 # The multiplier variants: the default (zk_params.svh's RW = NB = 384:
 # one-word reduction, m*q on DSPs; zk_mont_lo, zk_tri_tree and zk_kmul's

@@ -44,7 +44,8 @@ module zk_dp_aff #(
     parameter integer         TAGW   = 16,
     parameter integer         NCH    = 0,  // chains (0: the multiplier's latency)
     parameter integer         LEN    = 0,  // elements per chain (0: the fewest allowed)
-    parameter integer         SHARE  = `ZK_AFF_SHARE  // chains per inverter unit
+    parameter integer         SHARE  = `ZK_AFF_SHARE,  // chains per inverter unit
+    parameter integer         OPU    = `ZK_AFF_OP_URAM  // operation data in UltraRAM
 ) (
     input  logic            clk,
     input  logic            rst,
@@ -252,7 +253,7 @@ module zk_dp_aff #(
   logic [TAGW-1:0] tagb;
   logic [1:0] kb;
   logic [NB-1:0] x1b, y1b, x2b, y2b, dyb, db;
-  zk_delay_ram #(.W(OW), .D(D_OP)) u_op (
+  zk_delay_ram #(.W(OW), .D(D_OP), .URAM(OPU)) u_op (
       .clk(clk), .rst(rst), .d_valid(v3), .d({tag3, k3, x1_3, y1_3, x2_3, y2_3, dy3, d3}),
       .q_valid(vb), .q({tagb, kb, x1b, y1b, x2b, y2b, dyb, db}));
 

@@ -10,8 +10,10 @@
 // bit); its write-back writes CLR[a] <= that bit, which makes the two equal
 // again. Each table has one write port and one read port per candidate
 // (the stream's head qa, the pending queue's head qb): four asynchronous
-// 1-bit reads of 2^AW-entry tables (distributed RAM on an FPGA, one copy
-// per read port).
+// 1-bit reads of 2^AW-entry tables. Each read port has its own copy, and
+// each copy is four banks of 2^(AW-2) bits (by the address's top two bits,
+// so the reset sweep clears four buckets a cycle): sixteen zk_bitram of one
+// write and one read port each, distributed RAM on an FPGA.
 //
 // Timing, the same as zk_inflight's: an operation issued in cycle t makes
 // its bucket busy from cycle t+1; its write-back (wb_v, in cycle t+1+HZ)
@@ -43,9 +45,7 @@ module zk_lock_table #(
     output logic [2**AW-1:0] f_lock  // SET xor CLR, every bucket
 `endif
 );
-  localparam integer OW = AW - 2;  // a word: the four buckets of one offset
-  logic [3:0] set_t[2**OW];
-  logic [3:0] clr_t[2**OW];
+  localparam integer OW = AW - 2;  // a bank: the buckets with one top pair of address bits
   logic [OW-1:0] sw_k;  // the clearing sweep after reset
   logic sweeping;
   always_ff @(posedge clk) begin
@@ -58,19 +58,49 @@ module zk_lock_table #(
     end
   end
   assign ready = !sweeping;
-  always_ff @(posedge clk) begin
-    if (sweeping) set_t[sw_k] <= '0;
-    else if (issue) set_t[issue_addr[OW-1:0]][issue_addr[AW-1:OW]] <= issue_par;
-  end
-  always_ff @(posedge clk) begin
-    if (sweeping) clr_t[sw_k] <= '0;
-    else if (wb) clr_t[wb_addr[OW-1:0]][wb_addr[AW-1:OW]] <= wb_par;
+
+  // table t (0: SET, written at issue; 1: CLR, written at write-back), read
+  // port r (0: qa, 1: qb), bank k: instance 8t + 4r + k; the sweep writes
+  // zeros to every bank
+  logic [1:0] t_we, t_wd;
+  logic [2*OW-1:0] t_wa;  // table t's offset at [t*OW +: OW]
+  logic [3:0] t_bank;  // table t's bank at [2t +: 2]
+  logic [2*OW-1:0] q_off;  // port r's offset at [r*OW +: OW]
+  assign t_we = {wb, issue};
+  assign t_wd = sweeping ? 2'b00 : {wb_par, issue_par};
+  assign t_wa = sweeping ? {sw_k, sw_k} : {wb_addr[OW-1:0], issue_addr[OW-1:0]};
+  assign t_bank = {wb_addr[AW-1:OW], issue_addr[AW-1:OW]};
+  assign q_off = {qb[OW-1:0], qa[OW-1:0]};
+  logic [15:0] rd;  // instance 8t + 4r + k's read
+`ifdef FORMAL
+  logic [16*2**OW-1:0] f_bank;  // instance i's bits at [i*2^OW +: 2^OW]
+`endif
+  genvar gt, gr, gk;
+  for (gt = 0; gt < 2; gt++) begin : g_t
+    for (gr = 0; gr < 2; gr++) begin : g_r
+      for (gk = 0; gk < 4; gk++) begin : g_k
+        zk_bitram #(
+            .AW(OW)
+        ) u_bits (
+            .clk(clk),
+            .we(sweeping || (t_we[gt] && t_bank[2*gt+:2] == 2'(gk))),
+            .wa(t_wa[gt*OW+:OW]),
+            .wd(t_wd[gt]),
+            .ra(q_off[gr*OW+:OW]),
+            .rd(rd[8*gt+4*gr+gk])
+`ifdef FORMAL
+            ,
+            .f_mem(f_bank[(8*gt+4*gr+gk)*2**OW+:2**OW])
+`endif
+        );
+      end
+    end
   end
   logic sa, ca, sb, cb;
-  assign sa = set_t[qa[OW-1:0]][qa[AW-1:OW]];
-  assign ca = clr_t[qa[OW-1:0]][qa[AW-1:OW]];
-  assign sb = set_t[qb[OW-1:0]][qb[AW-1:OW]];
-  assign cb = clr_t[qb[OW-1:0]][qb[AW-1:OW]];
+  assign sa = rd[{2'd0, qa[AW-1:OW]}];
+  assign ca = rd[{2'd2, qa[AW-1:OW]}];
+  assign sb = rd[{2'd1, qb[AW-1:OW]}];
+  assign cb = rd[{2'd3, qb[AW-1:OW]}];
   assign par_a = sa;
   assign par_b = sb;
   // locked, unless its write-back is this cycle
@@ -79,7 +109,7 @@ module zk_lock_table #(
 `ifdef FORMAL
   genvar fk;
   for (fk = 0; fk < 2 ** AW; fk++) begin : g_f
-    assign f_lock[fk] = set_t[fk%(2**OW)][fk/(2**OW)] ^ clr_t[fk%(2**OW)][fk/(2**OW)];
+    assign f_lock[fk] = f_bank[fk] ^ f_bank[8*2**OW+fk];  // port 0's copies: bank fk/2^OW, offset fk%2^OW
   end
 `endif
 endmodule

@@ -48,6 +48,12 @@
 `ifndef ZK_AFF_SHARE
 `define ZK_AFF_SHARE 1
 `endif
+// 1: the adder's operation data (zk_dp_aff's u_op: 2,323 bits for the whole
+// latency on BLS12-381) in UltraRAM, 0: in block RAM, which four adders
+// would exceed on a U250
+`ifndef ZK_AFF_OP_URAM
+`define ZK_AFF_OP_URAM 1
+`endif
 // widths: N, the window count, a work beat's signed digit, the counters
 `define ZK_NW 32
 `define ZK_WW 8

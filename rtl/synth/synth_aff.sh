@@ -11,6 +11,9 @@
 #   REPORT_ONLY=1 bash rtl/synth/synth_aff.sh  # only pass 2, on the saved synth.il
 #   MUL=bb bash rtl/synth/synth_aff.sh       # the multipliers as black boxes (no DSP, minutes
 #                                            # less): everything else, to add to 7 x zk_fq_mul
+#   SHARE=3 MUL=bb bash rtl/synth/synth_aff.sh   # with ZK_AFF_SHARE = 3 (rtl/build/synth_aff381_mulbb_s3/*)
+#
+# `-uram`: the operation data is UltraRAM (ZK_AFF_OP_URAM, zk_params.svh).
 #
 # Several minutes of CPU; not part of rtl/test.sh.
 set -eu
@@ -18,7 +21,13 @@ cd "$(dirname "$0")/.."
 RTL=$PWD
 CURVE=${CURVE:-381}
 MUL=${MUL:-}
+SHARE=${SHARE:-1}
 OUT=$RTL/build/synth_aff$CURVE${MUL:+_mul$MUL}
+DEFS=""
+if [ "$SHARE" != 1 ]; then
+  OUT=${OUT}_s$SHARE
+  DEFS="-DZK_AFF_SHARE=$SHARE"
+fi
 mkdir -p "$OUT"
 SRCS=$(ls "$RTL"/src/*.sv | grep -v -e zk_tb_top -e zk_dp_aff_tb | tr '\n' ' ')
 if [ "$MUL" = bb ]; then
@@ -58,9 +67,9 @@ SV
 if [ "${REPORT_ONLY:-0}" != 1 ]; then
   echo "== pass 1: synth_xilinx -family xcup, zk_dp_aff on BLS12-$CURVE ($(date -u +%H:%M:%S))"
   cat >"$OUT/synth.ys" <<YS
-read_verilog -sv -I$RTL/src $SRCS $OUT/zk_dp_aff_top.sv
+read_verilog -sv $DEFS -I$RTL/src $SRCS $OUT/zk_dp_aff_top.sv
 hierarchy -check -top zk_dp_aff_top
-synth_xilinx -family xcup -top zk_dp_aff_top
+synth_xilinx -family xcup -uram -top zk_dp_aff_top
 write_rtlil $OUT/synth.il
 YS
   /usr/bin/time -f "pass 1: %e s wall, %U s user, %M KB max RSS" \

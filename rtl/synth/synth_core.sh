@@ -5,7 +5,8 @@
 # 2^(CMAX-1) x (4*384+1) bits, read-out) with the twisted Edwards adder
 # `zk_te_madd` left as a black box: its figures come from rtl/synth/synth.sh
 # (docs/RTL.md, "Resources and depth"), and docs/RTL.md adds the two.
-# Everything else is synthesized at full width. Logic depth: `ltp` on the
+# Everything else is synthesized at full width. ZK_XILINX_LUTRAM builds the
+# lock table of RAM256X1D primitives (rtl/src/zk_bitram.sv). Logic depth: `ltp` on the
 # flattened netlist with the flip-flops, RAM and DSP primitives deleted
 # (longest chain of LUT/MUXF/CARRY cells between registers or memories).
 #
@@ -40,8 +41,10 @@ SRCS=$(ls "$RTL"/src/*.sv | grep -v zk_tb_top | tr '\n' ' ')
 
 echo "== synth_xilinx -family xcup -uram -top zk_msm_top ($CORE), CMAX = $CMAX, NCORES = $NCORES, $ADDER a black box ($(date -u +%H:%M:%S))"
 cat >"$OUT/synth.ys" <<YS
-read_verilog -sv $DEFS -I$RTL/src $SRCS
+read_verilog -sv -DZK_XILINX_LUTRAM $DEFS -I$RTL/src $SRCS
 blackbox $ADDER
+# the Xilinx primitives the RTL instantiates (zk_bitram's RAM256X1D)
+read_verilog -lib -specify +/xilinx/cells_sim.v
 $CHP
 hierarchy -check -top zk_msm_top
 # hierarchy names the parameterised top \$paramod...: give it its name back
@@ -49,7 +52,7 @@ rename -top zk_msm_top
 synth_xilinx -family xcup -uram -top zk_msm_top -flatten
 tee -o $OUT/stat.txt stat
 write_rtlil $OUT/synth.il
-delete t:FDRE t:FDSE t:FDCE t:FDPE t:SRL16E t:SRLC32E t:URAM288 t:RAMB36E2 t:RAMB18E2 t:RAM*M t:DSP48E2 t:$ADDER
+delete t:FDRE t:FDSE t:FDCE t:FDPE t:SRL16E t:SRLC32E t:URAM288 t:RAMB36E2 t:RAMB18E2 t:RAM*M t:RAM*M8 t:RAM*M16 t:RAM256X1D t:DSP48E2 t:$ADDER
 tee -o $OUT/ltp.txt ltp -noff
 YS
 /usr/bin/time -f "synthesis: %e s wall, %U s user, %M KB max RSS" \

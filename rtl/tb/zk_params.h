@@ -19,6 +19,7 @@ constexpr int ZK_BRL = 2;
 constexpr int ZK_LOCK = 0;
 constexpr int ZK_RQ = 0;
 constexpr int ZK_AFF_SHARE = 1;
+constexpr int ZK_AFF_OP_URAM = 1;
 constexpr int ZK_NW = 32;
 constexpr int ZK_WW = 8;
 constexpr int ZK_DGW = 32;
