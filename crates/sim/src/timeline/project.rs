@@ -11,12 +11,60 @@ use super::device::DeviceProfile;
 use super::{simulate, Input, Layout, Param, System, Timeline};
 use crate::model::{AggKind, ScalarField, SchedKind};
 
-/// The batched-affine core's hazard window on BLS12-381: bucket read 2 +
-/// `zk_dp_aff_lat` (one inverter unit per chain), the latency its RTL
-/// reports in LATENCY; the Verilated builds' test reads both.
-pub const AFFINE_381_HZ: u32 = 2 + 2666;
-/// The same core's hazard window on BLS12-377.
-pub const AFFINE_377_HZ: u32 = 2 + 2607;
+/// The batched-affine adder's latency, `zk_dp_aff_lat` of rtl/src/zk_funcs.svh
+/// with the multiplier's latency on the curve's modulus (37 cycles on
+/// BLS12-381, 36 on BLS12-377: `zk_mont_lo` has more terms for 381's q),
+/// as many chains as that latency and the fewest elements per chain, and
+/// `share` chains per inverter unit (`ZK_AFF_SHARE`).
+pub const fn affine_lat(field: ScalarField, share: u32) -> u32 {
+    let (mlat, qbits) = match field {
+        ScalarField::Bls12_381 => (37, 381),
+        ScalarField::Bls12_377 => (36, 377),
+    };
+    let il = 2 * qbits + 2; // binary Euclid steps of one inversion
+    let di = (share - 1) * (il + 1) + il; // first chain total to last inverse
+    let len = (2 * mlat + di).div_ceil(mlat);
+    2 * mlat * len + 5 * mlat + di + 15
+}
+
+/// The batched-affine core's hazard window: bucket read 2 + the adder's
+/// latency ([`affine_lat`]), what its RTL reports in LATENCY.
+pub const fn affine_hz(field: ScalarField, share: u32) -> u32 {
+    2 + affine_lat(field, share)
+}
+
+/// The hazard window of the batched-affine core as built and tested on
+/// BLS12-381 (one inverter unit per chain); the Verilated build's test
+/// reads it from the RTL's registers.
+pub const AFFINE_381_HZ: u32 = affine_hz(ScalarField::Bls12_381, 1);
+/// The same on BLS12-377.
+pub const AFFINE_377_HZ: u32 = affine_hz(ScalarField::Bls12_377, 1);
+
+/// The batched-affine core of a configuration: curve, chains per inverter
+/// unit and pending-queue depth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AffineCore {
+    /// The curve (the adder's field).
+    pub field: ScalarField,
+    /// Chains per inverter unit (`ZK_AFF_SHARE`): 1 as built, 3 for a
+    /// third of the inverters' LUTs (docs/RTL.md).
+    pub share: u32,
+    /// Pending-queue depth (`PD`).
+    pub pending: usize,
+}
+
+impl AffineCore {
+    /// One inverter unit per chain, a queue of 1,024: the Verilated build.
+    pub const fn built(field: ScalarField) -> Self {
+        Self { field, share: 1, pending: 1024 }
+    }
+
+    /// Three chains per unit and a queue of 4,096 (the depth that keeps
+    /// 0.98 additions per cycle at the longer latency).
+    pub const fn shared(field: ScalarField) -> Self {
+        Self { field, share: 3, pending: 4096 }
+    }
+}
 
 /// One zkmsm configuration.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,27 +86,20 @@ pub struct ZkConfig {
     pub log_n: u32,
     /// MSMs over the same points.
     pub msms: u32,
-    /// The batched-affine core on this curve (hazard window
-    /// [`AFFINE_381_HZ`] or [`AFFINE_377_HZ`], the lock table, a pending
-    /// queue of 1,024, requeueing; 96-byte points); `None`: the twisted
-    /// Edwards core on BLS12-377 (hazard window 76, 144-byte points).
-    pub affine: Option<ScalarField>,
-}
-
-/// The batched-affine core's hazard window on a curve.
-pub fn affine_hz(field: ScalarField) -> u32 {
-    match field {
-        ScalarField::Bls12_381 => AFFINE_381_HZ,
-        ScalarField::Bls12_377 => AFFINE_377_HZ,
-    }
+    /// The batched-affine core (hazard window [`affine_hz`], the lock
+    /// table, requeueing; 96-byte points); `None`: the twisted Edwards core
+    /// on BLS12-377 (hazard window 76, 144-byte points).
+    pub affine: Option<AffineCore>,
 }
 
 /// The core and curve of a configuration, as the tables name them.
 pub fn core_name(z: &ZkConfig) -> &'static str {
-    match z.affine {
+    match z.affine.map(|a| (a.field, a.share)) {
         None => "twisted Edwards, BLS12-377",
-        Some(ScalarField::Bls12_381) => "batched affine, BLS12-381",
-        Some(ScalarField::Bls12_377) => "batched affine, BLS12-377",
+        Some((ScalarField::Bls12_381, 1)) => "batched affine, BLS12-381",
+        Some((ScalarField::Bls12_377, 1)) => "batched affine, BLS12-377",
+        Some((ScalarField::Bls12_381, _)) => "batched affine (SHARE 3, PD 4,096), BLS12-381",
+        Some((ScalarField::Bls12_377, _)) => "batched affine (SHARE 3, PD 4,096), BLS12-377",
     }
 }
 
@@ -71,11 +112,11 @@ pub fn system(z: &ZkConfig) -> System {
     model.core.fanout_depth = if z.cores > 1 { 4 } else { 0 };
     model.agg = if z.device_agg { AggKind::Partitioned } else { AggKind::Host };
     model.groups = 16;
-    let (core, point_bytes, bucket_bytes) = if let Some(field) = z.affine {
-        model.machine.depth = affine_hz(field);
-        model.field = field;
-        model.bits = field.bits();
-        model.core.pending_cap = 1024;
+    let (core, point_bytes, bucket_bytes) = if let Some(a) = z.affine {
+        model.machine.depth = affine_hz(a.field, a.share);
+        model.field = a.field;
+        model.bits = a.field.bits();
+        model.core.pending_cap = a.pending;
         model.core.requeue = true;
         (core_name(z), (96.0, "docs/RTL.md: {y, x}, 2 x 384 bits"), (97.0, "docs/RTL.md: {inf, y, x}, 769 bits"))
     } else {
@@ -141,10 +182,12 @@ pub fn configs() -> Vec<ZkConfig> {
         v.push(ZkConfig { cores: 6, c: 16, digit_threads: 7, device_agg: true, ..b });
     }
     // the batched-affine core against ZPrize 2023's four 2^24 MSMs, on both
-    // curves: three cores (what fits the U250, docs/RTL.md) and four
+    // curves: three cores as built; three and four with three chains per
+    // inverter unit (docs/RTL.md: three of those fit the U250 at <= 80%,
+    // four need 83% of its LUTs)
     for field in [ScalarField::Bls12_381, ScalarField::Bls12_377] {
         let aff = ZkConfig {
-            affine: Some(field),
+            affine: Some(AffineCore::built(field)),
             log_n: 24,
             msms: 4,
             cores: 3,
@@ -154,7 +197,9 @@ pub fn configs() -> Vec<ZkConfig> {
             ..base
         };
         v.push(aff);
-        v.push(ZkConfig { cores: 4, digit_threads: 5, ..aff });
+        let shared = ZkConfig { affine: Some(AffineCore::shared(field)), ..aff };
+        v.push(shared);
+        v.push(ZkConfig { cores: 4, digit_threads: 5, ..shared });
     }
     v
 }
@@ -168,8 +213,8 @@ pub fn project(z: &ZkConfig) -> Timeline {
 /// Project several configurations, fitting each distinct device (cores,
 /// window, aggregation) once: the profile does not depend on N or the host.
 pub fn project_all(cfgs: &[ZkConfig]) -> Vec<Timeline> {
-    // (cores, window, device aggregation, the affine core's curve)
-    type Device = (u32, u32, bool, Option<ScalarField>);
+    // (cores, window, device aggregation, the affine core)
+    type Device = (u32, u32, bool, Option<AffineCore>);
     let mut cache: Vec<(Device, DeviceProfile)> = Vec::new();
     cfgs.iter()
         .map(|z| {
