@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt};
 use zkmsm::encoded::{self, ContextOptions, Curve, EncodedContext, ErrorKind, InputError, PointFormat};
 use zkmsm::{BackendChoice, Validation};
+use zkmsm::{BadRecord, Input, RecordFault};
 
 /// Bytes of the arkworks length prefix the CLI accepts before points and scalars.
 const PREFIX_BYTES: usize = 8;
@@ -41,7 +42,7 @@ fn py_err(py: Python<'_>, e: InputError) -> PyErr {
 }
 
 fn unsupported(py: Python<'_>, message: String) -> PyErr {
-    py_err(py, InputError { kind: ErrorKind::Unsupported, index: None, offset: None, message })
+    py_err(py, InputError::plain(ErrorKind::Unsupported, message))
 }
 
 fn curve_of(py: Python<'_>, name: &str) -> PyResult<Curve> {
@@ -177,16 +178,13 @@ fn strip_scalars_prefix(bytes: &[u8]) -> Result<&[u8], InputError> {
     let count = body.len() / SCALAR_BYTES;
     let declared = u64::from_le_bytes(bytes[..PREFIX_BYTES].try_into().unwrap());
     if declared != count as u64 {
-        return Err(InputError {
-            kind: ErrorKind::Scalars,
-            index: None,
-            offset: Some(0),
-            message: format!(
-                "scalars: byte offset 0: {} bytes is {count} whole 32-byte scalars plus 8: a length prefix would say \
-                 {count}, it says {declared}",
-                bytes.len()
-            ),
-        });
+        let fault = RecordFault::LengthPrefix { declared, expected: count as u64 };
+        let message = format!(
+            "scalars: byte offset 0: {} bytes is {count} whole 32-byte scalars plus 8: a length prefix would say \
+             {count}, it says {declared}",
+            bytes.len()
+        );
+        return Err(InputError::with_message(BadRecord::whole(Input::Scalars, 0, fault), message));
     }
     Ok(body)
 }

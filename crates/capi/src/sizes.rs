@@ -3,6 +3,7 @@
 //! a fallible allocation (so that too much is an error code, never an abort).
 
 use zkmsm::encoded::{Curve, ErrorKind, InputError, PointFormat};
+use zkmsm::{BadRecord, Input, RecordFault};
 
 /// Bytes of the arkworks length prefix the CLI accepts before points and scalars.
 pub(crate) const PREFIX_BYTES: usize = 8;
@@ -59,12 +60,10 @@ pub fn count_mismatch(curve: Curve, points_len: usize, n: usize, format: Option<
             need(PointFormat::Uncompressed)
         ),
     };
-    InputError {
-        kind: ErrorKind::LengthMismatch,
-        index: None,
-        offset: None,
-        message: format!("points: {points_len} bytes, but {n} scalars need {allowed} of points, optionally + 8"),
-    }
+    InputError::plain(
+        ErrorKind::LengthMismatch,
+        format!("points: {points_len} bytes, but {n} scalars need {allowed} of points, optionally + 8"),
+    )
 }
 
 /// The scalars' body: a whole number of 32-byte scalars, or the same after
@@ -79,16 +78,13 @@ pub fn strip_scalars_prefix(bytes: &[u8]) -> Result<&[u8], InputError> {
     prefix.copy_from_slice(&bytes[..PREFIX_BYTES]);
     let declared = u64::from_le_bytes(prefix);
     if declared != count as u64 {
-        return Err(InputError {
-            kind: ErrorKind::Scalars,
-            index: None,
-            offset: Some(0),
-            message: format!(
-                "scalars: byte offset 0: {} bytes is {count} whole 32-byte scalars plus 8: a length prefix would \
-                 say {count}, it says {declared}",
-                bytes.len()
-            ),
-        });
+        let fault = RecordFault::LengthPrefix { declared, expected: count as u64 };
+        let message = format!(
+            "scalars: byte offset 0: {} bytes is {count} whole 32-byte scalars plus 8: a length prefix would say \
+             {count}, it says {declared}",
+            bytes.len()
+        );
+        return Err(InputError::with_message(BadRecord::whole(Input::Scalars, 0, fault), message));
     }
     Ok(body)
 }
@@ -121,6 +117,8 @@ mod tests {
         let e = strip_scalars_prefix(&s).unwrap_err();
         assert_eq!((e.kind, e.offset), (ErrorKind::Scalars, Some(0)));
         assert!(e.message.contains("it says 3"), "{}", e.message);
+        let fault = RecordFault::LengthPrefix { declared: 3, expected: 2 };
+        assert_eq!(e.record.as_deref(), Some(&BadRecord::whole(Input::Scalars, 0, fault)));
         assert_eq!(strip_scalars_prefix(&[0u8; 64]).unwrap().len(), 64);
     }
 }

@@ -5,7 +5,7 @@
 //! offset the model names for the first bad record.
 
 use zkmsm::io::{read_msm_inputs, read_scalars_from, ReadOptions, Source, LENGTH_PREFIX_BYTES, SCALAR_BYTES};
-use zkmsm::{MsmError, ScalarLimbs, Validation};
+use zkmsm::{Input, MsmError, ScalarLimbs, Validation};
 use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve, PointFormat};
 use zkmsm_field::PrimeField;
 
@@ -43,10 +43,23 @@ fn source(name: &str, bytes: &[u8], stream: bool) -> Source {
     }
 }
 
-/// The offset of a `Malformed` error on the file called `name`.
+/// The input the file called `name` holds: `p` the points, `s` the scalars.
+fn input_of(name: &std::ffi::OsStr) -> Input {
+    if name == "p" {
+        Input::Points
+    } else {
+        Input::Scalars
+    }
+}
+
+/// The offset of a `Malformed` error on the file called `name` (its record
+/// of that file's input).
 fn malformed_offset(e: &MsmError, name: &str) -> u64 {
     match e {
-        MsmError::Malformed { path, offset, .. } if path.as_os_str() == name => *offset,
+        MsmError::Malformed { path, record } if path.as_os_str() == name => {
+            assert_eq!(record.input, input_of(path.as_os_str()), "{e}");
+            record.offset
+        }
         other => panic!("expected a malformed-input error on {name}, got {other:?}"),
     }
 }
@@ -168,7 +181,10 @@ fn check_inputs<C: MsmCurve>(
         }
         (Err(e), Err(_), None) => {
             // the scalars are wrong, or the sizes disagree: either file may be named
-            assert!(matches!(&e, MsmError::Malformed { .. }), "{e}");
+            assert!(
+                matches!(&e, MsmError::Malformed { path, record } if record.input == input_of(path.as_os_str())),
+                "{e}"
+            );
         }
         (Ok(_), _, _) => panic!("{}: the readers accept inputs the model refuses", C::NAME),
         (Err(e), _, _) => panic!("{}: the readers refuse valid inputs: {e}", C::NAME),

@@ -60,8 +60,8 @@ impl CliError {
 fn msm_message(e: &MsmError) -> String {
     match e {
         MsmError::Io { path, source } => format!("{}: {source}", shown(path)),
-        MsmError::Malformed { path, offset, what } => format!("{}: byte offset {offset}: {what}", shown(path)),
-        MsmError::Prepared { path, what } => format!("{}: prepared file refused: {what}", shown(path)),
+        MsmError::Malformed { path, record } => format!("{}: {record}", shown(path)),
+        MsmError::Prepared { path, reason } => format!("{}: prepared file refused: {reason}", shown(path)),
         other => other.to_string(),
     }
 }

@@ -20,7 +20,7 @@ use crate::input::validate::{validate_points, Validation};
 use crate::pipeline::fixed_base::Precompute;
 use crate::pipeline::glv::{with_images, GlvMode};
 use crate::pipeline::plan::Plan;
-use crate::prepared::{Header, Persist};
+use crate::prepared::{Header, Persist, PreparedRefusal};
 use crate::scheduler::{DelayedScheduler, GreedyScheduler};
 use crate::store::{Mapping, Record};
 use crate::ScalarLimbs;
@@ -185,7 +185,7 @@ pub trait EngineCurve: MsmCurve<Base: Record> {
         header: &Header,
         map: Mapping,
         offset: usize,
-    ) -> Result<Box<dyn MsmEngine<Self>>, String>;
+    ) -> Result<Box<dyn MsmEngine<Self>>, PreparedRefusal>;
 }
 
 /// A context behind a trait object.
@@ -209,7 +209,7 @@ fn open_common<C: MsmCurve>(
     header: &Header,
     map: Mapping,
     offset: usize,
-) -> Result<Box<dyn MsmEngine<C>>, String>
+) -> Result<Box<dyn MsmEngine<C>>, PreparedRefusal>
 where
     Affine<C>: Record,
 {
@@ -221,7 +221,7 @@ where
         BackendChoice::BatchAffineDelayed => {
             prepared_context(choice, BatchAffineBackend::new(DelayedScheduler::default()), header, map, offset)
         }
-        BackendChoice::TwistedEdwards => Err(format!("{} has no twisted Edwards form", C::NAME)),
+        BackendChoice::TwistedEdwards => Err(PreparedRefusal::NoTwistedEdwards { curve: C::NAME }),
     }
 }
 
@@ -240,7 +240,7 @@ impl EngineCurve for Bls12_377 {
         header: &Header,
         map: Mapping,
         offset: usize,
-    ) -> Result<Box<dyn MsmEngine<Self>>, String> {
+    ) -> Result<Box<dyn MsmEngine<Self>>, PreparedRefusal> {
         match choice {
             BackendChoice::TwistedEdwards => prepared_context(choice, TwistedEdwardsBackend, header, map, offset),
             _ => open_common(choice, header, map, offset),
@@ -260,7 +260,7 @@ impl EngineCurve for Bls12_381 {
         header: &Header,
         map: Mapping,
         offset: usize,
-    ) -> Result<Box<dyn MsmEngine<Self>>, String> {
+    ) -> Result<Box<dyn MsmEngine<Self>>, PreparedRefusal> {
         open_common(choice, header, map, offset)
     }
 }

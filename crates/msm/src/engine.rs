@@ -8,7 +8,7 @@ use crate::context::{MsmContext, MsmOutput};
 use crate::error::MsmError;
 use crate::pipeline::fixed_base::Precompute;
 use crate::pipeline::plan::Plan;
-use crate::prepared::{Header, Persist};
+use crate::prepared::{Header, HeaderFault, Persist, PreparedRefusal};
 use crate::store::Mapping;
 use crate::ScalarLimbs;
 use std::path::Path;
@@ -75,18 +75,17 @@ pub(crate) fn prepared_context<C: MsmCurve, B: Persist<C> + 'static>(
     header: &Header,
     map: Mapping,
     offset: usize,
-) -> Result<Box<dyn MsmEngine<C>>, String>
+) -> Result<Box<dyn MsmEngine<C>>, PreparedRefusal>
 where
     MsmContext<C, B>: MsmEngine<C>,
 {
     let len = header.points as usize;
     let mismatch = || {
-        format!(
-            "header corrupt: precomputation of {} copies does not fit window c = {} (1..={} with copies, 0 without)",
-            header.copies,
-            header.window,
-            crate::pipeline::plan::MAX_C
-        )
+        PreparedRefusal::HeaderCorrupt(HeaderFault::Window {
+            copies: header.copies,
+            window: header.window,
+            max: crate::pipeline::plan::MAX_C,
+        })
     };
     let precompute = match (header.copies, header.window) {
         (0, 0) => None,

@@ -1,5 +1,7 @@
 //! Every way an MSM input can be wrong, each naming where.
 
+use crate::input::record::BadRecord;
+use crate::prepared::PreparedRefusal;
 use std::path::PathBuf;
 
 /// Why an MSM (or reading its inputs) failed; the message is one line that
@@ -44,22 +46,51 @@ pub enum MsmError {
         /// What the operating system said.
         source: std::io::Error,
     },
-    #[error("{}: byte offset {offset}: {what}", path.display())]
-    /// A file's content is wrong at a byte offset.
+    #[error("{}: {record}", path.display())]
+    /// A file's content is wrong at a byte offset: `{path}: byte offset
+    /// {offset}: {what}`.
     Malformed {
         /// The file.
         path: PathBuf,
-        /// Byte offset of the bad record (or of where the file ends too early).
-        offset: u64,
-        /// What is wrong there.
-        what: String,
+        /// The bad record (or where the file goes wrong), and what is wrong
+        /// (boxed: the error stays small for the results that carry it).
+        record: Box<BadRecord>,
     },
-    /// A prepared file refused (see `zkmsm::prepared`).
-    #[error("{}: prepared file refused: {what}", path.display())]
+    /// A prepared file refused (see `zkmsm::prepared`); [`PreparedRefusal::kind`]
+    /// tells a file this machine or build cannot use from a damaged one.
+    #[error("{}: prepared file refused: {reason}", path.display())]
     Prepared {
         /// The prepared file.
         path: PathBuf,
-        /// What is wrong with it.
-        what: String,
+        /// Why it is refused.
+        reason: PreparedRefusal,
     },
+}
+
+impl MsmError {
+    /// A [`MsmError::Malformed`] of the file `path`.
+    pub fn malformed(path: impl Into<PathBuf>, record: BadRecord) -> Self {
+        MsmError::Malformed { path: path.into(), record: Box::new(record) }
+    }
+
+    /// A [`MsmError::Prepared`] of the file `path`.
+    pub fn prepared(path: impl Into<PathBuf>, reason: PreparedRefusal) -> Self {
+        MsmError::Prepared { path: path.into(), reason }
+    }
+
+    /// The bad record of a [`MsmError::Malformed`].
+    pub fn record(&self) -> Option<&BadRecord> {
+        match self {
+            MsmError::Malformed { record, .. } => Some(record.as_ref()),
+            _ => None,
+        }
+    }
+
+    /// Why a prepared file was refused ([`MsmError::Prepared`]).
+    pub fn refusal(&self) -> Option<&PreparedRefusal> {
+        match self {
+            MsmError::Prepared { reason, .. } => Some(reason),
+            _ => None,
+        }
+    }
 }

@@ -42,7 +42,7 @@ pub mod timing;
 
 // The phases and the input stages under their short paths (`zkmsm::plan`,
 // `zkmsm::io`, ...), as the other crates and users name them.
-pub use input::{encoded, io, lane_roots, load, validate};
+pub use input::{encoded, io, lane_roots, load, record, validate};
 pub use pipeline::{bucket_aggregation, digits, fixed_base, glv, plan, result_aggregation};
 
 pub use backend::choice::BackendChoice;
@@ -52,11 +52,12 @@ pub use builder::{msm, msm_bigint, EngineCurve, MsmBuilder};
 pub use context::{MsmContext, MsmOutput};
 pub use engine::MsmEngine;
 pub use error::MsmError;
-pub use input::load::{decode_points, BadPoint, PointFault};
+pub use input::load::decode_points;
+pub use input::record::{BadRecord, Input, LayoutFault, PointFault, RecordFault};
 pub use input::validate::Validation;
 pub use pipeline::glv::GlvMode;
 pub use pipeline::plan::Plan;
-pub use prepared::{open_prepared, open_prepared_with};
+pub use prepared::{open_prepared, open_prepared_with, PreparedRefusal, RefusalKind};
 pub use scheduler::{DelayedScheduler, GreedyScheduler, Scheduler};
 pub use timing::{Phase, PhaseTimings, Stopwatch};
 pub use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve, SwCurve, Xyzz};

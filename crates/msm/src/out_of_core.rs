@@ -12,8 +12,9 @@
 
 use crate::backend::choice::BackendChoice;
 use crate::builder::EngineCurve;
-use crate::input::encoded::{decode_point_run, decode_scalar_run, BadRecord};
+use crate::input::encoded::{decode_point_run, decode_scalar_run};
 use crate::input::io::{detect_layout, PointsLayout, LENGTH_PREFIX_BYTES, SCALAR_BYTES};
+use crate::input::record::{BadRecord, Input, LayoutFault, RecordFault};
 use crate::{GlvMode, MsmBuilder, MsmError, Validation};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -155,12 +156,8 @@ impl<C: MsmCurve> OutOfCoreOutput<C> {
     }
 }
 
-fn malformed(path: &Path, offset: usize, what: impl Into<String>) -> MsmError {
-    MsmError::Malformed { path: path.to_path_buf(), offset: offset as u64, what: what.into() }
-}
-
 fn bad(path: &Path) -> impl Fn(BadRecord) -> MsmError + '_ {
-    move |b| malformed(path, b.offset, b.what)
+    move |record| MsmError::malformed(path, record)
 }
 
 fn open(path: &Path) -> Result<(File, usize), MsmError> {
@@ -193,35 +190,22 @@ pub fn msm_files<C: EngineCurve>(
             read_at(&scalars, scalars_path, &mut prefix, 0)?;
             let declared = u64::from_le_bytes(prefix);
             if declared != n as u64 {
-                return Err(malformed(
-                    scalars_path,
-                    0,
-                    format!("length prefix says {declared} scalars, the file holds {n}"),
-                ));
+                let fault = RecordFault::LengthPrefix { declared, expected: n as u64 };
+                return Err(bad(scalars_path)(BadRecord::whole(Input::Scalars, 0, fault)));
             }
             (n, LENGTH_PREFIX_BYTES)
         }
-        tail => {
-            let whole = slen / SCALAR_BYTES;
-            return Err(malformed(
-                scalars_path,
-                whole * SCALAR_BYTES,
-                format!("truncated scalar: {slen} bytes is {whole} whole 32-byte scalars plus {tail} bytes"),
-            ));
+        extra => {
+            let offset = (slen / SCALAR_BYTES * SCALAR_BYTES) as u64;
+            let fault = RecordFault::Truncated { extra, size: SCALAR_BYTES };
+            return Err(bad(scalars_path)(BadRecord::whole(Input::Scalars, offset, fault)));
         }
     };
     let (points, plen) = open(points_path)?;
     let layout = detect_layout::<C>(plen, n, opts.format).ok_or_else(|| {
-        let (c, u) = (PointFormat::Compressed.size::<C>(), PointFormat::Uncompressed.size::<C>());
-        malformed(
-            points_path,
-            plen,
-            format!(
-                "file has {plen} bytes; {n} points need {} (compressed) or {} (uncompressed), optionally + 8",
-                n * c,
-                n * u
-            ),
-        )
+        let (compressed, uncompressed) = (PointFormat::Compressed.size::<C>(), PointFormat::Uncompressed.size::<C>());
+        let fault = LayoutFault::Size { len: plen, count: n, format: opts.format, compressed, uncompressed };
+        bad(points_path)(BadRecord::whole(Input::Points, plen as u64, fault))
     })?;
     let p_header = if layout.prefixed { LENGTH_PREFIX_BYTES } else { 0 };
     if layout.prefixed {
@@ -229,7 +213,8 @@ pub fn msm_files<C: EngineCurve>(
         read_at(&points, points_path, &mut prefix, 0)?;
         let declared = u64::from_le_bytes(prefix);
         if declared != n as u64 {
-            return Err(malformed(points_path, 0, format!("length prefix says {declared} points, expected {n}")));
+            let fault = RecordFault::LengthPrefix { declared, expected: n as u64 };
+            return Err(bad(points_path)(BadRecord::whole(Input::Points, 0, fault)));
         }
     }
     let size = layout.format.size::<C>();
@@ -248,10 +233,11 @@ pub fn msm_files<C: EngineCurve>(
         let t = std::time::Instant::now();
         let s_base = s_header + first * SCALAR_BYTES;
         read_at(&scalars, scalars_path, sb, s_base)?;
-        let s = decode_scalar_run::<C>(sb, first, s_base).map_err(bad(scalars_path))?;
+        let s = decode_scalar_run::<C>(sb, first, s_base as u64).map_err(bad(scalars_path))?;
         let p_base = p_header + first * size;
         read_at(&points, points_path, pb, p_base)?;
-        let p = decode_point_run::<C>(pb, layout.format, opts.validation, first, p_base).map_err(bad(points_path))?;
+        let p = decode_point_run::<C>(pb, layout.format, opts.validation, first, p_base as u64)
+            .map_err(bad(points_path))?;
         load += t.elapsed();
         let t = std::time::Instant::now();
         let ctx = MsmBuilder::new()

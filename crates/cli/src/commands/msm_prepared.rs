@@ -8,7 +8,8 @@ use crate::error::CliError;
 use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use zkmsm::{EngineCurve, MsmError};
+use zkmsm::prepared::FileKind;
+use zkmsm::{EngineCurve, MsmError, PreparedRefusal};
 
 pub fn msm_prepared<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliError> {
     let t = Instant::now();
@@ -29,14 +30,8 @@ pub fn msm_prepared<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliE
     ctx.set_window(a.window);
     if let Some(c) = a.window.filter(|&c| c != ctx.plan().c) {
         // a fixed-base file's copies are shifted for its window: no other runs
-        return Err(MsmError::Prepared {
-            path: file.to_path_buf(),
-            what: format!(
-                "precomputed for window c = {}, not --window {c}: prepare it again with --window {c}",
-                ctx.plan().c
-            ),
-        }
-        .into());
+        let reason = PreparedRefusal::OtherWindow { prepared: ctx.plan().c, asked: c };
+        return Err(MsmError::Prepared { path: file.to_path_buf(), reason }.into());
     }
     let load = t.elapsed();
     errln!(
@@ -59,20 +54,17 @@ fn check_prepared_file(file: &Path, max_points: usize) -> Result<(), CliError> {
     let f = std::fs::File::options().read(true).custom_flags(libc::O_NONBLOCK).open(file).map_err(io)?;
     let kind = f.metadata().map_err(io)?.file_type();
     if !kind.is_file() {
-        let what = if kind.is_dir() {
-            "a directory"
+        let kind = if kind.is_dir() {
+            FileKind::Directory
         } else if kind.is_fifo() {
-            "a FIFO"
+            FileKind::Fifo
         } else if kind.is_char_device() || kind.is_block_device() {
-            "a device"
+            FileKind::Device
         } else {
-            "not a regular file"
+            FileKind::Other
         };
-        return Err(MsmError::Prepared {
-            path: file.to_path_buf(),
-            what: format!("{what}: a prepared file is mapped, so it must be a regular file written by zkmsm prepare"),
-        }
-        .into());
+        let reason = PreparedRefusal::NotRegularFile { kind };
+        return Err(MsmError::Prepared { path: file.to_path_buf(), reason }.into());
     }
     let mut head = Vec::new();
     f.take(4096).read_to_end(&mut head).map_err(io)?;

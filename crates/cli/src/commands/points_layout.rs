@@ -8,7 +8,7 @@
 
 use std::path::Path;
 use zkmsm::io::{LENGTH_PREFIX_BYTES, STDIN_NAME};
-use zkmsm::{EngineCurve, MsmError, Validation};
+use zkmsm::{BadRecord, EngineCurve, Input, LayoutFault, MsmError, RecordFault, Validation};
 use zkmsm_curve::PointFormat;
 
 /// Points decoded in each candidate layout.
@@ -56,13 +56,8 @@ impl PointsInput {
         let mut bytes = Vec::new();
         file.take((most as u64).saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
         if bytes.len() > most {
-            return Err(MsmError::Malformed {
-                path: name,
-                offset: most as u64,
-                what: format!(
-                    "more than {max_points} points (the stream goes on past byte {most}): above the input limit (--max-points)"
-                ),
-            });
+            let fault = LayoutFault::StreamAboveLimit { limit: max_points, past: most, hint: " (--max-points)" };
+            return Err(malformed(&name, most, fault));
         }
         let head = bytes[..bytes.len().min(head_bytes as usize)].to_vec();
         Ok(Self { name, len: bytes.len(), head, bytes: Some(bytes) })
@@ -96,20 +91,12 @@ pub fn count_points<C: EngineCurve>(
         return Ok((0, fits[0].1));
     }
     if fits.len() > 1 {
-        let probed: Vec<_> = fits.iter().map(|&fit| (fit, first_bad::<C>(path, head, fit))).collect();
+        let probed: Vec<_> = fits.iter().map(|&fit| (fit, first_bad::<C>(head, fit))).collect();
         let valid: Vec<_> = probed.iter().filter(|(_, bad)| bad.is_none()).map(|&(fit, _)| fit).collect();
         match valid.len() {
             1 => fits = valid,
             0 => return Err(best_error(path, len, probed)),
-            _ => {
-                return Err(malformed(
-                    path,
-                    0,
-                    format!(
-                        "{len} bytes could be compressed or uncompressed points, and the first points are valid as both: say which with --point-format"
-                    ),
-                ))
-            }
+            _ => return Err(malformed(path, 0, LayoutFault::BothLayouts { len })),
         }
     }
     match fits[..] {
@@ -117,68 +104,49 @@ pub fn count_points<C: EngineCurve>(
         _ => Err(malformed(
             path,
             len,
-            format!(
-                "{len} bytes is not a whole number of {} points ({} bytes compressed, {} uncompressed, optionally after an 8-byte length prefix)",
-                C::NAME,
-                PointFormat::Compressed.size::<C>(),
-                PointFormat::Uncompressed.size::<C>()
-            ),
+            LayoutFault::NotWhole {
+                len,
+                curve: C::NAME,
+                format: None,
+                compressed: PointFormat::Compressed.size::<C>(),
+                uncompressed: PointFormat::Uncompressed.size::<C>(),
+            },
         )),
     }
 }
 
-fn malformed(path: &Path, offset: usize, what: String) -> MsmError {
-    MsmError::Malformed { path: path.to_path_buf(), offset: offset as u64, what }
+/// The points input `path` is wrong as a whole, at byte `offset`.
+fn malformed(path: &Path, offset: usize, fault: LayoutFault) -> MsmError {
+    MsmError::malformed(path, BadRecord::whole(Input::Points, offset as u64, fault))
 }
 
-/// The first invalid point among the first few of layout `fit`, as the
-/// error that names it (index and byte offset in the file).
-fn first_bad<C: EngineCurve>(
-    path: &Path,
-    head: &[u8],
-    (n, f, at): (usize, PointFormat, usize),
-) -> Option<(usize, MsmError)> {
+/// The first invalid point among the first few of layout `fit`: its index
+/// and the bad record that names it (byte offset in the file).
+fn first_bad<C: EngineCurve>(head: &[u8], (n, f, at): (usize, PointFormat, usize)) -> Option<(usize, BadRecord)> {
     let size = f.size::<C>();
     for k in 1..=n.min(PROBE) {
         let bytes = head.get(at..at + k * size)?;
         if let Err(b) = zkmsm::decode_points::<C>(bytes, f, Validation::Full) {
-            let what = format!("point {} (as {} points): {}", b.index, name(f), b.fault);
-            return Some((b.index, malformed(path, at + b.offset as usize, what)));
+            let b = match b.fault {
+                RecordFault::Point(fault) => BadRecord { fault: RecordFault::ProbedPoint { format: f, fault }, ..b },
+                _ => b,
+            };
+            return Some((b.index.unwrap_or(0), b.shifted(0, at as u64)));
         }
     }
     None
 }
 
-fn name(f: PointFormat) -> &'static str {
-    match f {
-        PointFormat::Compressed => "compressed",
-        PointFormat::Uncompressed => "uncompressed",
-    }
-}
-
-type Probed = ((usize, PointFormat, usize), Option<(usize, MsmError)>);
+type Probed = ((usize, PointFormat, usize), Option<(usize, BadRecord)>);
 
 /// No layout's first points are all valid: the error of the layout whose
 /// valid points run longest, or when they fail at the same point, both.
 fn best_error(path: &Path, len: usize, probed: Vec<Probed>) -> MsmError {
-    let mut failures: Vec<(usize, MsmError)> = probed.into_iter().filter_map(|(_, bad)| bad).collect();
+    let mut failures: Vec<(usize, BadRecord)> = probed.into_iter().filter_map(|(_, bad)| bad).collect();
     failures.sort_by_key(|(index, _)| std::cmp::Reverse(*index));
     if failures.len() > 1 && failures[0].0 > failures[1].0 {
-        return failures.swap_remove(0).1;
+        return MsmError::malformed(path, failures.swap_remove(0).1);
     }
-    let each: Vec<String> = failures
-        .iter()
-        .map(|(_, e)| match e {
-            MsmError::Malformed { offset, what, .. } => format!("byte offset {offset}: {what}"),
-            other => other.to_string(),
-        })
-        .collect();
-    malformed(
-        path,
-        0,
-        format!(
-            "{len} bytes could be compressed or uncompressed points, and the first points are valid as neither ({}): say which with --point-format",
-            each.join("; ")
-        ),
-    )
+    let failures = failures.into_iter().map(|(_, record)| record).collect();
+    malformed(path, 0, LayoutFault::NeitherLayout { len, failures })
 }

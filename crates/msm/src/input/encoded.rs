@@ -13,6 +13,7 @@ use crate::builder::EngineCurve;
 use crate::engine::MsmEngine;
 use crate::input::io::{detect_layout, PointsLayout, SCALAR_BYTES};
 use crate::input::load::{decode_points as decode_validated, Validation};
+use crate::input::record::{BadRecord, Input, LayoutFault, RecordFault};
 use crate::input::scalars::check_scalars;
 use crate::MsmBuilder;
 use crate::{MsmError, ScalarLimbs};
@@ -70,7 +71,9 @@ pub enum ErrorKind {
     Unsupported,
 }
 
-/// What is wrong with an input, and where.
+/// What is wrong with an input, and where. `kind`, `index`, `offset` and
+/// `message` are what the C ABI and the Python package report; `record` is
+/// the typed bad record behind them, where there is one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct InputError {
@@ -83,16 +86,33 @@ pub struct InputError {
     pub offset: Option<u64>,
     /// One line: `points: byte offset 96: point 2: not on the curve`.
     pub message: String,
+    /// The bad record (or input), typed: `None` for a length mismatch, an
+    /// unsupported option, or a partial sum (boxed: the error stays small).
+    pub record: Option<Box<BadRecord>>,
+}
+
+impl From<BadRecord> for InputError {
+    /// The error of a bad record: its input, index and offset, and the
+    /// message `{input}: byte offset {offset}: {what}`.
+    fn from(record: BadRecord) -> Self {
+        let message = format!("{}: {record}", record.input.name());
+        Self::with_message(record, message)
+    }
 }
 
 impl InputError {
-    fn at(kind: ErrorKind, index: Option<usize>, offset: usize, what: impl std::fmt::Display) -> Self {
-        let input = if kind == ErrorKind::Scalars { "scalars" } else { "points" };
-        Self { kind, index, offset: Some(offset as u64), message: format!("{input}: byte offset {offset}: {what}") }
+    /// The error of a bad record, with its own message.
+    pub fn with_message(record: BadRecord, message: String) -> Self {
+        let kind = match record.input {
+            Input::Points => ErrorKind::Points,
+            Input::Scalars => ErrorKind::Scalars,
+        };
+        Self { kind, index: record.index, offset: Some(record.offset), message, record: Some(Box::new(record)) }
     }
 
-    fn plain(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Self { kind, index: None, offset: None, message: message.into() }
+    /// An error of no one record: `kind` and a message.
+    pub fn plain(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self { kind, index: None, offset: None, message: message.into(), record: None }
     }
 
     /// An unknown curve name.
@@ -109,18 +129,6 @@ fn from_msm_error(e: MsmError) -> InputError {
     }
 }
 
-/// A bad record in a run of records: its index and byte offset (counted
-/// from the run's `first` index and `base` offset) and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadRecord {
-    /// Index of the record.
-    pub index: usize,
-    /// Byte offset of the record.
-    pub offset: usize,
-    /// What is wrong, starting with the record's name (`point 3: ...`).
-    pub what: String,
-}
-
 /// Decode and validate the points encoded back to back in `body` (no
 /// prefix), the first being point number `first` at byte offset `base` of its
 /// input: errors name the point and its offset in that input. Used for whole
@@ -130,38 +138,25 @@ pub fn decode_point_run<C: MsmCurve>(
     format: PointFormat,
     validation: Validation,
     first: usize,
-    base: usize,
+    base: u64,
 ) -> Result<Vec<Affine<C>>, BadRecord> {
-    decode_validated::<C>(body, format, validation).map_err(|b| BadRecord {
-        index: first + b.index,
-        offset: base + b.offset as usize,
-        what: format!("point {}: {}", first + b.index, b.fault),
-    })
+    decode_validated::<C>(body, format, validation).map_err(|b| b.shifted(first, base))
 }
 
 /// Scalars from a run of 32-byte little-endian encodings (a whole number of
 /// them), the first being scalar number `first` at byte offset `base`; each
 /// is checked < r.
-pub fn decode_scalar_run<C: MsmCurve>(body: &[u8], first: usize, base: usize) -> Result<Vec<ScalarLimbs>, BadRecord> {
+pub fn decode_scalar_run<C: MsmCurve>(body: &[u8], first: usize, base: u64) -> Result<Vec<ScalarLimbs>, BadRecord> {
     let limbs: Vec<ScalarLimbs> = body.par_chunks_exact(SCALAR_BYTES).map(zkmsm_field::limbs::from_le_bytes).collect();
     check_scalars::<C>(&limbs).map_err(|e| {
         let k = match e {
             MsmError::ScalarNotReduced { index } => index,
             _ => 0,
         };
-        BadRecord {
-            index: first + k,
-            offset: base + k * SCALAR_BYTES,
-            what: format!("scalar {} is not below the {} group order r", first + k, C::NAME),
-        }
+        let offset = base + (k * SCALAR_BYTES) as u64;
+        BadRecord::at(Input::Scalars, first + k, offset, RecordFault::ScalarNotReduced { curve: C::NAME })
     })?;
     Ok(limbs)
-}
-
-impl InputError {
-    fn record(kind: ErrorKind, bad: BadRecord) -> Self {
-        Self::at(kind, Some(bad.index), bad.offset, bad.what)
-    }
 }
 
 /// Decode and validate the points laid out as `layout` in `bytes`; errors
@@ -178,15 +173,13 @@ fn decode_points<C: MsmCurve>(
     if layout.prefixed {
         let declared = u64::from_le_bytes(bytes[..8].try_into().unwrap());
         if declared != n as u64 {
-            return Err(InputError::at(
-                ErrorKind::Points,
-                None,
-                0,
-                format!("length prefix says {declared} points, the bytes hold {n}"),
-            ));
+            // the words C and Python callers have always had
+            let message = format!("points: byte offset 0: length prefix says {declared} points, the bytes hold {n}");
+            let fault = RecordFault::LengthPrefix { declared, expected: n as u64 };
+            return Err(InputError::with_message(BadRecord::whole(Input::Points, 0, fault), message));
         }
     }
-    decode_point_run(body, layout.format, validation, 0, header).map_err(|b| InputError::record(ErrorKind::Points, b))
+    decode_point_run(body, layout.format, validation, 0, header as u64).map_err(InputError::from)
 }
 
 /// The layout of `len` bytes of points in `format`: a whole number of
@@ -198,18 +191,14 @@ fn layout_for(curve: Curve, len: usize, format: PointFormat) -> Result<PointsLay
     } else if len >= 8 && (len - 8).is_multiple_of(size) {
         Ok(PointsLayout { format, prefixed: true })
     } else {
-        let whole = len / size;
-        Err(InputError::at(
-            ErrorKind::Points,
-            None,
-            whole * size,
-            format!(
-                "{len} bytes is not a whole number of {format:?} {} points ({size} bytes each, optionally after an \
-                 8-byte length prefix)",
-                curve.name()
-            )
-            .to_lowercase(),
-        ))
+        let fault = LayoutFault::NotWhole {
+            len,
+            curve: curve.name(),
+            format: Some(format),
+            compressed: curve.point_size(PointFormat::Compressed),
+            uncompressed: curve.point_size(PointFormat::Uncompressed),
+        };
+        Err(BadRecord::whole(Input::Points, (len / size * size) as u64, fault).into())
     }
 }
 
@@ -217,18 +206,20 @@ fn layout_for(curve: Curve, len: usize, format: PointFormat) -> Result<PointsLay
 pub fn decode_scalars<C: MsmCurve>(bytes: &[u8]) -> Result<Vec<ScalarLimbs>, InputError> {
     if !bytes.len().is_multiple_of(SCALAR_BYTES) {
         let whole = bytes.len() / SCALAR_BYTES;
-        return Err(InputError::at(
-            ErrorKind::Scalars,
-            None,
+        let extra = bytes.len() % SCALAR_BYTES;
+        // the words C and Python callers have always had
+        let message = format!(
+            "scalars: byte offset {}: truncated scalar: {} bytes is {whole} whole 32-byte scalars plus {extra}",
             whole * SCALAR_BYTES,
-            format!(
-                "truncated scalar: {} bytes is {whole} whole 32-byte scalars plus {}",
-                bytes.len(),
-                bytes.len() % 32
-            ),
+            bytes.len(),
+        );
+        let fault = RecordFault::Truncated { extra, size: SCALAR_BYTES };
+        return Err(InputError::with_message(
+            BadRecord::whole(Input::Scalars, (whole * SCALAR_BYTES) as u64, fault),
+            message,
         ));
     }
-    decode_scalar_run::<C>(bytes, 0, 0).map_err(|b| InputError::record(ErrorKind::Scalars, b))
+    decode_scalar_run::<C>(bytes, 0, 0).map_err(InputError::from)
 }
 
 /// How [`EncodedContext::new`] reads and sets up its points.
@@ -377,12 +368,12 @@ impl EncodedContext {
     pub fn msm_limbs(&self, scalars: &[ScalarLimbs], out: PointFormat) -> Result<Vec<u8>, InputError> {
         with_engine!(&self.engine, e, C => {
             let r = e.msm_report(scalars).map_err(|e| match e {
-                MsmError::ScalarNotReduced { index } => InputError::at(
-                    ErrorKind::Scalars,
-                    Some(index),
-                    index * SCALAR_BYTES,
-                    format!("scalar {index} is not below the {} group order r", <C as zkmsm_curve::SwCurve>::NAME),
-                ),
+                MsmError::ScalarNotReduced { index } => InputError::from(BadRecord::at(
+                    Input::Scalars,
+                    index,
+                    (index * SCALAR_BYTES) as u64,
+                    RecordFault::ScalarNotReduced { curve: <C as zkmsm_curve::SwCurve>::NAME },
+                )),
                 other => from_msm_error(other),
             })?;
             Ok(r.result.to_affine().to_bytes(out))
@@ -429,18 +420,12 @@ pub fn sum_points(curve: Curve, points: &[&[u8]]) -> Result<Vec<u8>, InputError>
             } else {
                 PointFormat::Compressed
             };
-            let point = Affine::<C>::from_bytes(p, format).map_err(|e| InputError {
-                kind: ErrorKind::Points,
+            let partial = |e: &dyn std::fmt::Display| InputError {
                 index: Some(i),
-                offset: None,
-                message: format!("partial {i}: {e}"),
-            })?;
-            point.validate().map_err(|e| InputError {
-                kind: ErrorKind::Points,
-                index: Some(i),
-                offset: None,
-                message: format!("partial {i}: {e}"),
-            })?;
+                ..InputError::plain(ErrorKind::Points, format!("partial {i}: {e}"))
+            };
+            let point = Affine::<C>::from_bytes(p, format).map_err(|e| partial(&e))?;
+            point.validate().map_err(|e| partial(&e))?;
             acc = acc.add_affine(&point);
         }
         Ok(acc.to_affine().to_bytes(PointFormat::Compressed))

@@ -13,7 +13,8 @@
 //! the largest input it could validly be, plus one byte to see that it is
 //! longer.
 
-use crate::input::load::{decode_chunk, validate_decoded, BadPoint, PointFault, Validation};
+use crate::input::load::{decode_chunk, validate_decoded, Validation};
+use crate::input::record::{BadRecord, Held, Input, LayoutFault, PointFault, RecordFault};
 use crate::input::scalars::check_scalars;
 use crate::input::validate::BATCH_POINTS as VALIDATION_BATCH;
 use crate::store::Store;
@@ -48,16 +49,17 @@ fn io_error(path: &Path) -> impl Fn(std::io::Error) -> MsmError + Copy + '_ {
     move |source| MsmError::Io { path: path.to_path_buf(), source }
 }
 
-fn malformed(path: &Path, offset: usize, what: impl Into<String>) -> MsmError {
-    MsmError::Malformed { path: path.to_path_buf(), offset: offset as u64, what: what.into() }
+fn malformed(path: &Path, record: BadRecord) -> MsmError {
+    MsmError::malformed(path, record)
+}
+
+/// A fault of the input `input` (the file `path`) as a whole, at byte `offset`.
+fn whole(path: &Path, input: Input, offset: usize, fault: impl Into<RecordFault>) -> MsmError {
+    malformed(path, BadRecord::whole(input, offset as u64, fault))
 }
 
 fn out_of_memory(path: &Path, what: String) -> MsmError {
     MsmError::Io { path: path.to_path_buf(), source: std::io::Error::new(std::io::ErrorKind::OutOfMemory, what) }
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// An input: a file or standard input, with its length when it is known
@@ -139,14 +141,12 @@ impl Source {
         Ok(Some(()))
     }
 
-    fn read_exact(&mut self, buf: &mut [u8]) -> Result<(), MsmError> {
+    fn read_exact(&mut self, input: Input, buf: &mut [u8]) -> Result<(), MsmError> {
         self.reader.read_exact(buf).map_err(|e| match e.kind() {
             // the length was taken before reading: the file shrank meanwhile
-            std::io::ErrorKind::UnexpectedEof => malformed(
-                &self.name,
-                self.len.unwrap_or(0) as usize,
-                "the file ended before its length when opened (did it change while being read?)",
-            ),
+            std::io::ErrorKind::UnexpectedEof => {
+                whole(&self.name, input, self.len.unwrap_or(0) as usize, LayoutFault::Shrank)
+            }
             _ => io_error(&self.name)(e),
         })
     }
@@ -212,28 +212,16 @@ pub fn read_msm_inputs<C: MsmCurve>(
     let bound = capacity.map_or(opts.max_points, |c| c.min(opts.max_points));
     let at = stream_bytes(bound, SCALAR_BYTES);
     if scalars.buffer_up_to(at)?.is_none() {
-        return Err(match capacity {
-            Some(c) if c < opts.max_points => malformed(
-                &scalars.name,
-                at,
-                format!(
-                    "more than {} (the stream goes on past byte {at}), but {} ({} bytes) holds at most {}: \
-                     the counts differ",
-                    plural(c, "scalar", "scalars"),
-                    points.name.display(),
-                    points.known_len(),
-                    plural(c, "point", "points"),
-                ),
-            ),
-            _ => malformed(
-                &scalars.name,
-                at,
-                format!(
-                    "more than {} scalars (the stream goes on past byte {at}): above the input limit{LIMIT_HINT}",
-                    opts.max_points
-                ),
-            ),
-        });
+        let fault = match capacity {
+            Some(c) if c < opts.max_points => LayoutFault::StreamOutnumbers {
+                most: c,
+                past: at,
+                points: points.name.clone(),
+                points_len: points.known_len(),
+            },
+            _ => LayoutFault::StreamAboveLimit { limit: opts.max_points, past: at, hint: LIMIT_HINT },
+        };
+        return Err(whole(&scalars.name, Input::Scalars, at, fault));
     }
     let (scalar_values, scalars_prefixed) = read_scalars_from::<C>(&mut scalars, opts.max_points)?;
     let n = scalar_values.len();
@@ -243,16 +231,8 @@ pub fn read_msm_inputs<C: MsmCurve>(
     let largest = opts.format.map_or(PointFormat::Uncompressed.size::<C>(), |f| f.size::<C>());
     let most = stream_bytes(n, largest);
     if points.buffer_up_to(most)?.is_none() {
-        return Err(malformed(
-            &points.name,
-            most,
-            format!(
-                "longer than {most} bytes, the most {} take in any layout ({} in {})",
-                plural(n, "point", "points"),
-                plural(n, "scalar", "scalars"),
-                scalars.name.display()
-            ),
-        ));
+        let fault = LayoutFault::StreamTooLong { most, count: n, scalars: Some(scalars.name.clone()) };
+        return Err(whole(&points.name, Input::Points, most, fault));
     }
     check_counts::<C>(&points.name, points.known_len(), n, &scalars.name, opts.format)?;
     let (point_values, layout) = read_points_from::<C>(&mut points, n, opts)?;
@@ -283,41 +263,22 @@ fn check_counts<C: MsmCurve>(
     for &f in &formats {
         for header in [0, LENGTH_PREFIX_BYTES] {
             if len >= header && (len - header).is_multiple_of(f.size::<C>()) {
-                let m = (len - header) / f.size::<C>();
-                let prefix = if header > 0 { " after a length prefix" } else { "" };
-                held.push(format!("{m} {} point{}{prefix}", format_name(f), if m == 1 { "" } else { "s" }));
+                let count = (len - header) / f.size::<C>();
+                held.push(Held { count, format: f, prefixed: header > 0 });
             }
         }
     }
     if held.is_empty() {
         return Err(size_error::<C>(path, len, n, format));
     }
-    Err(malformed(
-        path,
-        len.min(n * formats[0].size::<C>()),
-        format!(
-            "holds {} ({len} bytes) but {} holds {}: the counts differ",
-            held.join(" or "),
-            scalars.display(),
-            plural(n, "scalar", "scalars")
-        ),
-    ))
+    let fault = LayoutFault::CountsDiffer { held, len, scalars: scalars.to_path_buf(), count: n };
+    Err(whole(path, Input::Points, len.min(n * formats[0].size::<C>()), fault))
 }
 
-fn format_name(f: PointFormat) -> &'static str {
-    match f {
-        PointFormat::Compressed => "compressed",
-        PointFormat::Uncompressed => "uncompressed",
-    }
-}
-
+/// The error of `len` bytes that hold `n` points in no layout (`format`: the one asked for).
 fn size_error<C: MsmCurve>(path: &Path, len: usize, n: usize, format: Option<PointFormat>) -> MsmError {
-    let (c, u) = (PointFormat::Compressed.size::<C>(), PointFormat::Uncompressed.size::<C>());
-    let allowed = match format {
-        Some(f) => format!("{} bytes ({n} x {}, optionally + 8)", n * f.size::<C>(), f.size::<C>()),
-        None => format!("{} (compressed) or {} (uncompressed) bytes, optionally + 8", n * c, n * u),
-    };
-    malformed(path, len, format!("file has {len} bytes; {n} points need {allowed}"))
+    let (compressed, uncompressed) = (PointFormat::Compressed.size::<C>(), PointFormat::Uncompressed.size::<C>());
+    whole(path, Input::Points, len, LayoutFault::Size { len, count: n, format, compressed, uncompressed })
 }
 
 /// How `len` bytes of scalars are laid out: their count, and whether the
@@ -346,11 +307,8 @@ pub fn read_scalars_from<C: MsmCurve>(
 ) -> Result<(Vec<ScalarLimbs>, bool), MsmError> {
     let most = stream_bytes(max_count, SCALAR_BYTES);
     if src.buffer_up_to(most)?.is_none() {
-        return Err(malformed(
-            &src.name,
-            most,
-            format!("more than {max_count} scalars (the stream goes on past byte {most}): above the input limit"),
-        ));
+        let fault = LayoutFault::StreamAboveLimit { limit: max_count, past: most, hint: "" };
+        return Err(whole(&src.name, Input::Scalars, most, fault));
     }
     let len = src.known_len();
     let path = src.name.clone();
@@ -358,8 +316,8 @@ pub fn read_scalars_from<C: MsmCurve>(
     let header = if prefixed { LENGTH_PREFIX_BYTES } else { 0 };
     if prefixed {
         let mut prefix = [0u8; LENGTH_PREFIX_BYTES];
-        src.read_exact(&mut prefix)?;
-        check_scalars_prefix(&path, len, count, prefix)?;
+        src.read_exact(Input::Scalars, &mut prefix)?;
+        check_scalars_prefix(&path, count, prefix)?;
     }
     let mut scalars: Vec<ScalarLimbs> = Vec::new();
     scalars
@@ -368,7 +326,7 @@ pub fn read_scalars_from<C: MsmCurve>(
     let mut buf = vec![0u8; RECORDS_PER_READ.min(count) * SCALAR_BYTES];
     while scalars.len() < count {
         let bytes = &mut buf[..(count - scalars.len()).min(RECORDS_PER_READ) * SCALAR_BYTES];
-        src.read_exact(bytes)?;
+        src.read_exact(Input::Scalars, bytes)?;
         // on every core: one core converting them (and faulting the
         // vector's pages in) left the other idle for ~30 ms at 2^20
         scalars.par_extend(bytes.par_chunks_exact(SCALAR_BYTES).map(zkmsm_field::limbs::from_le_bytes));
@@ -381,40 +339,21 @@ pub fn read_scalars_from<C: MsmCurve>(
 /// file's length; refused when the length is not whole scalars or the count
 /// is above `max_count`.
 fn scalars_count(path: &Path, len: usize, max_count: usize) -> Result<(usize, bool), MsmError> {
-    let (count, prefixed) = scalars_layout(len).map_err(|(whole, tail)| {
-        malformed(
-            path,
-            whole * SCALAR_BYTES,
-            format!("truncated scalar: {len} bytes is {whole} whole 32-byte scalars plus {tail} bytes"),
-        )
+    let (count, prefixed) = scalars_layout(len).map_err(|(count, extra)| {
+        whole(path, Input::Scalars, count * SCALAR_BYTES, RecordFault::Truncated { extra, size: SCALAR_BYTES })
     })?;
     if count > max_count {
-        return Err(malformed(
-            path,
-            max_count * SCALAR_BYTES,
-            format!("{count} scalars ({len} bytes): above the input limit of {max_count}{LIMIT_HINT}"),
-        ));
+        let fault = LayoutFault::AboveLimit { count, len, limit: max_count, hint: LIMIT_HINT };
+        return Err(whole(path, Input::Scalars, max_count * SCALAR_BYTES, fault));
     }
     Ok((count, prefixed))
 }
 
-/// The arkworks length prefix of a scalars file of `len` bytes must say `count`.
-fn check_scalars_prefix(
-    path: &Path,
-    len: usize,
-    count: usize,
-    prefix: [u8; LENGTH_PREFIX_BYTES],
-) -> Result<(), MsmError> {
+/// The arkworks length prefix of a scalars file of `count` whole scalars after it must say `count`.
+fn check_scalars_prefix(path: &Path, count: usize, prefix: [u8; LENGTH_PREFIX_BYTES]) -> Result<(), MsmError> {
     let declared = u64::from_le_bytes(prefix);
     if declared != count as u64 {
-        return Err(malformed(
-            path,
-            0,
-            format!(
-                "{len} bytes is {count} whole 32-byte scalars plus 8: an arkworks length prefix would say {count}, \
-                 these 8 bytes say {declared} (or the file is truncated)"
-            ),
-        ));
+        return Err(whole(path, Input::Scalars, 0, RecordFault::LengthPrefix { declared, expected: count as u64 }));
     }
     Ok(())
 }
@@ -424,8 +363,12 @@ fn check_scalars_reduced<C: MsmCurve>(path: &Path, header: usize, scalars: &[Sca
     check_scalars::<C>(scalars).map_err(|e| match e {
         MsmError::ScalarNotReduced { index } => malformed(
             path,
-            header + index * SCALAR_BYTES,
-            format!("scalar {index} is not below the {} group order r", C::NAME),
+            BadRecord::at(
+                Input::Scalars,
+                index,
+                (header + index * SCALAR_BYTES) as u64,
+                RecordFault::ScalarNotReduced { curve: C::NAME },
+            ),
         ),
         other => other,
     })
@@ -449,10 +392,10 @@ pub fn map_scalars<C: MsmCurve>(path: &Path) -> Result<Store<ScalarLimbs>, MsmEr
             let (count, prefixed) = scalars_count(path, len, DEFAULT_MAX_POINTS)?;
             let header = if prefixed { LENGTH_PREFIX_BYTES } else { 0 };
             if prefixed {
-                check_scalars_prefix(path, len, count, map[..LENGTH_PREFIX_BYTES].try_into().expect("8 bytes"))?;
+                check_scalars_prefix(path, count, map[..LENGTH_PREFIX_BYTES].try_into().expect("8 bytes"))?;
             }
             let store = Store::mapped(std::sync::Arc::new(map), header, count)
-                .ok_or_else(|| malformed(path, header, "scalars not aligned in the mapping".to_string()))?;
+                .ok_or_else(|| whole(path, Input::Scalars, header, LayoutFault::Unaligned))?;
             check_scalars_reduced::<C>(path, header, &store)?;
             return Ok(store);
         }
@@ -508,11 +451,8 @@ pub fn read_points_from<C: MsmCurve>(
 ) -> Result<(Vec<Affine<C>>, PointsLayout), MsmError> {
     let most = stream_bytes(n, opts.format.unwrap_or(PointFormat::Uncompressed).size::<C>());
     if src.buffer_up_to(most)?.is_none() {
-        return Err(malformed(
-            &src.name,
-            most,
-            format!("longer than {most} bytes, the most {n} points take in any layout"),
-        ));
+        let fault = LayoutFault::StreamTooLong { most, count: n, scalars: None };
+        return Err(whole(&src.name, Input::Points, most, fault));
     }
     let len = src.known_len();
     let path = src.name.clone();
@@ -520,10 +460,10 @@ pub fn read_points_from<C: MsmCurve>(
     let header = if layout.prefixed { LENGTH_PREFIX_BYTES } else { 0 };
     if layout.prefixed {
         let mut prefix = [0u8; LENGTH_PREFIX_BYTES];
-        src.read_exact(&mut prefix)?;
+        src.read_exact(Input::Points, &mut prefix)?;
         let declared = u64::from_le_bytes(prefix);
         if declared != n as u64 {
-            return Err(malformed(&path, 0, format!("length prefix says {declared} points, expected {n}")));
+            return Err(whole(&path, Input::Points, 0, RecordFault::LengthPrefix { declared, expected: n as u64 }));
         }
     }
     let size = layout.format.size::<C>();
@@ -533,10 +473,22 @@ pub fn read_points_from<C: MsmCurve>(
     (opts.progress)(0, n);
     // the layout was told by the count alone: when the very first point does
     // not read, say what else the length fits (two files concatenated)
-    let hint = if opts.format.is_none() { other_layouts::<C>(len, n, layout) } else { String::new() };
-    let bad = |b: BadPoint| {
-        let hint = if b.index == 0 { hint.as_str() } else { "" };
-        malformed(&path, header + b.offset as usize, format!("point {}: {}{hint}", b.index, b.fault))
+    let also = if opts.format.is_none() { other_layouts::<C>(len, n, layout) } else { Vec::new() };
+    let bad = |b: BadRecord| {
+        let b = match b.fault {
+            RecordFault::Point(fault) if b.index == Some(0) && !also.is_empty() => BadRecord {
+                fault: RecordFault::PointOfOtherCount {
+                    fault,
+                    count: n,
+                    format: layout.format,
+                    len,
+                    also: also.clone(),
+                },
+                ..b
+            },
+            _ => b,
+        };
+        malformed(&path, b.shifted(0, header as u64))
     };
     // Points decoded but not yet validated start at `validated`. They are
     // validated in batches (the batch subgroup test costs less per point on
@@ -546,7 +498,7 @@ pub fn read_points_from<C: MsmCurve>(
     let validate = |points: &[Affine<C>], first: usize| {
         let at = |index: usize, fault| {
             let index = first + index;
-            bad(BadPoint { index, offset: (index * size) as u64, fault })
+            bad(BadRecord::at(Input::Points, index, (index * size) as u64, fault))
         };
         validate_decoded(points, opts.validation, &|_, _| {}).map_err(|e| match e {
             MsmError::PointNotOnCurve { index } => at(index, PointFault::NotOnCurve),
@@ -557,7 +509,7 @@ pub fn read_points_from<C: MsmCurve>(
     while points.len() < n {
         let first = points.len();
         let bytes = &mut buf[..(n - first).min(RECORDS_PER_READ) * size];
-        src.read_exact(bytes)?;
+        src.read_exact(Input::Points, bytes)?;
         if let Err(e) = decode_chunk(bytes, layout.format, first, &mut points) {
             validate(&points[validated..], validated)?;
             return Err(bad(e));
@@ -573,30 +525,20 @@ pub fn read_points_from<C: MsmCurve>(
 
 /// When `len` bytes read as `n` points in `layout` also hold a whole number
 /// of points of the other encoding (2n compressed points are as long as n
-/// uncompressed), the words that say so after a decoding error: a points
+/// uncompressed), those other counts, named after a decoding error: a points
 /// file of another count (two files concatenated) then reads as the right
 /// count of garbage, and the counts are what differ.
-fn other_layouts<C: MsmCurve>(len: usize, n: usize, layout: PointsLayout) -> String {
+fn other_layouts<C: MsmCurve>(len: usize, n: usize, layout: PointsLayout) -> Vec<usize> {
     let other = match layout.format {
         PointFormat::Compressed => PointFormat::Uncompressed,
         PointFormat::Uncompressed => PointFormat::Compressed,
     };
-    let fits: Vec<String> = [0, LENGTH_PREFIX_BYTES]
+    [0, LENGTH_PREFIX_BYTES]
         .into_iter()
         .filter(|&h| len >= h && (len - h).is_multiple_of(other.size::<C>()))
         .map(|h| (len - h) / other.size::<C>())
         .filter(|&m| m != n)
-        .map(|m| format!("{m} {} points", format_name(other)))
-        .collect();
-    if fits.is_empty() {
-        return String::new();
-    }
-    format!(
-        " (read as {n} {} points to match the {n} scalars; the {len} bytes also hold {}, a different count: \
-         check the counts, or say the encoding with --point-format)",
-        format_name(layout.format),
-        fits.join(" or ")
-    )
+        .collect()
 }
 
 /// An output: a file, or standard output (`-`).

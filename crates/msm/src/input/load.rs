@@ -1,11 +1,12 @@
 //! Points from bytes: decoding and validation, the first half of init.
 //!
 //! [`decode_points`] turns a byte slice of arkworks-canonical encodings into
-//! validated points, with errors naming the point's index and byte offset,
+//! validated points, with errors ([`BadRecord`]) naming the point's index and byte offset,
 //! the same as the file readers ([`crate::input::io`], which add the file's name
 //! and header). [`validate_points`] checks points already in memory.
 
 use crate::input::lane_roots::RootFinder;
+use crate::input::record::{BadRecord, Input, PointFault, RecordFault};
 pub use crate::input::validate::{validate_decoded, validate_points, validate_points_with_progress, Validation};
 use crate::MsmError;
 use rayon::prelude::*;
@@ -13,45 +14,8 @@ use std::mem::MaybeUninit;
 use zkmsm_curve::{Affine, DecodeError, Decoded, MsmCurve, PointFormat};
 use zkmsm_field::PrimeField;
 
-/// What is wrong with one point.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PointFault {
-    /// The encoding (flags, canonical coordinates, curve equation, square root).
-    #[error(transparent)]
-    Decode(#[from] DecodeError),
-    /// Decodes, but the curve equation fails.
-    #[error("not on the curve")]
-    NotOnCurve,
-    /// On the curve but outside the prime-order subgroup.
-    #[error("not in the prime-order subgroup")]
-    NotInSubgroup,
-    /// The bytes end inside a point.
-    #[error("truncated: {extra} bytes after the last whole {size}-byte point")]
-    Truncated {
-        /// Bytes after the last whole point.
-        extra: usize,
-        /// Bytes a point takes.
-        size: usize,
-    },
-}
-
-/// The first bad point of an encoded sequence: its index, the byte offset
-/// where its encoding starts (relative to the first point's), and why.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("byte offset {offset}: point {index}: {fault}")]
-pub struct BadPoint {
-    /// The point's index.
-    pub index: usize,
-    /// Byte offset of its encoding, from the first point's.
-    pub offset: u64,
-    /// What is wrong with it.
-    pub fault: PointFault,
-}
-
-impl BadPoint {
-    fn new<C: MsmCurve>(index: usize, format: PointFormat, fault: PointFault) -> Self {
-        Self { index, offset: (index * format.size::<C>()) as u64, fault }
-    }
+fn bad_point<C: MsmCurve>(index: usize, format: PointFormat, fault: impl Into<RecordFault>) -> BadRecord {
+    BadRecord::at(Input::Points, index, (index * format.size::<C>()) as u64, fault)
 }
 
 /// Decode `bytes`, a concatenation of encoded points (no length prefix), and
@@ -60,18 +24,18 @@ pub fn decode_points<C: MsmCurve>(
     bytes: &[u8],
     format: PointFormat,
     validation: Validation,
-) -> Result<Vec<Affine<C>>, BadPoint> {
+) -> Result<Vec<Affine<C>>, BadRecord> {
     let size = format.size::<C>();
     let whole = bytes.len() / size;
     let mut points = Vec::with_capacity(whole);
     decode_chunk(&bytes[..whole * size], format, 0, &mut points)?;
     let extra = bytes.len() - whole * size;
     if extra != 0 {
-        return Err(BadPoint::new::<C>(whole, format, PointFault::Truncated { extra, size }));
+        return Err(bad_point::<C>(whole, format, RecordFault::Truncated { extra, size }));
     }
     validate_decoded(&points, validation, &|_, _| {}).map_err(|e| match e {
-        MsmError::PointNotOnCurve { index } => BadPoint::new::<C>(index, format, PointFault::NotOnCurve),
-        MsmError::PointNotInSubgroup { index } => BadPoint::new::<C>(index, format, PointFault::NotInSubgroup),
+        MsmError::PointNotOnCurve { index } => bad_point::<C>(index, format, PointFault::NotOnCurve),
+        MsmError::PointNotInSubgroup { index } => bad_point::<C>(index, format, PointFault::NotInSubgroup),
         other => unreachable!("validation reports only bad points, not {other}"),
     })?;
     Ok(points)
@@ -89,7 +53,7 @@ pub fn decode_chunk<C: MsmCurve>(
     format: PointFormat,
     first: usize,
     out: &mut Vec<Affine<C>>,
-) -> Result<(), BadPoint> {
+) -> Result<(), BadRecord> {
     let size = format.size::<C>();
     assert_eq!(bytes.len() % size, 0, "decode_chunk takes whole points");
     let count = bytes.len() / size;
@@ -111,7 +75,7 @@ pub fn decode_chunk<C: MsmCurve>(
     // points (Affine is Copy: the slots written after it need no drop).
     unsafe { out.set_len(base + good) };
     match bad {
-        Some((k, e)) => Err(BadPoint::new::<C>(first + k, format, e.into())),
+        Some((k, e)) => Err(bad_point::<C>(first + k, format, PointFault::Decode(e))),
         None => Ok(()),
     }
 }
@@ -215,22 +179,22 @@ mod tests {
 
             // truncated: the offset is the end of the last whole point
             let err = decode_points::<C>(&bytes[..bytes.len() - 3], format, Validation::Full).unwrap_err();
-            assert_eq!((err.index, err.offset), (39, (39 * size) as u64));
-            assert_eq!(err.fault, PointFault::Truncated { extra: size - 3, size });
+            assert_eq!((err.index, err.offset), (Some(39), (39 * size) as u64));
+            assert_eq!(err.fault, RecordFault::Truncated { extra: size - 3, size });
 
             // a coordinate >= q (all ones, flags aside) at point 17
             let mut b = bytes.clone();
             b[17 * size..18 * size].fill(0xff);
             let err = decode_points::<C>(&b, format, Validation::Full).unwrap_err();
-            assert_eq!((err.index, err.offset), (17, (17 * size) as u64));
-            assert!(matches!(err.fault, PointFault::Decode(_)), "{err}");
+            assert_eq!((err.index, err.offset), (Some(17), (17 * size) as u64));
+            assert!(matches!(err.fault, RecordFault::Point(PointFault::Decode(_))), "{err}");
 
             // off the subgroup at point 23, reported after decoding
             let mut bad = pts.clone();
             bad[23] = off_subgroup::<C>();
             let b = encode_points(&bad, format, false);
             let err = decode_points::<C>(&b, format, Validation::Full).unwrap_err();
-            assert_eq!(err, BadPoint { index: 23, offset: (23 * size) as u64, fault: PointFault::NotInSubgroup });
+            assert_eq!(err, BadRecord::at(Input::Points, 23, (23 * size) as u64, PointFault::NotInSubgroup));
             assert_eq!(
                 err.to_string(),
                 format!("byte offset {}: point 23: not in the prime-order subgroup", 23 * size)
@@ -245,7 +209,7 @@ mod tests {
             let mut b = bytes.clone();
             b[3 * size..4 * size].fill(0xff);
             let err = decode_chunk::<C>(&b, format, 100, &mut out).unwrap_err();
-            assert_eq!((err.index, err.offset), (103, (103 * size) as u64));
+            assert_eq!((err.index, err.offset), (Some(103), (103 * size) as u64));
         }
         assert_eq!(decode_points::<C>(&[], PointFormat::Compressed, Validation::Full).unwrap(), vec![]);
     }
@@ -269,9 +233,10 @@ mod tests {
                 let first = bad.iter().copied().min();
                 match first {
                     None => assert!(got.is_ok()),
-                    Some(k) => {
-                        assert_eq!(got.map_err(|e| (e.index, e.offset)), Err((1000 + k, ((1000 + k) * size) as u64)))
-                    }
+                    Some(k) => assert_eq!(
+                        got.map_err(|e| (e.index, e.offset)),
+                        Err((Some(1000 + k), ((1000 + k) * size) as u64))
+                    ),
                 }
                 let good = first.unwrap_or(n);
                 assert_eq!(out.len(), 2 + good, "{format:?} {bad:?}");

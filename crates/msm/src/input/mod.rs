@@ -3,10 +3,12 @@
 //! the CLI's formats, [`load`] decodes and validates points in parallel
 //! passes, [`lane_roots`] takes the square roots of compressed points in SIMD
 //! lanes, and [`validate`] tests G1 membership of a whole batch at once.
+//! [`record`] is the one error of them all for a bad record or input.
 
 pub mod encoded;
 pub mod io;
 pub mod lane_roots;
 pub mod load;
+pub mod record;
 pub mod scalars;
 pub mod validate;

@@ -2,6 +2,7 @@
 //! header, the records' checksum, and the backend's side of persistence
 //! ([`Persist`]), which names its records' layout and maps them back.
 
+use super::refusal::{HeaderFault, PreparedRefusal};
 use crate::backend::Backend;
 use crate::store::{Mapping, Record, Store};
 use zkmsm_curve::MsmCurve;
@@ -35,10 +36,10 @@ pub trait Persist<C: MsmCurve>: Backend<C> + Sized {
         sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
     ) -> std::io::Result<()>;
     /// Prepared points over the records of a checked file (at byte `offset`
-    /// of `map`, as `header` describes them); an error (a phrase) when this
-    /// backend or this CPU does not run the header's layout, or a record is
-    /// not a valid value ([`mapped_records`] does the checks).
-    fn map(&self, header: &Header, map: Mapping, offset: usize) -> Result<Self::Prepared, String>;
+    /// of `map`, as `header` describes them); refused when this backend or
+    /// this CPU does not run the header's layout, or a record is not a valid
+    /// value ([`mapped_records`] does the checks).
+    fn map(&self, header: &Header, map: Mapping, offset: usize) -> Result<Self::Prepared, PreparedRefusal>;
 }
 
 /// The form of prepared points: a name (what the header says) and the record type's shape.
@@ -69,17 +70,20 @@ impl Layout {
 /// The records of a checked file as a [`Store`] of `T`: refused unless the
 /// header's record size and alignment are `T`'s in this build and every
 /// record is a valid `T`.
-pub fn mapped_records<T: Record>(header: &Header, map: Mapping, offset: usize) -> Result<Store<T>, String> {
+pub fn mapped_records<T: Record>(header: &Header, map: Mapping, offset: usize) -> Result<Store<T>, PreparedRefusal> {
     let (bytes, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
     if (header.record_bytes as usize, header.record_align as usize) != (bytes, align) {
-        return Err(format!(
-            "layout {} has {bytes}-byte records aligned to {align} in this build; the file has {}-byte records aligned to {}",
-            header.layout, header.record_bytes, header.record_align
-        ));
+        return Err(PreparedRefusal::RecordShape {
+            layout: header.layout.clone(),
+            bytes,
+            align,
+            file_bytes: header.record_bytes,
+            file_align: header.record_align,
+        });
     }
-    let records = usize::try_from(header.records)
-        .map_err(|_| format!("{} records: more than this machine addresses", header.records))?;
-    Store::mapped(map, offset, records).ok_or_else(|| format!("a record is not a valid {} value", header.layout))
+    let records =
+        usize::try_from(header.records).map_err(|_| PreparedRefusal::TooManyRecords { records: header.records })?;
+    Store::mapped(map, offset, records).ok_or_else(|| PreparedRefusal::InvalidRecord { layout: header.layout.clone() })
 }
 
 /// What a prepared file's header says.
@@ -158,40 +162,35 @@ impl Header {
 
     /// The header of `bytes` (a file's first bytes), checked for magic,
     /// version and its own checksum.
-    pub fn decode(bytes: &[u8]) -> Result<Self, String> {
+    pub fn decode(bytes: &[u8]) -> Result<Self, PreparedRefusal> {
+        let truncated = PreparedRefusal::TruncatedHeader { len: bytes.len(), header: HEADER_BYTES };
         if bytes.len() < 8 && MAGIC.starts_with(bytes) {
-            return Err(format!("truncated: {} bytes, shorter than the {HEADER_BYTES}-byte header", bytes.len()));
+            return Err(truncated);
         }
         if bytes.len() < 8 || bytes[..8] != MAGIC {
-            return Err("not a zkmsm prepared file (no ZKMSMPRE magic)".into());
+            return Err(PreparedRefusal::NotPrepared);
         }
         if bytes.len() < HEADER_BYTES {
-            return Err(format!("truncated: {} bytes, shorter than the {HEADER_BYTES}-byte header", bytes.len()));
+            return Err(truncated);
         }
         let version = u32_at(bytes, 8);
         let used = match version {
             FORMAT_VERSION | FORMAT_VERSION_2 => HEADER_USED,
             FORMAT_VERSION_1 => HEADER_USED_V1,
-            _ => {
-                return Err(format!(
-                    "format version {version}; this zkmsm reads versions {FORMAT_VERSION_1} to {FORMAT_VERSION}: prepare the points again"
-                ))
-            }
+            _ => return Err(PreparedRefusal::Version { version, oldest: FORMAT_VERSION_1, newest: FORMAT_VERSION }),
         };
         let sum = xxhash_rust::xxh3::xxh3_64(&bytes[..used]);
         if sum != u64_at(bytes, used) || u32_at(bytes, 12) as usize != HEADER_BYTES {
-            return Err("header checksum mismatch: the file is corrupt".into());
+            return Err(PreparedRefusal::HeaderChecksum);
         }
         // the rest of the header is reserved: zeros
         if let Some(at) = bytes[used + 8..HEADER_BYTES].iter().position(|&b| b != 0) {
-            return Err(format!("header corrupt: reserved byte {} is not zero", used + 8 + at));
+            return Err(PreparedRefusal::HeaderCorrupt(HeaderFault::ReservedByte { at: used + 8 + at }));
         }
         let glv_images = match (version, u32_at(bytes, 144), u32_at(bytes, 148)) {
             (FORMAT_VERSION_1, ..) => false,
             (_, flag @ (0 | 1), 0) => flag == 1,
-            (_, flag, pad) => {
-                return Err(format!("header corrupt: GLV images field {flag} (0 or 1), then {pad} (0)"));
-            }
+            (_, flag, pad) => return Err(PreparedRefusal::HeaderCorrupt(HeaderFault::GlvField { flag, pad })),
         };
         Ok(Self {
             version,

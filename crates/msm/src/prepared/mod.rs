@@ -46,7 +46,9 @@
 //! file's length (before anything is sized from them), the precomputation
 //! against its window, the records' checksum, and that every record is a
 //! valid value of its type: coordinates canonical (below q, in the layout's
-//! radix), infinity exactly as written. Each refusal is one line naming the file and what is wrong.
+//! radix), infinity exactly as written. Each refusal is one line naming the file and what is wrong
+//! ([`PreparedRefusal`]; its [`PreparedRefusal::kind`] tells a file this machine or build cannot use,
+//! to be prepared again here, from a damaged one).
 //! The checksums catch corruption (a bad disk, a truncated copy), not a file
 //! crafted to pass them: a prepared file is trusted the way a build artifact
 //! is, so prepare it from validated points on a machine you control.
@@ -54,6 +56,7 @@
 mod format;
 mod open;
 mod persist;
+mod refusal;
 mod write;
 
 pub use format::{
@@ -61,3 +64,4 @@ pub use format::{
     FORMAT_VERSION_2,
 };
 pub use open::{open_prepared, open_prepared_with};
+pub use refusal::{FileKind, HeaderFault, PreparedRefusal, RefusalKind};

@@ -2,6 +2,7 @@
 //! ([`crate::prepared`]), and build the context its header names.
 
 use super::format::{records_checksum, Header, HEADER_BYTES};
+use super::refusal::{HeaderFault, PreparedRefusal};
 use crate::backend::choice::BackendChoice;
 use crate::builder::EngineCurve;
 use crate::engine::MsmEngine;
@@ -10,8 +11,8 @@ use crate::{GlvMode, MsmError};
 use std::fs::File;
 use std::path::Path;
 
-fn refuse(path: &Path, what: impl Into<String>) -> MsmError {
-    MsmError::Prepared { path: path.to_path_buf(), what: what.into() }
+fn refuse(path: &Path) -> impl Fn(PreparedRefusal) -> MsmError + '_ {
+    move |reason| MsmError::Prepared { path: path.to_path_buf(), reason }
 }
 
 /// Map a prepared file for curve C and build its context (the backend the
@@ -30,51 +31,40 @@ pub fn open_prepared_with<C: EngineCurve>(path: &Path, glv: GlvMode) -> Result<B
     // would change the points, as with any memory-mapped input (documented).
     let map =
         unsafe { memmap2::Mmap::map(&file) }.map_err(|source| MsmError::Io { path: path.to_path_buf(), source })?;
-    let mut header = Header::decode(&map).map_err(|w| refuse(path, w))?;
+    let refuse = refuse(path);
+    let mut header = Header::decode(&map).map_err(&refuse)?;
     if header.curve != C::NAME {
-        return Err(refuse(path, format!("prepared for {}, not {}", header.curve, C::NAME)));
+        return Err(refuse(PreparedRefusal::OtherCurve { file: header.curve.clone(), here: C::NAME }));
     }
     let choice = BackendChoice::from_name(&header.backend)
         .filter(|b| *b != BackendChoice::Auto)
-        .ok_or_else(|| refuse(path, format!("unknown backend \"{}\"", header.backend)))?;
+        .ok_or_else(|| refuse(PreparedRefusal::UnknownBackend { name: header.backend.clone() }))?;
     let expected = header.records.checked_mul(header.record_bytes as u64);
     if expected != Some(header.data_bytes) {
-        return Err(refuse(path, "header corrupt: records x record bytes is not the data length"));
+        return Err(refuse(PreparedRefusal::HeaderCorrupt(HeaderFault::DataLength)));
     }
     let have = map.len() as u64 - HEADER_BYTES as u64;
     if have != header.data_bytes {
-        return Err(refuse(
-            path,
-            format!(
-                "{}: the header promises {} bytes of points after the header, the file has {have}",
-                if have < header.data_bytes { "truncated" } else { "trailing bytes" },
-                header.data_bytes
-            ),
-        ));
+        let promised = header.data_bytes;
+        return Err(refuse(if have < promised {
+            PreparedRefusal::Truncated { promised, have }
+        } else {
+            PreparedRefusal::TrailingBytes { promised, have }
+        }));
     }
     let copies = if header.copies == 0 { 1 } else { header.copies as u64 };
     if header.glv_images && header.copies != 0 {
-        return Err(refuse(path, "header corrupt: GLV images with fixed-base precomputation"));
+        return Err(refuse(PreparedRefusal::HeaderCorrupt(HeaderFault::GlvWithPrecompute)));
     }
     let per_point = if header.glv_images { 2 } else { copies };
     if header.records != header.points.saturating_mul(per_point) {
-        return Err(refuse(
-            path,
-            if header.glv_images {
-                "header corrupt: the record count is not 2 x points (points and GLV images)"
-            } else {
-                "header corrupt: the record count is not points x copies"
-            },
-        ));
+        return Err(refuse(PreparedRefusal::HeaderCorrupt(HeaderFault::RecordCount { glv_images: header.glv_images })));
     }
     let glv_refusal = if header.glv_images && C::glv().is_none() {
-        Some(format!("holds GLV images, and {} has no GLV here", C::NAME))
+        Some(PreparedRefusal::NoGlvHere { curve: C::NAME })
     } else {
         match glv {
-            GlvMode::On if !header.glv_images => Some(
-                "GLV on: the file has no GLV images (version 1, or prepared with GLV off): prepare it with GLV on"
-                    .to_string(),
-            ),
+            GlvMode::On if !header.glv_images => Some(PreparedRefusal::NoGlvImages),
             GlvMode::Off if header.glv_images => {
                 // the first n records are the points: map those only
                 header.glv_images = false;
@@ -98,7 +88,7 @@ pub fn open_prepared_with<C: EngineCurve>(path: &Path, glv: GlvMode) -> Result<B
         },
     );
     if sum != header.data_checksum {
-        return Err(refuse(path, "checksum mismatch: the points are corrupt"));
+        return Err(refuse(PreparedRefusal::Checksum));
     }
-    opened.map_err(|w| refuse(path, w))
+    opened.map_err(refuse)
 }

@@ -3,6 +3,7 @@
 //! records, and maps them back from a checked file.
 
 use super::format::{mapped_records, Header, Layout, Persist};
+use super::refusal::PreparedRefusal;
 use crate::backend::{BatchAffineBackend, BatchAffinePoints, TwistedEdwardsBackend, XyzzBackend};
 use crate::scheduler::Scheduler;
 use crate::store::{bytes_of, Mapping, Record, Store};
@@ -87,8 +88,8 @@ unsafe impl Record for TePrecomputed {
 const AFFINE: &str = "affine-mont64";
 const TE: &str = "te-precomputed-mont64";
 
-fn refuse_layout(header: &Header, backend: &str) -> String {
-    format!("layout {} is not one the {backend} backend runs", header.layout)
+fn refuse_layout(header: &Header, backend: &'static str) -> PreparedRefusal {
+    PreparedRefusal::LayoutNotRun { layout: header.layout.clone(), backend }
 }
 
 impl<C: MsmCurve> Persist<C> for XyzzBackend
@@ -101,7 +102,7 @@ where
     fn write_records(prepared: &Store<Affine<C>>, sink: Sink) -> io::Result<()> {
         prepared.write_records(sink)
     }
-    fn map(&self, header: &Header, map: Mapping, offset: usize) -> Result<Store<Affine<C>>, String> {
+    fn map(&self, header: &Header, map: Mapping, offset: usize) -> Result<Store<Affine<C>>, PreparedRefusal> {
         if header.layout != AFFINE {
             return Err(refuse_layout(header, "xyzz"));
         }
@@ -116,7 +117,7 @@ impl Persist<Bls12_377> for TwistedEdwardsBackend {
     fn write_records(prepared: &Store<TePrecomputed>, sink: Sink) -> io::Result<()> {
         prepared.write_records(sink)
     }
-    fn map(&self, header: &Header, map: Mapping, offset: usize) -> Result<Store<TePrecomputed>, String> {
+    fn map(&self, header: &Header, map: Mapping, offset: usize) -> Result<Store<TePrecomputed>, PreparedRefusal> {
         if header.layout != TE {
             return Err(refuse_layout(header, "twisted-edwards"));
         }
@@ -148,20 +149,15 @@ where
     }
     /// Any layout this CPU runs, whichever the backend would choose now (a
     /// file prepared portably runs portably on an IFMA machine).
-    fn map(&self, header: &Header, map: Mapping, offset: usize) -> Result<BatchAffinePoints<C>, String> {
-        let out_of_radix = || {
-            format!(
-                "layout {}: a coordinate that is not a canonical value (at or above q, or a limb beyond its radix), or a dirty point at infinity",
-                header.layout
-            )
-        };
+    fn map(&self, header: &Header, map: Mapping, offset: usize) -> Result<BatchAffinePoints<C>, PreparedRefusal> {
+        let out_of_radix = || PreparedRefusal::NotCanonical { layout: header.layout.clone() };
         match header.layout.as_str() {
             AFFINE => Ok(BatchAffinePoints::Scalar(mapped_records(header, map, offset)?)),
             #[cfg(target_arch = "x86_64")]
             crate::backend::lanes::ifma::LAYOUT => {
                 use crate::backend::lanes::LaneField;
                 if !crate::backend::lanes::ifma::Ifma52::<C::Base>::available() {
-                    return Err(format!("layout {} needs AVX-512 IFMA, which this CPU lacks", header.layout));
+                    return Err(PreparedRefusal::CpuLacks { layout: header.layout.clone(), feature: "AVX-512 IFMA" });
                 }
                 let points = mapped_records(header, map, offset)?;
                 crate::backend::lanes::ifma::IfmaPoints::from_store(points, crate::backend::lanes::ifma::RADIX)
@@ -172,7 +168,7 @@ where
             crate::backend::lanes::FMA_LAYOUT => {
                 use crate::backend::lanes::{simd::Simd, NativeSimd};
                 if !NativeSimd::available() {
-                    return Err(format!("layout {} needs {}, which this CPU lacks", header.layout, NativeSimd::NAME));
+                    return Err(PreparedRefusal::CpuLacks { layout: header.layout.clone(), feature: NativeSimd::NAME });
                 }
                 let points = mapped_records(header, map, offset)?;
                 crate::backend::FmaPoints::from_store(points, crate::backend::lanes::FMA_RADIX)

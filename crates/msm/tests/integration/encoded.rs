@@ -7,6 +7,7 @@ use zkmsm::encoded::{self, ContextOptions, Curve, EncodedContext, ErrorKind};
 use zkmsm::gen::{random_points, random_scalars};
 use zkmsm::io::{encode_points, encode_scalars, read_points, read_scalars, result_hex};
 use zkmsm::*;
+use zkmsm::{Input, LayoutFault, PointFault, RecordFault};
 use zkmsm_curve::PointFormat;
 
 fn order_minus<C: MsmCurve>(k: u64) -> ScalarLimbs {
@@ -100,6 +101,10 @@ fn errors<C: EngineCurve>(curve: Curve) {
     let e = EncodedContext::new(curve, &encode_points(&bad, PointFormat::Uncompressed, false), &opts).err().unwrap();
     assert_eq!((e.kind, e.index, e.offset), (ErrorKind::Points, Some(4), Some(4 * size as u64)), "{e}");
     assert!(e.message.contains("point 4"), "{e}");
+    let record = e.record.as_ref().expect("a typed record");
+    assert_eq!((record.input, record.index, record.offset), (Input::Points, Some(4), 4 * size as u64));
+    assert!(matches!(record.fault, RecordFault::Point(_)), "{record:?}");
+    assert_eq!(e.message, format!("points: {record}"));
 
     // A point on the curve outside the subgroup, with the 8-byte prefix.
     let outside = loop {
@@ -115,14 +120,21 @@ fn errors<C: EngineCurve>(curve: Curve) {
     let e = EncodedContext::new(curve, &encode_points(&bad, PointFormat::Uncompressed, true), &opts).err().unwrap();
     assert_eq!((e.index, e.offset), (Some(9), Some(8 + 9 * size as u64)), "{e}");
     assert!(e.message.contains("subgroup"), "{e}");
+    let record = e.record.as_ref().expect("a typed record");
+    assert_eq!(record.fault, RecordFault::Point(PointFault::NotInSubgroup));
+    assert_eq!(e.message, format!("points: byte offset {}: point 9: not in the prime-order subgroup", 8 + 9 * size));
 
     // Truncated points; wrong length prefix.
     let e = EncodedContext::new(curve, &good[..good.len() - 5], &opts).err().unwrap();
     assert_eq!((e.kind, e.offset), (ErrorKind::Points, Some(9 * size as u64)), "{e}");
+    let fault = e.record.as_ref().map(|r| &r.fault);
+    assert!(matches!(fault, Some(RecordFault::Layout(LayoutFault::NotWhole { .. }))), "{e:?}");
     let mut prefixed = encode_points(&points, PointFormat::Uncompressed, true);
     prefixed[0] = 11;
     let e = EncodedContext::new(curve, &prefixed, &opts).err().unwrap();
     assert!(e.message.contains("length prefix says 11"), "{e}");
+    let fault = e.record.as_ref().map(|r| r.fault.clone());
+    assert_eq!(fault, Some(RecordFault::LengthPrefix { declared: 11, expected: 10 }), "{e}");
 
     // Scalars: r itself at index 6; truncated; too few; unknown option.
     let ctx = EncodedContext::new(curve, &good, &opts).unwrap();
@@ -130,10 +142,15 @@ fn errors<C: EngineCurve>(curve: Curve) {
     scalars[6] = order_minus::<C>(0);
     let e = ctx.msm(&encode_scalars(&scalars)).err().unwrap();
     assert_eq!((e.kind, e.index, e.offset), (ErrorKind::Scalars, Some(6), Some(6 * 32)), "{e}");
+    let fault = e.record.as_ref().map(|r| r.fault.clone());
+    assert_eq!(fault, Some(RecordFault::ScalarNotReduced { curve: C::NAME }), "{e}");
     let e = ctx.msm(&encode_scalars(&scalars)[..100]).err().unwrap();
-    assert_eq!((e.kind, e.offset), (ErrorKind::Scalars, Some(96)), "{e}");
+    assert_eq!((e.kind, e.index, e.offset), (ErrorKind::Scalars, None, Some(96)), "{e}");
+    let fault = e.record.as_ref().map(|r| r.fault.clone());
+    assert_eq!(fault, Some(RecordFault::Truncated { extra: 4, size: 32 }), "{e}");
+    assert_eq!(e.message, "scalars: byte offset 96: truncated scalar: 100 bytes is 3 whole 32-byte scalars plus 4");
     let e = ctx.msm(&encode_scalars(&scalars[..9])).err().unwrap();
-    assert_eq!(e.kind, ErrorKind::LengthMismatch, "{e}");
+    assert_eq!((e.kind, &e.record), (ErrorKind::LengthMismatch, &None), "{e}");
     let e = encoded::msm(curve, &good, &encode_scalars(&random_scalars::<C>(9, 5)), None).err().unwrap();
     assert_eq!(e.kind, ErrorKind::LengthMismatch, "{e}");
     let e = EncodedContext::new(curve, &good, &ContextOptions { precompute: Some(0), ..opts }).err().unwrap();

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use zkmsm::gen::{random_points, random_scalars};
-use zkmsm::prepared::{records_checksum, Header, CHECKSUM_BLOCK, FORMAT_VERSION};
+use zkmsm::prepared::{records_checksum, Header, HeaderFault, CHECKSUM_BLOCK, FORMAT_VERSION};
 use zkmsm::*;
 use zkmsm_field::PrimeField;
 
@@ -67,17 +67,26 @@ fn reseal_all(bytes: &mut [u8]) {
     reseal(bytes);
 }
 
-fn refused<C: EngineCurve>(path: &Path, bytes: &[u8], expect: &str) {
+/// Write `bytes` to `path` and open it: refused, in one line naming the file
+/// and saying `expect`; the reason.
+fn refused<C: EngineCurve>(path: &Path, bytes: &[u8], expect: &str) -> PreparedRefusal {
     std::fs::write(path, bytes).unwrap();
     let err = match open_prepared::<C>(path) {
         Ok(_) => panic!("accepted a file that should be refused ({expect})"),
         Err(e) => e,
     };
-    assert!(matches!(err, MsmError::Prepared { .. }), "{err}");
     let msg = err.to_string();
     assert!(!msg.contains('\n'), "one line: {msg}");
     assert!(msg.contains(&path.display().to_string()), "names the file: {msg}");
     assert!(msg.contains(expect), "{msg:?} should say {expect:?}");
+    match err {
+        MsmError::Prepared { path: p, reason } => {
+            assert_eq!(p, path);
+            assert!(msg.ends_with(&reason.to_string()), "{msg}");
+            reason
+        }
+        other => panic!("not a prepared-file refusal: {other}"),
+    }
 }
 
 #[test]
@@ -92,31 +101,45 @@ fn bad_files_are_refused_with_one_line() {
     assert_eq!((header.version, header.points, header.layout.as_str()), (FORMAT_VERSION, 100, "affine-mont64"));
     let path = tmp("bad.prep");
 
-    refused::<Bls12_381>(&path, b"definitely not", "not a zkmsm prepared file");
-    refused::<Bls12_381>(&path, &bytes[..100], "truncated");
-    refused::<Bls12_381>(&path, &bytes[..bytes.len() - 1], "truncated");
+    let r = refused::<Bls12_381>(&path, b"definitely not", "not a zkmsm prepared file");
+    assert_eq!((r.kind(), r), (RefusalKind::NotPrepared, PreparedRefusal::NotPrepared));
+    let r = refused::<Bls12_381>(&path, &bytes[..100], "truncated");
+    assert!(r.is_damaged() && matches!(r, PreparedRefusal::TruncatedHeader { len: 100, .. }), "{r:?}");
+    let r = refused::<Bls12_381>(&path, &bytes[..bytes.len() - 1], "truncated");
+    let promised = header.data_bytes;
+    assert_eq!(r, PreparedRefusal::Truncated { promised, have: promised - 1 });
+    assert!(r.is_damaged() && !r.is_incompatible());
     let mut b = bytes.clone();
     b.push(0);
-    refused::<Bls12_381>(&path, &b, "trailing bytes");
+    let r = refused::<Bls12_381>(&path, &b, "trailing bytes");
+    assert_eq!(r, PreparedRefusal::TrailingBytes { promised, have: promised + 1 });
     // a flipped bit in the points, in the header
     let mut b = bytes.clone();
     b[4096 + 1000] ^= 4;
-    refused::<Bls12_381>(&path, &b, "checksum mismatch");
+    let r = refused::<Bls12_381>(&path, &b, "checksum mismatch");
+    assert_eq!((r.kind(), r), (RefusalKind::Damaged, PreparedRefusal::Checksum));
     let mut b = bytes.clone();
     b[105] ^= 1;
-    refused::<Bls12_381>(&path, &b, "header checksum mismatch");
-    // another curve
-    refused::<Bls12_377>(&path, &bytes, "prepared for bls12-381, not bls12-377");
+    let r = refused::<Bls12_381>(&path, &b, "header checksum mismatch");
+    assert_eq!((r.kind(), r), (RefusalKind::Damaged, PreparedRefusal::HeaderChecksum));
+    // another curve: intact, but not for this use
+    let r = refused::<Bls12_377>(&path, &bytes, "prepared for bls12-381, not bls12-377");
+    assert_eq!(r, PreparedRefusal::OtherCurve { file: "bls12-381".into(), here: "bls12-377" });
+    assert!(r.is_incompatible() && !r.is_damaged());
     // another format version
     let mut b = bytes.clone();
     b[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
     reseal(&mut b);
-    refused::<Bls12_381>(&path, &b, &format!("format version {}", FORMAT_VERSION + 1));
+    let r = refused::<Bls12_381>(&path, &b, &format!("format version {}", FORMAT_VERSION + 1));
+    assert!(matches!(r, PreparedRefusal::Version { version, .. } if version == FORMAT_VERSION + 1), "{r:?}");
+    assert!(r.is_incompatible());
     // another layout (a name this backend does not run)
     let mut b = bytes.clone();
     b[64..64 + 13].copy_from_slice(b"te-precompute");
     reseal(&mut b);
-    refused::<Bls12_381>(&path, &b, "is not one the xyzz backend runs");
+    let r = refused::<Bls12_381>(&path, &b, "is not one the xyzz backend runs");
+    assert_eq!(r, PreparedRefusal::LayoutNotRun { layout: "te-precompute".into(), backend: "xyzz" });
+    assert!(r.is_incompatible());
     // a record size this build does not lay the layout out with
     let mut b = bytes.clone();
     let half = header.record_bytes / 2;
@@ -124,23 +147,30 @@ fn bad_files_are_refused_with_one_line() {
     b[104..112].copy_from_slice(&200u64.to_le_bytes());
     b[120..128].copy_from_slice(&200u64.to_le_bytes());
     reseal(&mut b);
-    refused::<Bls12_381>(&path, &b, &format!("the file has {half}-byte records"));
+    let r = refused::<Bls12_381>(&path, &b, &format!("the file has {half}-byte records"));
+    assert!(matches!(r, PreparedRefusal::RecordShape { file_bytes, .. } if file_bytes == half), "{r:?}");
+    assert!(r.is_incompatible());
     // a data length the header's own counts contradict
     let mut b = bytes.clone();
     b[128..136].copy_from_slice(&(header.data_bytes - 8).to_le_bytes());
     reseal(&mut b);
-    refused::<Bls12_381>(&path, &b, "header corrupt");
+    let r = refused::<Bls12_381>(&path, &b, "header corrupt");
+    assert_eq!(r, PreparedRefusal::HeaderCorrupt(HeaderFault::DataLength));
+    assert!(r.is_damaged());
     // an unknown backend name
     let mut b = bytes.clone();
     b[32..38].copy_from_slice(b"nosuch");
     reseal(&mut b);
-    refused::<Bls12_381>(&path, &b, "unknown backend");
+    let r = refused::<Bls12_381>(&path, &b, "unknown backend");
+    assert!(matches!(&r, PreparedRefusal::UnknownBackend { name } if name.starts_with("nosuch")), "{r:?}");
     // a record that is not a valid value (infinity flag 2), checksums resealed
     let mut b = bytes.clone();
     let flag = core::mem::offset_of!(Affine<Bls12_381>, infinity);
     b[4096 + flag] = 2;
     reseal_all(&mut b);
-    refused::<Bls12_381>(&path, &b, "not a valid");
+    let r = refused::<Bls12_381>(&path, &b, "not a valid");
+    assert_eq!(r, PreparedRefusal::InvalidRecord { layout: "affine-mont64".into() });
+    assert!(r.is_damaged());
     // a coordinate at or above q, checksums resealed
     let mut b = bytes.clone();
     let x = core::mem::offset_of!(Affine<Bls12_381>, x);
@@ -160,7 +190,8 @@ fn bad_files_are_refused_with_one_line() {
     // a byte of the reserved part of the header
     let mut b = bytes.clone();
     b[4000] = 1;
-    refused::<Bls12_381>(&path, &b, "reserved byte 4000 is not zero");
+    let r = refused::<Bls12_381>(&path, &b, "reserved byte 4000 is not zero");
+    assert_eq!(r, PreparedRefusal::HeaderCorrupt(HeaderFault::ReservedByte { at: 4000 }));
     // the GLV images field: neither 0 nor 1, or its padding not zero
     for (at, v) in [(144usize, 2u32), (144, u32::MAX), (148, 1)] {
         let mut b = bytes.clone();
@@ -172,10 +203,14 @@ fn bad_files_are_refused_with_one_line() {
     let mut b = bytes.clone();
     b[144] = 1;
     reseal(&mut b);
-    refused::<Bls12_381>(&path, &b, "not 2 x points");
-    // --glv on a file without images
+    let r = refused::<Bls12_381>(&path, &b, "not 2 x points");
+    assert_eq!(r, PreparedRefusal::HeaderCorrupt(HeaderFault::RecordCount { glv_images: true }));
+    // --glv on a file without images: intact, re-prepared with GLV on
     std::fs::write(&path, &bytes).unwrap();
-    let err = open_prepared_with::<Bls12_381>(&path, GlvMode::On).err().unwrap().to_string();
+    let err = open_prepared_with::<Bls12_381>(&path, GlvMode::On).err().unwrap();
+    assert_eq!(err.refusal(), Some(&PreparedRefusal::NoGlvImages));
+    assert!(err.refusal().unwrap().is_incompatible());
+    let err = err.to_string();
     assert!(err.contains("no GLV images") && !err.contains('\n') && err.contains(&path.display().to_string()), "{err}");
     // the good file still opens
     assert!(open_prepared::<Bls12_381>(&good).is_ok());
@@ -211,7 +246,9 @@ fn lane_layouts_refuse_limbs_beyond_their_radix() {
         let at = 4096 + 128 * record + 8 * limb;
         b[at..at + 8].copy_from_slice(&(1u64 << 60).to_le_bytes());
         reseal_all(&mut b);
-        refused::<Bls12_381>(&path, &b, "beyond its radix");
+        let r = refused::<Bls12_381>(&path, &b, "beyond its radix");
+        assert_eq!(r, PreparedRefusal::NotCanonical { layout: layout.into() });
+        assert!(r.is_damaged());
     }
     // a coordinate equal to q, in the layout's radix
     let radix = if layout == "fma51-point51" { 51 } else { 52 };
@@ -251,7 +288,14 @@ fn a_changed_byte_anywhere_is_refused() {
             std::fs::write(&path, &b).unwrap();
             let err = open_prepared::<Bls12_377>(&path).err().unwrap_or_else(|| panic!("byte {at} bit {bit} accepted"));
             let msg = err.to_string();
-            assert!(matches!(err, MsmError::Prepared { .. }), "byte {at}: {msg}");
+            let kind = err.refusal().unwrap_or_else(|| panic!("byte {at}: {msg}")).kind();
+            // the magic: not a prepared file; the version: another (or, with
+            // the header checksum failing, damaged); anywhere else: damaged
+            match at {
+                0..8 => assert_eq!(kind, RefusalKind::NotPrepared, "byte {at}: {msg}"),
+                8..12 => assert_ne!(kind, RefusalKind::NotPrepared, "byte {at}: {msg}"),
+                _ => assert_eq!(kind, RefusalKind::Damaged, "byte {at}: {msg}"),
+            }
             assert!(!msg.contains('\n') && msg.contains(&path.display().to_string()), "byte {at}: {msg}");
         }
     }
@@ -290,7 +334,8 @@ fn precompute_and_window_must_agree() {
     let mut b = std::fs::read(&good).unwrap();
     b[116..120].copy_from_slice(&5u32.to_le_bytes());
     reseal(&mut b);
-    refused::<Bls12_381>(&path, &b, "0 copies does not fit window c = 5");
+    let r = refused::<Bls12_381>(&path, &b, "0 copies does not fit window c = 5");
+    assert_eq!(r, PreparedRefusal::HeaderCorrupt(HeaderFault::Window { copies: 0, window: 5, max: 20 }));
 }
 
 /// A file prepared with GLV: the images flag (from version 2), 2n records that

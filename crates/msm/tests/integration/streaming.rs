@@ -338,6 +338,10 @@ fn chunked_scalar_reads_keep_values_and_errors() {
         err_string(read_scalars::<Bls12_377>(&f)),
         format!("{}: byte offset {}: scalar {first} is not below the bls12-377 group order r", f.display(), 32 * first)
     );
+    let e = read_scalars::<Bls12_377>(&f).unwrap_err();
+    let fault = zkmsm::RecordFault::ScalarNotReduced { curve: "bls12-377" };
+    let want = zkmsm::BadRecord::at(zkmsm::Input::Scalars, first, (32 * first) as u64, fault);
+    assert_eq!(e.record(), Some(&want), "{e}");
 
     // a missing file and a directory fail as reading them whole did
     let missing = dir.0.join("missing.bin");
@@ -519,8 +523,12 @@ fn a_source_shorter_than_its_length_is_a_one_line_error() {
     use zkmsm::io::{read_scalars_from, Source};
     // a file that shrank between its size being taken and its reading
     let mut src = Source::from_reader("shrunk.bin", std::io::Cursor::new(vec![0u8; 40]), Some(64));
+    let e = read_scalars_from::<Bls12_377>(&mut src, 10).err().unwrap();
     assert_eq!(
-        err_string(read_scalars_from::<Bls12_377>(&mut src, 10)),
+        e.to_string(),
         "shrunk.bin: byte offset 64: the file ended before its length when opened (did it change while being read?)"
     );
+    let record = e.record().expect("a malformed-input error");
+    assert_eq!(record.fault, zkmsm::RecordFault::Layout(zkmsm::LayoutFault::Shrank));
+    assert_eq!((record.input, record.index, record.offset), (zkmsm::Input::Scalars, None, 64));
 }
