@@ -14,7 +14,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt};
 use zkmsm::encoded::{self, ContextOptions, Curve, EncodedContext, ErrorKind, InputError, PointFormat};
 use zkmsm::{BackendChoice, Validation};
-use zkmsm::{BadRecord, Input, RecordFault};
 
 /// Bytes of the arkworks length prefix the CLI accepts before points and scalars.
 const PREFIX_BYTES: usize = 8;
@@ -168,27 +167,6 @@ impl Context {
     }
 }
 
-/// The scalars' body and count: a whole number of 32-byte scalars, or the
-/// same after the CLI's 8-byte length prefix, whose value must be the count.
-fn strip_scalars_prefix(bytes: &[u8]) -> Result<&[u8], InputError> {
-    if bytes.len() % SCALAR_BYTES != PREFIX_BYTES {
-        return Ok(bytes);
-    }
-    let body = &bytes[PREFIX_BYTES..];
-    let count = body.len() / SCALAR_BYTES;
-    let declared = u64::from_le_bytes(bytes[..PREFIX_BYTES].try_into().unwrap());
-    if declared != count as u64 {
-        let fault = RecordFault::LengthPrefix { declared, expected: count as u64 };
-        let message = format!(
-            "scalars: byte offset 0: {} bytes is {count} whole 32-byte scalars plus 8: a length prefix would say \
-             {count}, it says {declared}",
-            bytes.len()
-        );
-        return Err(InputError::with_message(BadRecord::whole(Input::Scalars, 0, fault), message));
-    }
-    Ok(body)
-}
-
 /// Whether `points_len` bytes can hold `n` points of `curve` in `format` (or
 /// either format when None), optionally after the length prefix: the check
 /// made before any point or scalar is decoded.
@@ -218,7 +196,7 @@ fn msm<'py>(
     let curve = curve_of(py, curve)?;
     let format = format.map(|f| format_of(py, f)).transpose()?;
     let s = input_bytes(scalars, "scalars", Element::BytesOrU64, |len| scalar_work(len / SCALAR_BYTES))?;
-    let s: &[u8] = strip_scalars_prefix(&s).map_err(|e| py_err(py, e))?;
+    let s: &[u8] = encoded::strip_scalars_prefix(&s).map_err(|e| py_err(py, e))?;
     let n = s.len() / SCALAR_BYTES;
     // the points' work for as many points as scalars, when the sizes agree
     let p = input_bytes(points, "points", Element::Bytes, |len| {

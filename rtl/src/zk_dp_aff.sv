@@ -70,7 +70,6 @@ module zk_dp_aff #(
   localparam integer D_OP = 2 * B + M + 2 + DI;  // front (stage 3) -> backward pass
   localparam integer LATENCY = zk_dp_aff_lat(M, QBITS, NCH, LEN, SHARE);
   localparam integer SW = $clog2(B + 1);
-  localparam integer AW = $clog2(2 * B);
   localparam logic [NB:0] QX = Q[NB:0];
   localparam logic [511:0] ONE512 = zk_mod_pow2(Q, NB);
   localparam logic [NB-1:0] ONE = ONE512[NB-1:0];
@@ -110,8 +109,8 @@ module zk_dp_aff #(
   zk_valid_pipe #(.N(1)) u_v3 (.clk(clk), .rst(rst), .d(v2), .q(v3));
   logic [TAGW-1:0] tag1, tag2, tag3;
   logic inf1, inf2, eqx2, eqy2, y1z2;
-  logic [NB-1:0] x1_1, y1_1, x2_1, y2_1, x1_2, y1_2, x2_2, y2_2, dx2, dy2, ty2;
-  logic [NB-1:0] x1_3, y1_3, x2_3, y2_3, dy3, d3;
+  logic [NB-1:0] x1_1, y1_1, x2_1, y2_1, x1_2, y1_2, x2_2, y2_2, dx2, ty2;
+  logic [NB-1:0] x1_3, y1_3, x2_3, y2_3, d3;
   logic [1:0] k3;
   always_ff @(posedge clk) begin
     tag1 <= in_tag;
@@ -125,7 +124,6 @@ module zk_dp_aff #(
     inf2 <= inf1;
     {x1_2, y1_2, x2_2, y2_2} <= {x1_1, y1_1, x2_1, y2_1};
     dx2  <= f_sub(x2_1, x1_1);
-    dy2  <= f_sub(y2_1, y1_1);
     ty2  <= f_add(y1_1, y1_1);
     eqx2 <= x1_1 == x2_1;
     eqy2 <= y1_1 == y2_1;
@@ -133,7 +131,6 @@ module zk_dp_aff #(
 
     tag3 <= tag2;
     {x1_3, y1_3, x2_3, y2_3} <= {x1_2, y1_2, x2_2, y2_2};
-    dy3 <= dy2;
     if (inf2 || !v2) k3 <= K_PT;
     else if (!eqx2) k3 <= K_ADD;
     else if (eqy2 && !y1z2) k3 <= K_DBL;
@@ -153,15 +150,19 @@ module zk_dp_aff #(
       b3 <= ~b3;
     end else s3 <= s3 + 1'b1;
 
-  // ---- R1: this batch's d written in slot order, the previous batch's read
-  // in reverse (r = s3 is the reversed index of the element read)
-  logic [NB-1:0] r1mem[2*B];
+  // ---- R1: the previous batch's d read in reverse slot order (r = s3 is the
+  // reversed index of the element read) while this batch's are written. One
+  // batch of words: each cycle writes the word it reads (read first), so
+  // batches alternate between slot order (b3 = 0) and reverse (b3 = 1).
+  // UltraRAM: one 4K-deep row up to SHARE = 4 (left to itself, Yosys 0.23
+  // puts this read-and-write-one-address memory in LUTRAM and fails)
+  (* ram_style = "ultra" *) logic [NB-1:0] r1mem[B];
   logic [NB-1:0] dr;
   logic [SW-1:0] r1;
   logic rb1;
   always_ff @(posedge clk) begin
-    r1mem[b3 ? AW'(B) + AW'(s3) : AW'(s3)] <= d3;
-    dr <= r1mem[b3 ? AW'(B - 1) - AW'(s3) : AW'(2 * B - 1) - AW'(s3)];
+    r1mem[b3 ? SW'(B - 1) - s3 : s3] <= d3;
+    dr <= r1mem[b3 ? SW'(B - 1) - s3 : s3];
     r1 <= s3;
     rb1 <= b3;
   end
@@ -193,11 +194,7 @@ module zk_dp_aff #(
   genvar gi, gu, gj;
   generate
     for (gi = 1; gi < SHARE; gi++) begin : g_pfd
-      /* verilator lint_off UNUSEDSIGNAL */
-      logic pv_unused;
-      /* verilator lint_on UNUSEDSIGNAL */
-      zk_delay_ram #(.W(NB), .D(gi * (IS - U))) u_pfd (
-          .clk(clk), .rst(rst), .d_valid(1'b0), .d(pf), .q_valid(pv_unused), .q(pfd[gi]));
+      zk_delay #(.W(NB), .N(gi * (IS - U)), .MEM(1)) u_pfd (.clk(clk), .d(pf), .q(pfd[gi]));
     end
     for (gu = 0; gu < U; gu++) begin : g_inv
       logic st;
@@ -225,37 +222,46 @@ module zk_dp_aff #(
     end
   endgenerate
 
-  // ---- R2: prefixes of this batch written by reversed index, the previous
-  // batch's read in slot order s = ro: the prefix before s in its chain is
-  // that of slot s + C (reversed index B - 1 - s - C); 1 for the last C slots
-  logic [NB-1:0] r2mem[2*B];
+  // ---- R2: the previous batch's prefixes read in slot order s = ro (the
+  // prefix before s in its chain is that of slot s + C, reversed index
+  // B - 1 - C - s; 1 for the last C slots, whose words are never read) while
+  // this batch's are written by reversed index. One batch of words, each
+  // cycle writing the word it reads: element r of a batch lives at r
+  // (rbo = 0) or at sigma(r) (rbo = 1), sigma(r) = B - 1 - C - r for
+  // r < B - C, else r (sigma is its own inverse).
+  (* ram_style = "ultra" *) logic [NB-1:0] r2mem[B];
   logic [NB-1:0] pq;
-  logic [SW-1:0] s2r;
+  logic [SW-1:0] s2r, r2a;
   logic last2;
+  assign r2a = (rbo && ro < SW'(B - C)) ? SW'(B - 1 - C) - ro : ro;
   always_ff @(posedge clk) begin
-    r2mem[rbo ? AW'(B) + AW'(ro) : AW'(ro)] <= pf;
-    pq <= r2mem[rbo ? AW'(B - 1 - C) - AW'(ro) : AW'(2 * B - 1 - C) - AW'(ro)];
+    r2mem[r2a] <= pf;
+    pq <= r2mem[r2a];
     s2r <= ro;
     last2 <= ro >= SW'(B - C);
   end
   logic [NB-1:0] pprev;
   logic [SW-1:0] sb;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic dv_unused;
-  /* verilator lint_on UNUSEDSIGNAL */
-  zk_delay_ram #(.W(SW + NB), .D(DI)) u_wait (
-      .clk(clk), .rst(rst), .d_valid(1'b0), .d({s2r, last2 ? ONE : pq}),
-      .q_valid(dv_unused), .q({sb, pprev}));
+  zk_delay #(.W(SW + NB), .N(DI), .MEM(1)) u_wait (.clk(clk), .d({s2r, last2 ? ONE : pq}), .q({sb, pprev}));
 
-  // ---- the operation's data, stage 3 -> backward pass
-  localparam integer OW = TAGW + 2 + 6 * NB;
-  logic vb;
-  logic [TAGW-1:0] tagb;
-  logic [1:0] kb;
-  logic [NB-1:0] x1b, y1b, x2b, y2b, dyb, db;
-  zk_delay_ram #(.W(OW), .D(D_OP), .URAM(OPU)) u_op (
-      .clk(clk), .rst(rst), .d_valid(v3), .d({tag3, k3, x1_3, y1_3, x2_3, y2_3, dy3, d3}),
-      .q_valid(vb), .q({tagb, kb, x1b, y1b, x2b, y2b, dyb, db}));
+  // ---- the operation's data, stage 3 -> backward pass. Only the case and
+  // the two points are stored (four field elements, not six): y2 - y1 and
+  // the denominator are computed again on the way out, in the cycle the
+  // memory's D_OP - 1 ends.
+  localparam integer OW = TAGW + 2 + 4 * NB;
+  logic vq, vb;
+  logic [TAGW-1:0] tagq, tagb;
+  logic [1:0] kq, kb;
+  logic [NB-1:0] x1q, y1q, x2q, y2q, x1b, y1b, x2b, y2b, dyb, db;
+  zk_delay_ram #(.W(OW), .D(D_OP - 1), .URAM(OPU)) u_op (
+      .clk(clk), .rst(rst), .d_valid(v3), .d({tag3, k3, x1_3, y1_3, x2_3, y2_3}),
+      .q_valid(vq), .q({tagq, kq, x1q, y1q, x2q, y2q}));
+  zk_valid_pipe #(.N(1)) u_vb (.clk(clk), .rst(rst), .d(vq), .q(vb));
+  always_ff @(posedge clk) begin
+    {tagb, kb, x1b, y1b, x2b, y2b} <= {tagq, kq, x1q, y1q, x2q, y2q};
+    dyb <= f_sub(y2q, y1q);
+    db  <= (kq == K_ADD) ? f_sub(x2q, x1q) : (kq == K_DBL) ? f_add(y1q, y1q) : ONE;
+  end
 
   // ---- backward pass: chain inverse I (first C slots: from the inverter),
   // 1/d = I * p_prev, next chain inverse I * d; x1^2 beside them
@@ -275,7 +281,7 @@ module zk_dp_aff #(
   // ---- numerator: 3 x1^2 (tangent) or y2 - y1 (chord), 3 cycles
   logic [NB-1:0] sq1, sq2, sq1d, num, inv3, dyn;
   logic [1:0] kn;
-  zk_delay #(.W(NB + 2), .N(M + 2)) u_kdy (.clk(clk), .d({dyb, kb}), .q({dyn, kn}));
+  zk_delay #(.W(NB + 2), .N(M + 2), .MEM(1)) u_kdy (.clk(clk), .d({dyb, kb}), .q({dyn, kn}));
   zk_delay #(.W(NB), .N(3)) u_inv3 (.clk(clk), .d(inv), .q(inv3));
   always_ff @(posedge clk) begin
     sq1 <= f_red(sq);
@@ -292,14 +298,14 @@ module zk_dp_aff #(
   `ZK_FQ_MUL #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
               .WIN(WIN), .FANIN(FANIN), .SPLIT(SPLIT)) u_ms (
       .clk(clk), .rst(rst), .in_valid(1'b1), .a(lam), .b(lam), .out_valid(mv_s), .c(lam2));
-  zk_delay #(.W(NB), .N(M + 4)) u_lamd (.clk(clk), .d(lam), .q(lamd));
+  zk_delay #(.W(NB), .N(M + 4), .MEM(1)) u_lamd (.clk(clk), .d(lam), .q(lamd));
 
   // ---- x3 = lambda^2 - x1 - x2, e = x1 - x3 (So = the cycle lam2 is valid)
-  logic [NB-1:0] x1s1, x2s2, x1s3, t0, t1, x3, e;
-  zk_delay #(.W(NB), .N(3 * M + 4)) u_x1s1 (.clk(clk), .d(x1b), .q(x1s1));
-  zk_delay #(.W(NB), .N(3 * M + 5)) u_x2s2 (.clk(clk), .d(x2b), .q(x2s2));
-  zk_delay #(.W(NB), .N(3 * M + 6)) u_x1s3 (.clk(clk), .d(x1b), .q(x1s3));
+  logic [NB-1:0] x1s1, x2s1, x2s2, x1s3, t0, t1, x3, e;
+  zk_delay #(.W(2 * NB), .N(3 * M + 4), .MEM(1)) u_x12s1 (.clk(clk), .d({x2b, x1b}), .q({x2s1, x1s1}));
+  zk_delay #(.W(NB), .N(2)) u_x1s3 (.clk(clk), .d(x1s1), .q(x1s3));
   always_ff @(posedge clk) begin
+    x2s2 <= x2s1;
     t0 <= f_red(lam2);
     t1 <= f_sub(t0, x1s1);
     x3 <= f_sub(t1, x2s2);
@@ -312,9 +318,10 @@ module zk_dp_aff #(
   `ZK_FQ_MUL #(.NB(NB), .QBITS(QBITS), .Q(Q), .LEVELS(LEVELS), .TA(TA), .TB(TB), .RW(RW),
               .WIN(WIN), .FANIN(FANIN), .SPLIT(SPLIT)) u_my (
       .clk(clk), .rst(rst), .in_valid(1'b1), .a(e), .b(lamd), .out_valid(mv_y), .c(yp));
-  zk_delay #(.W(NB), .N(4 * M + 8)) u_y1y (.clk(clk), .d(y1b), .q(y1y));
-  zk_delay #(.W(2 * NB + 2), .N(4 * M + 9)) u_pty (.clk(clk), .d({kb, x2b, y2b}), .q({ky, x2y, y2y}));
-  zk_delay #(.W(NB), .N(M + 3)) u_x3y (.clk(clk), .d(x3), .q(x3y));
+  logic [2*NB+1:0] ptm;
+  zk_delay #(.W(3 * NB + 2), .N(4 * M + 8), .MEM(1)) u_y1y (.clk(clk), .d({kb, x2b, y2b, y1b}), .q({ptm, y1y}));
+  zk_delay #(.W(2 * NB + 2), .N(1)) u_pty (.clk(clk), .d(ptm), .q({ky, x2y, y2y}));
+  zk_delay #(.W(NB), .N(M + 3), .MEM(1)) u_x3y (.clk(clk), .d(x3), .q(x3y));
   always_ff @(posedge clk) begin
     yr <= f_red(yp);
     y3 <= f_sub(yr, y1y);

@@ -17,11 +17,13 @@
 
 mod sizes;
 
-use sizes::{can_allocate, count_mismatch, point_work, points_fit, scalar_work, strip_scalars_prefix, SCALAR_BYTES};
+use sizes::{can_allocate, count_mismatch, point_work, points_fit, scalar_work, SCALAR_BYTES};
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use zkmsm::encoded::{self, ContextOptions, Curve, EncodedContext, ErrorKind, InputError, PointFormat};
+use zkmsm::encoded::{
+    self, strip_scalars_prefix, ContextOptions, Curve, EncodedContext, ErrorKind, InputError, PointFormat,
+};
 use zkmsm::Validation;
 
 /// Curve: BLS12-377 G1.

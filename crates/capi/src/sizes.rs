@@ -3,7 +3,6 @@
 //! a fallible allocation (so that too much is an error code, never an abort).
 
 use zkmsm::encoded::{Curve, ErrorKind, InputError, PointFormat};
-use zkmsm::{BadRecord, Input, RecordFault};
 
 /// Bytes of the arkworks length prefix the CLI accepts before points and scalars.
 pub(crate) const PREFIX_BYTES: usize = 8;
@@ -66,32 +65,11 @@ pub fn count_mismatch(curve: Curve, points_len: usize, n: usize, format: Option<
     )
 }
 
-/// The scalars' body: a whole number of 32-byte scalars, or the same after
-/// the CLI's 8-byte length prefix, whose value must be their count.
-pub fn strip_scalars_prefix(bytes: &[u8]) -> Result<&[u8], InputError> {
-    if bytes.len() % SCALAR_BYTES != PREFIX_BYTES {
-        return Ok(bytes);
-    }
-    let body = &bytes[PREFIX_BYTES..];
-    let count = body.len() / SCALAR_BYTES;
-    let mut prefix = [0u8; PREFIX_BYTES];
-    prefix.copy_from_slice(&bytes[..PREFIX_BYTES]);
-    let declared = u64::from_le_bytes(prefix);
-    if declared != count as u64 {
-        let fault = RecordFault::LengthPrefix { declared, expected: count as u64 };
-        let message = format!(
-            "scalars: byte offset 0: {} bytes is {count} whole 32-byte scalars plus 8: a length prefix would say \
-             {count}, it says {declared}",
-            bytes.len()
-        );
-        return Err(InputError::with_message(BadRecord::whole(Input::Scalars, 0, fault), message));
-    }
-    Ok(body)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use zkmsm::encoded::strip_scalars_prefix;
+    use zkmsm::{BadRecord, Input, RecordFault};
 
     #[test]
     fn counts_are_compared_without_overflow() {

@@ -11,7 +11,7 @@
 use crate::backend::choice::BackendChoice;
 use crate::builder::EngineCurve;
 use crate::engine::MsmEngine;
-use crate::input::io::{detect_layout, PointsLayout, SCALAR_BYTES};
+use crate::input::io::{detect_layout, PointsLayout, LENGTH_PREFIX_BYTES, SCALAR_BYTES};
 use crate::input::load::{decode_points as decode_validated, Validation};
 use crate::input::record::{BadRecord, Input, LayoutFault, RecordFault};
 use crate::input::scalars::check_scalars;
@@ -220,6 +220,30 @@ pub fn decode_scalars<C: MsmCurve>(bytes: &[u8]) -> Result<Vec<ScalarLimbs>, Inp
         ));
     }
     decode_scalar_run::<C>(bytes, 0, 0).map_err(InputError::from)
+}
+
+/// The scalars' body: a whole number of 32-byte scalars, or the same after
+/// the CLI's 8-byte length prefix, whose value must be their count (what the
+/// C ABI and the Python package accept in one buffer).
+pub fn strip_scalars_prefix(bytes: &[u8]) -> Result<&[u8], InputError> {
+    if bytes.len() % SCALAR_BYTES != LENGTH_PREFIX_BYTES {
+        return Ok(bytes);
+    }
+    let (head, body) = bytes.split_at(LENGTH_PREFIX_BYTES);
+    let count = body.len() / SCALAR_BYTES;
+    let mut prefix = [0u8; LENGTH_PREFIX_BYTES];
+    prefix.copy_from_slice(head);
+    let declared = u64::from_le_bytes(prefix);
+    if declared != count as u64 {
+        let fault = RecordFault::LengthPrefix { declared, expected: count as u64 };
+        let message = format!(
+            "scalars: byte offset 0: {} bytes is {count} whole 32-byte scalars plus 8: a length prefix would say \
+             {count}, it says {declared}",
+            bytes.len()
+        );
+        return Err(InputError::with_message(BadRecord::whole(Input::Scalars, 0, fault), message));
+    }
+    Ok(body)
 }
 
 /// How [`EncodedContext::new`] reads and sets up its points.

@@ -46,8 +46,8 @@ pub const AFFINE_377_HZ: u32 = affine_hz(ScalarField::Bls12_377, 1);
 pub struct AffineCore {
     /// The curve (the adder's field).
     pub field: ScalarField,
-    /// Chains per inverter unit (`ZK_AFF_SHARE`): 1 as built, 3 for a
-    /// third of the inverters' LUTs (docs/RTL.md).
+    /// Chains per inverter unit (`ZK_AFF_SHARE`): 1 as built; 3 or 4 for
+    /// a third or a quarter of the inverters' LUTs (docs/RTL.md).
     pub share: u32,
     /// Pending-queue depth (`PD`).
     pub pending: usize,
@@ -59,10 +59,10 @@ impl AffineCore {
         Self { field, share: 1, pending: 1024 }
     }
 
-    /// Three chains per unit and a queue of 4,096 (the depth that keeps
-    /// 0.98 additions per cycle at the longer latency).
-    pub const fn shared(field: ScalarField) -> Self {
-        Self { field, share: 3, pending: 4096 }
+    /// `share` chains per inverter unit and a pending queue of `pending`
+    /// (the longer latency needs the deeper queue: docs/RTL.md).
+    pub const fn shared(field: ScalarField, share: u32, pending: usize) -> Self {
+        Self { field, share, pending }
     }
 }
 
@@ -93,13 +93,22 @@ pub struct ZkConfig {
 }
 
 /// The core and curve of a configuration, as the tables name them.
-pub fn core_name(z: &ZkConfig) -> &'static str {
-    match z.affine.map(|a| (a.field, a.share)) {
-        None => "twisted Edwards, BLS12-377",
-        Some((ScalarField::Bls12_381, 1)) => "batched affine, BLS12-381",
-        Some((ScalarField::Bls12_377, 1)) => "batched affine, BLS12-377",
-        Some((ScalarField::Bls12_381, _)) => "batched affine (SHARE 3, PD 4,096), BLS12-381",
-        Some((ScalarField::Bls12_377, _)) => "batched affine (SHARE 3, PD 4,096), BLS12-377",
+pub fn core_name(z: &ZkConfig) -> String {
+    let Some(a) = z.affine else {
+        return "twisted Edwards, BLS12-377".into();
+    };
+    let curve = match a.field {
+        ScalarField::Bls12_381 => "BLS12-381",
+        ScalarField::Bls12_377 => "BLS12-377",
+    };
+    if a == AffineCore::built(a.field) {
+        format!("batched affine, {curve}")
+    } else {
+        let pd = match a.pending {
+            p if p >= 1000 => format!("{},{:03}", p / 1000, p % 1000),
+            p => p.to_string(),
+        };
+        format!("batched affine (SHARE {}, PD {pd}), {curve}", a.share)
     }
 }
 
@@ -183,8 +192,8 @@ pub fn configs() -> Vec<ZkConfig> {
     }
     // the batched-affine core against ZPrize 2023's four 2^24 MSMs, on both
     // curves: three cores as built; three and four with three chains per
-    // inverter unit (docs/RTL.md: three of those fit the U250 at <= 80%,
-    // four need 83% of its LUTs)
+    // inverter unit; four with four per unit (docs/RTL.md, "U250 fit": which
+    // of them fit at <= 80%)
     for field in [ScalarField::Bls12_381, ScalarField::Bls12_377] {
         let aff = ZkConfig {
             affine: Some(AffineCore::built(field)),
@@ -197,9 +206,10 @@ pub fn configs() -> Vec<ZkConfig> {
             ..base
         };
         v.push(aff);
-        let shared = ZkConfig { affine: Some(AffineCore::shared(field)), ..aff };
+        let shared = ZkConfig { affine: Some(AffineCore::shared(field, 3, 4096)), ..aff };
         v.push(shared);
         v.push(ZkConfig { cores: 4, digit_threads: 5, ..shared });
+        v.push(ZkConfig { cores: 4, digit_threads: 5, affine: Some(AffineCore::shared(field, 4, 8192)), ..aff });
     }
     v
 }

@@ -178,13 +178,14 @@ fn assumed_parameters_move_the_anchors_as_stated() {
 fn affine_latency_is_the_rtls() {
     // `zk_dp_aff_lat` as the RTL's LATENCY register reports it: one inverter
     // unit per chain in the Verilated builds (their test compares the
-    // register with AFFINE_381_HZ / AFFINE_377_HZ), three per unit in the
-    // build with -DZK_AFF_SHARE=3 (docs/RTL.md).
+    // register with AFFINE_381_HZ / AFFINE_377_HZ), three and four per unit
+    // in the builds with -DZK_AFF_SHARE=3 and 4 (docs/RTL.md).
     use super::project::{affine_hz, affine_lat, AFFINE_377_HZ, AFFINE_381_HZ};
     assert_eq!(affine_lat(ScalarField::Bls12_381, 1), 2666);
     assert_eq!(affine_lat(ScalarField::Bls12_377, 1), 2607);
     assert_eq!(affine_lat(ScalarField::Bls12_381, 3), 7230);
     assert_eq!(affine_lat(ScalarField::Bls12_377, 3), 7217);
+    assert_eq!(affine_lat(ScalarField::Bls12_381, 4), 9549);
     assert_eq!((AFFINE_381_HZ, AFFINE_377_HZ), (2668, 2609));
     assert_eq!(affine_hz(ScalarField::Bls12_381, 3), 7232);
 }
