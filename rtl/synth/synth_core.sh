@@ -14,12 +14,13 @@
 #   NCORES=4 FD=4 CMAX=15 bash rtl/synth/synth_core.sh   # K cores behind
 #       zk_fanout, every adder a black box (rtl/build/synth_core_c15_k4/*)
 #   CORE=aff CMAX=16 bash rtl/synth/synth_core.sh   # the batched-affine core
-#   CORE=aff CMAX=16 PD=8192 SHARE=4 bash rtl/synth/synth_core.sh
-#       # its pending queue PD deep, sized for the adder with ZK_AFF_SHARE = 4
-#       # (rtl/build/synth_core_aff_c16_pd8192_s4/*)
 #       on BLS12-381 (ZK_CORE_AFF: lock table, block-RAM pending queue of
 #       1,024, requeue), zk_dp_aff a black box (its figures:
 #       rtl/synth/synth_aff.sh) (rtl/build/synth_core_aff_c16/*)
+#   CORE=aff CMAX=16 PD=8192 SHARE=4 bash rtl/synth/synth_core.sh
+#       the same with a pending queue of PD entries, its latency counters
+#       sized for the adder with ZK_AFF_SHARE = 4
+#       (rtl/build/synth_core_aff_c16_pd8192_s4/*)
 #
 # Not part of rtl/test.sh (minutes of CPU per size).
 set -eu
