@@ -468,6 +468,19 @@ def _one_line(e: BaseException, scalars_path: str, scalars_header: int) -> str:
     return lines[0] if lines else type(e).__name__
 
 
+def _stop_ray():
+    """Shut this process's Ray driver down if it was started, quietly."""
+    if "ray" not in sys.modules:
+        return
+    try:
+        ray = sys.modules["ray"]
+        if ray.is_initialized():
+            ray.shutdown()
+    except Exception:  # the error being reported matters, not this one
+        pass
+    sys.stderr.flush()
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m zkmsm.distributed",
@@ -501,7 +514,12 @@ def main(argv=None) -> int:
         print(f"sharded msm: {msm_ms:.2f} ms (median of {len(timed)}), {len(sharded.ranges)} shards, "
               f"init {init_ms:.0f} ms", file=sys.stderr)
     except Exception as e:  # one line, whatever went wrong (Ray's errors span many)
-        print(f"zkmsm.distributed: error: {_one_line(e, a.scalars, header)}", file=sys.stderr)
+        line = f"zkmsm.distributed: error: {_one_line(e, a.scalars, header)}"
+        # Ray's driver logs (a failed task it could not report, workers it
+        # saw die) reach stderr until it is shut down: stop it first, so the
+        # error is the last line whatever Ray printed before it.
+        _stop_ray()
+        print(line, file=sys.stderr, flush=True)
         return 1
     if a.json:
         print(json.dumps({"curve": a.curve, "n": sharded.n, "result": result.hex(), "msm_ms": msm_ms,
