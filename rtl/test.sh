@@ -202,7 +202,25 @@ YS
   yosys -q -l "$B/core_net.yosys.log" "$B/core_net.ys" >/dev/null
 }
 CORE_A=(-GDP=0 -GCMAX=6 -GPD=4 -GSLAT=6 -GBRL=2 -GSW=16)
-CORE_A_CHPARAM=$(printf '%s\n' "${CORE_A[@]}" | sed -E 's/^-G([A-Z]+)=(.*)/-set \1 \2/' | tr '\n' ' ')
+chparam_of() { printf '%s\n' "$@" | sed -E 's/^-G([A-Z]+)=(.*)/-set \1 \2/' | tr '\n' ' '; }
+CORE_A_CHPARAM=$(chparam_of "${CORE_A[@]}")
+
+# The lock-table core with requeue (the batched-affine core's control: the
+# lock table, the block-RAM pending queue, two cores on one stream) on the
+# stand-in datapath at a latency of thousands (configuration lk below), as
+# a netlist by the same flow; its cycles must equal the RTL's.
+CORE_LK=(-GDP=0 -GLOCK=1 -GRQ=1 -GCMAX=8 -GPD=$CORE_LK_PD -GSLAT=$CORE_LK_SLAT -GBRL=2 -GSW=16 -GNCORES=2 -GFD=4)
+core_lk_netlist() {
+  cat >"$B/core_lk_net.ys" <<YS
+read_verilog -sv -I$RTL/src $(echo $SRCS | sed "s#src/#$RTL/src/#g")
+chparam $(chparam_of "${CORE_LK[@]}") zk_msm_top
+hierarchy -check -top zk_msm_top
+prep -flatten
+rename -top zk_msm_top
+write_verilog -noattr $B/core_lk_net.v
+YS
+  yosys -q -l "$B/core_lk_net.yosys.log" "$B/core_lk_net.ys" >/dev/null
+}
 
 # The BLS12-377 core's netlist: zk_msm_top with the twisted Edwards adder
 # (DP = 1) at a small bucket memory (CMAX $CORE_TE_CMAX, one core), by the
@@ -295,6 +313,7 @@ step "yosys prep -flatten ($NET_VARIANTS; the core on the stand-in; zk_dp_aff on
 (
   for v in $NET_VARIANTS; do netlist "$(net_of "$v")" "$(defs_of "$v")" || exit 1; done
   core_netlist || exit 1
+  core_lk_netlist || exit 1
   for c in $AFF_NET_CURVES; do aff_netlist "$c" || exit 1; done
   if [ "$CORE_TE_NET" = 1 ]; then core_te_netlist || exit 1; fi
 ) >"$B/net.out" 2>&1 &
@@ -468,11 +487,11 @@ if core_model core_a_lock "${CORE_A[@]}" -GLOCK=1; then
 else
   bad "build core_a_lock (see $B/core_a_lock.build.log)"
 fi
-CORE_LK=(-GDP=0 -GLOCK=1 -GRQ=1 -GCMAX=8 -GPD=$CORE_LK_PD -GSLAT=$CORE_LK_SLAT -GBRL=2 -GSW=16 -GNCORES=2 -GFD=4)
 step "verilator: the lock-table core with requeue at datapath latency $CORE_LK_SLAT (PD $CORE_LK_PD, CMAX 8, one or two cores)"
+# (the outputs kept: the netlist's cycles are compared with them below)
 if core_model core_lk "${CORE_LK[@]}"; then
-  if "$B/obj_core_lk/zk_core_tb" "$CORE_LK_CASES" "$SEED"; then ok "core_lk: $CORE_LK_CASES random MSMs"; else bad "core_lk"; fi
-  if ZK_TB_EQUAL=1 "$B/obj_core_lk/zk_core_tb" "$CORE_LK_EQ" "$SEED"; then ok "core_lk: $CORE_LK_EQ MSMs of all scalars equal"; else bad "core_lk: all scalars equal"; fi
+  if "$B/obj_core_lk/zk_core_tb" "$CORE_LK_CASES" "$SEED" >"$B/core_lk.acc" 2>&1; then ok "core_lk: $(acc_line "$B/core_lk.acc")"; else bad "core_lk (see $B/core_lk.acc)"; fi
+  if ZK_TB_EQUAL=1 "$B/obj_core_lk/zk_core_tb" "$CORE_LK_EQ" "$SEED" >"$B/core_lk_eq.acc" 2>&1; then ok "core_lk: all scalars equal, $(acc_line "$B/core_lk_eq.acc")"; else bad "core_lk: all scalars equal (see $B/core_lk_eq.acc)"; fi
 else
   bad "build core_lk (see $B/core_lk.build.log)"
 fi
@@ -514,6 +533,18 @@ if wait $YPID; then
   done
   step "verilator: Yosys netlist of the whole core, stand-in datapath (configuration a)"
   if CORE_SRCS=$B/core_net.v core_model core_net; then core_run core_net; else bad "build core_net (see $B/core_net.build.log)"; fi
+  step "verilator: Yosys netlist of the lock-table core with requeue (configuration lk), cycles equal to its RTL"
+  if CORE_SRCS=$B/core_lk_net.v core_model core_lk_net; then
+    for k in core_lk core_lk_eq; do
+      if [ "$k" = core_lk ]; then n=$CORE_LK_CASES eq=0; else n=$CORE_LK_EQ eq=1; fi
+      ZK_TB_EQUAL=$eq "$B/obj_core_lk_net/zk_core_tb" "$n" "$SEED" >"$B/${k}_net.acc" 2>&1
+      r=$(acc_line "$B/$k.acc")
+      l=$(acc_line "$B/${k}_net.acc")
+      if [ -n "$l" ] && [ "$l" = "$r" ]; then ok "${k}_net: $l (= its RTL)"; else bad "${k}_net: '$l' vs RTL '$r'"; fi
+    done
+  else
+    bad "build core_lk_net (see $B/core_lk_net.build.log)"
+  fi
   if [ "$CORE_TE_NET" = 1 ]; then
     step "verilator: Yosys netlist of the BLS12-377 core (CMAX $CORE_TE_CMAX), whole MSMs against the CPU engine and the model"
     if core_te_model; then

@@ -23,6 +23,12 @@
 //! rtl/test.sh; `RTL_FULL=1` builds it). A model left out is refused at run
 //! time in one line (`Kind::built`).
 //!
+//! `ZKMSM_RTL_AFF_DEFINES` (space-separated Verilator `-D` options) builds
+//! the batched-affine models in another configuration than the default
+//! one (`SHARE = 1`, PD 1,024), e.g. `-DZK_AFF_SHARE=4 -DZK_AFF_PD=8192`;
+//! the host reads the latency and the queue depth from the core's
+//! registers, so the same tests run on it.
+//!
 //! Verilator comes from PATH (or $VERILATOR); it runs its own make for the
 //! generated C++ (-j from cargo's NUM_JOBS), the cc crate compiles the driver
 //! and the Verilator runtime. Without the feature, or under `cargo clippy`,
@@ -40,6 +46,12 @@ fn main() {
         let models = verilated::wanted();
         // the Rust side refuses the kinds that were not built (sim::Kind::built)
         println!("cargo:rustc-env=ZKMSM_RTL_BUILT={}", models.join(","));
+        // (the tests of the default configuration's registers skip a build
+        // made in another one)
+        println!(
+            "cargo:rustc-env=ZKMSM_RTL_AFF_DEFINES={}",
+            std::env::var("ZKMSM_RTL_AFF_DEFINES").unwrap_or_default()
+        );
         if !clippy {
             verilated::build(&models);
         }
@@ -125,8 +137,14 @@ mod verilated {
         let mut driver = cc::Build::new();
         driver.cpp(true).std("c++17").opt_level(2).include(&include).include(include.join("vltstd"));
         let mut dirs = Vec::new();
+        println!("cargo:rerun-if-env-changed=ZKMSM_RTL_AFF_DEFINES");
+        let aff_defines = std::env::var("ZKMSM_RTL_AFF_DEFINES").unwrap_or_default();
         for (name, prefix, params, hier, define) in models.into_iter().filter(|m| wanted.contains(&m.0)) {
-            let dir = verilate(&verilator, &rtl, &sources, &out.join(name), prefix, params, hier, &jobs);
+            let mut params: Vec<&str> = params.to_vec();
+            if name.starts_with("aff") {
+                params.extend(aff_defines.split_whitespace());
+            }
+            let dir = verilate(&verilator, &rtl, &sources, &out.join(name), prefix, &params, hier, &jobs);
             driver.include(&dir).define(define, None);
             dirs.push(dir);
         }

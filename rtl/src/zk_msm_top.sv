@@ -5,15 +5,19 @@
 // Whole configurations by define, for hierarchical Verilator builds (which
 // cannot set parameters; a synthesis flow sets DP, LOCK, RQ, PD, Q, QBITS):
 //   ZK_CORE_AFF        the batched-affine core: DP 2, the lock table and a
-//                      block-RAM pending queue of 1,024 (LOCK 1), blocked
-//                      heads requeued (RQ 1); else the twisted Edwards core
+//                      block-RAM pending queue of ZK_AFF_PD (default 1,024)
+//                      entries (LOCK 1), blocked heads requeued (RQ 1);
+//                      else the twisted Edwards core
 //   ZK_CORE_BLS12_381  BLS12-381's base field (the batched-affine core
 //                      only); else zk_params.svh's ZK_Q (BLS12-377)
 `ifdef ZK_CORE_AFF
 `define ZK_TOP_DP 2
 `define ZK_TOP_LOCK 1
 `define ZK_TOP_RQ 1
-`define ZK_TOP_PD 1024
+`ifndef ZK_AFF_PD
+`define ZK_AFF_PD 1024
+`endif
+`define ZK_TOP_PD `ZK_AFF_PD
 `else
 `define ZK_TOP_DP 1
 `define ZK_TOP_LOCK `ZK_LOCK

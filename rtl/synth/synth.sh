@@ -10,6 +10,7 @@
 #   REPORT_ONLY=1 bash rtl/synth/synth.sh   # only pass 2, on the saved synth.il
 #   TOP=zk_fq_mul PARAMS="RW=384" bash rtl/synth/synth.sh   # one module alone
 #   TOP=zk_kmul PARAMS="W=96 LEVELS=1" bash rtl/synth/synth.sh  # (minutes)
+#   TOP=zk_fq_mul WIDELUT=0 bash rtl/synth/synth.sh  # synth_xilinx -nowidelut
 #
 # Takes tens of minutes on a loaded 2-core machine; not part of rtl/test.sh.
 set -eu
@@ -20,6 +21,11 @@ RTL=$PWD
 TOP=${TOP:-zk_te_madd}
 PARAMS=${PARAMS:-}
 SFX=$(echo "$PARAMS" | tr ' =' '_-' | sed 's/^./_&/')
+XOPT=""
+if [ "${WIDELUT:-1}" = 0 ]; then  # no LUT7-9 over MUXF7-9 (docs/RTL.md, "Counting LUTs for the U250")
+  SFX=${SFX}_nowide
+  XOPT="-nowidelut"
+fi
 if [ "$TOP" = zk_te_madd ]; then OUT=$RTL/build/synth$SFX; else OUT=$RTL/build/synth_$TOP$SFX; fi
 CHP=""
 for kv in $PARAMS; do CHP="$CHP
@@ -32,7 +38,7 @@ echo "== pass 1: synth_xilinx -family xcup -top $TOP $PARAMS ($(date -u +%H:%M:%
 cat >"$OUT/synth.ys" <<YS
 read_verilog -sv -I$RTL/src $SRCS$CHP
 hierarchy -check -top $TOP
-synth_xilinx -family xcup -top $TOP
+synth_xilinx -family xcup -top $TOP $XOPT
 write_rtlil $OUT/synth.il
 YS
 /usr/bin/time -f "pass 1: %e s wall, %U s user, %M KB max RSS" \

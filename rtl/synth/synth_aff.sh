@@ -12,6 +12,8 @@
 #   MUL=bb bash rtl/synth/synth_aff.sh       # the multipliers as black boxes (no DSP, minutes
 #                                            # less): everything else, to add to 7 x zk_fq_mul
 #   SHARE=3 MUL=bb bash rtl/synth/synth_aff.sh   # with ZK_AFF_SHARE = 3 (rtl/build/synth_aff381_mulbb_s3/*)
+#   WIDELUT=0 SHARE=4 MUL=bb bash rtl/synth/synth_aff.sh   # synth_xilinx -nowidelut
+#                                            # (docs/RTL.md, "Counting LUTs for the U250")
 #
 # `-uram`: the operation data is UltraRAM (ZK_AFF_OP_URAM, zk_params.svh).
 #
@@ -24,6 +26,11 @@ MUL=${MUL:-}
 SHARE=${SHARE:-1}
 OUT=$RTL/build/synth_aff$CURVE${MUL:+_mul$MUL}
 DEFS=""
+XOPT=""
+if [ "${WIDELUT:-1}" = 0 ]; then
+  OUT=${OUT}_nowide
+  XOPT="-nowidelut"
+fi
 if [ "$SHARE" != 1 ]; then
   OUT=${OUT}_s$SHARE
   DEFS="-DZK_AFF_SHARE=$SHARE"
@@ -69,7 +76,7 @@ if [ "${REPORT_ONLY:-0}" != 1 ]; then
   cat >"$OUT/synth.ys" <<YS
 read_verilog -sv $DEFS -I$RTL/src $SRCS $OUT/zk_dp_aff_top.sv
 hierarchy -check -top zk_dp_aff_top
-synth_xilinx -family xcup -uram -top zk_dp_aff_top
+synth_xilinx -family xcup -uram -top zk_dp_aff_top $XOPT
 write_rtlil $OUT/synth.il
 YS
   /usr/bin/time -f "pass 1: %e s wall, %U s user, %M KB max RSS" \

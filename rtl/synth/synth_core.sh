@@ -21,6 +21,9 @@
 #       the same with a pending queue of PD entries, its latency counters
 #       sized for the adder with ZK_AFF_SHARE = 4
 #       (rtl/build/synth_core_aff_c16_pd8192_s4/*)
+#   WIDELUT=0 ...   synth_xilinx -nowidelut: no LUT7-9 built of LUT6 halves and
+#       MUXF7-9 (the figures docs/RTL.md uses for the batched-affine core;
+#       "Counting LUTs for the U250" says why) (rtl/build/..._nowide*/*)
 #
 # Not part of rtl/test.sh (minutes of CPU per size).
 set -eu
@@ -45,6 +48,11 @@ if [ -n "${PD:-}" ]; then
   CHP="$CHP
 chparam -set PD $PD zk_msm_top"
 fi
+XOPT=""
+if [ "${WIDELUT:-1}" = 0 ]; then
+  OUT=${OUT}_nowide
+  XOPT="-nowidelut"
+fi
 if [ "${SHARE:-1}" != 1 ]; then
   OUT=${OUT}_s$SHARE
   DEFS="$DEFS -DZK_AFF_SHARE=$SHARE"
@@ -62,7 +70,7 @@ $CHP
 hierarchy -check -top zk_msm_top
 # hierarchy names the parameterised top \$paramod...: give it its name back
 rename -top zk_msm_top
-synth_xilinx -family xcup -uram -top zk_msm_top -flatten
+synth_xilinx -family xcup -uram -top zk_msm_top -flatten $XOPT
 tee -o $OUT/stat.txt stat
 write_rtlil $OUT/synth.il
 delete t:FDRE t:FDSE t:FDCE t:FDPE t:SRL16E t:SRLC32E t:URAM288 t:RAMB36E2 t:RAMB18E2 t:RAM*M t:RAM*M8 t:RAM*M16 t:RAM256X1D t:DSP48E2 t:$ADDER
