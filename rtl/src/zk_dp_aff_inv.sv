@@ -13,7 +13,7 @@
 // so done comes within zk_dp_aff_il(QBITS) = 2*QBITS + 2 steps for any
 // 0 < a < 2q with gcd(a, q) = 1 (q prime: a != q). a = 0 or a = q never
 // finishes (result meaningless); zk_dp_aff never inverts a zero product.
-// No multiplier, no DSP: u - v, x1 - x2 (+q), (x + q)/2 per step.
+// No multiplier, no DSP: six carry chains per step (below).
 module zk_dp_aff_inv #(
     parameter integer         NB = 384,
     parameter logic   [511:0] Q  = 512'h1
@@ -33,24 +33,38 @@ module zk_dp_aff_inv #(
   assign v1 = v == NB'(1);
   assign res = u1 ? x1 : x2;
 
-  // (x + (x odd ? q : 0)) / 2 for x < q
-  function automatic logic [NB-1:0] f_half(input logic [NB-1:0] x);
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic [NB:0] s;  // bit 0 is 0
-    /* verilator lint_on UNUSEDSIGNAL */
-    s = {1'b0, x} + (x[0] ? QX : '0);
-    f_half = s[NB:1];
-  endfunction
-  // (a - b) mod q for a, b < q
-  function automatic logic [NB-1:0] f_sub(input logic [NB-1:0] x, input logic [NB-1:0] y);
-    logic [NB:0] s;
-    s = {1'b0, x} - {1'b0, y};
-    if (s[NB]) s = s + QX;
-    f_sub = s[NB-1:0];
-  endfunction
-
-  logic [NB:0] uv;  // u - v, borrow in the top bit
+  // The step's arithmetic, six carry chains, each branch's operands chosen
+  // before it where the choice is known early (the low bits):
+  //   u - v, v - u;
+  //   h = (x + (x odd ? q : 0)) / 2 = x/2 mod q, x the halved side's
+  //     (u even: x1, else x2);
+  //   t = x1 - x2 (signed, |t| < q), and from it both odd cases at once:
+  //     (x1 - x2)/2 mod q = (t + k q)/2,   k = 1 if t odd, else 2 if t < 0, else 0
+  //     (x2 - x1)/2 mod q = (k' q - t)/2,  k' = 1 if t odd, else 2 if t > 0, else 0
+  //   (each sum even and in [0, 2q), so its half is canonical). t = 0 never
+  //   reaches them: x1 = x2 means u = v by the invariants, and u, v both odd
+  //   and equal is done (u = v = 1), so "t > 0" is "t not negative".
+  localparam logic [NB+1:0] Q1 = {1'b0, QX};
+  localparam logic [NB+1:0] Q2 = {QX, 1'b0};
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [NB:0] uv, vu;  // u - v (borrow in the top bit), v - u; bit 0 is 0 when used
+  logic [NB:0] hs;  // bit 0 is 0
+  /* verilator lint_on UNUSEDSIGNAL */
   assign uv = {1'b0, u} - {1'b0, v};
+  assign vu = {1'b0, v} - {1'b0, u};
+  logic [NB-1:0] hx;
+  assign hx = u[0] ? x2 : x1;
+  assign hs = {1'b0, hx} + (hx[0] ? QX : '0);
+  logic [NB:0] t;  // x1 - x2, two's complement
+  assign t = {1'b0, x1} - {1'b0, x2};
+  logic t_neg;
+  assign t_neg = t[NB];
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [NB+1:0] s12, s21;  // bit 0 is 0; the top bit is 0
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign s12 = {t[NB], t} + (t[0] ? Q1 : t_neg ? Q2 : '0);
+  assign s21 = (t[0] ? Q1 : t_neg ? '0 : Q2) - {t[NB], t};
+
   always_ff @(posedge clk) begin
     if (start) begin
       u  <= a;
@@ -60,16 +74,16 @@ module zk_dp_aff_inv #(
     end else if (!u1 && !v1) begin
       if (!u[0]) begin
         u  <= u >> 1;
-        x1 <= f_half(x1);
+        x1 <= hs[NB:1];
       end else if (!v[0]) begin
         v  <= v >> 1;
-        x2 <= f_half(x2);
+        x2 <= hs[NB:1];
       end else if (!uv[NB]) begin
         u  <= uv[NB:1];
-        x1 <= f_half(f_sub(x1, x2));
+        x1 <= s12[NB:1];
       end else begin
-        v  <= (v - u) >> 1;
-        x2 <= f_half(f_sub(x2, x1));
+        v  <= vu[NB:1];
+        x2 <= s21[NB:1];
       end
     end
   end
