@@ -13,7 +13,7 @@
 // so done comes within zk_dp_aff_il(QBITS) = 2*QBITS + 2 steps for any
 // 0 < a < 2q with gcd(a, q) = 1 (q prime: a != q). a = 0 or a = q never
 // finishes (result meaningless); zk_dp_aff never inverts a zero product.
-// No multiplier, no DSP: six carry chains per step (below).
+// No multiplier, no DSP: four carry chains per step (below).
 module zk_dp_aff_inv #(
     parameter integer         NB = 384,
     parameter logic   [511:0] Q  = 512'h1
@@ -33,37 +33,37 @@ module zk_dp_aff_inv #(
   assign v1 = v == NB'(1);
   assign res = u1 ? x1 : x2;
 
-  // The step's arithmetic, six carry chains, each branch's operands chosen
-  // before it where the choice is known early (the low bits):
-  //   u - v, v - u;
-  //   h = (x + (x odd ? q : 0)) / 2 = x/2 mod q, x the halved side's
-  //     (u even: x1, else x2);
-  //   t = x1 - x2 (signed, |t| < q), and from it both odd cases at once:
-  //     (x1 - x2)/2 mod q = (t + k q)/2,   k = 1 if t odd, else 2 if t < 0, else 0
-  //     (x2 - x1)/2 mod q = (k' q - t)/2,  k' = 1 if t odd, else 2 if t > 0, else 0
-  //   (each sum even and in [0, 2q), so its half is canonical). t = 0 never
-  //   reaches them: x1 = x2 means u = v by the invariants, and u, v both odd
-  //   and equal is done (u = v = 1), so "t > 0" is "t not negative".
+  // The step's arithmetic, four carry chains. Every branch but the halving
+  // of u or v ends in one "half mod q" of the side it updates, (y + k q)/2
+  // with the sum even and in [0, 2q) so that its half is canonical; one
+  // adder serves them all, its operands chosen after two parallel chains:
+  //   uv = u - v (its borrow: u < v), vu = v - u;
+  //   t = x1 - x2 (signed, |t| < q);
+  //   halving u (u even) or v:  y = x1 or x2,   k = 1 if y odd, else 0;
+  //   both odd, u >= v:          y = t,          k = 1 if t odd, else 2 if t < 0, else 0;
+  //   both odd, u < v:           y = -t,         k = 1 if t odd, else 2 if t > 0, else 0.
+  // t = 0 never reaches the odd cases: x1 = x2 means u = v by the
+  // invariants, and u, v both odd and equal is done (u = v = 1); so "t > 0"
+  // there is "t not negative".
   localparam logic [NB+1:0] Q1 = {1'b0, QX};
   localparam logic [NB+1:0] Q2 = {QX, 1'b0};
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [NB:0] uv, vu;  // u - v (borrow in the top bit), v - u; bit 0 is 0 when used
-  logic [NB:0] hs;  // bit 0 is 0
+  logic [NB:0] uv, vu;  // bit 0 is 0 where used
+  logic [NB+1:0] s;  // (y + k q): bit 0 and the top bit are 0
   /* verilator lint_on UNUSEDSIGNAL */
   assign uv = {1'b0, u} - {1'b0, v};
   assign vu = {1'b0, v} - {1'b0, u};
-  logic [NB-1:0] hx;
-  assign hx = u[0] ? x2 : x1;
-  assign hs = {1'b0, hx} + (hx[0] ? QX : '0);
   logic [NB:0] t;  // x1 - x2, two's complement
   assign t = {1'b0, x1} - {1'b0, x2};
-  logic t_neg;
-  assign t_neg = t[NB];
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [NB+1:0] s12, s21;  // bit 0 is 0; the top bit is 0
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign s12 = {t[NB], t} + (t[0] ? Q1 : t_neg ? Q2 : '0);
-  assign s21 = (t[0] ? Q1 : t_neg ? '0 : Q2) - {t[NB], t};
+  logic odd, neg, sub, two;
+  assign odd = u[0] && v[0];
+  assign neg = uv[NB];
+  assign sub = odd && neg;
+  assign two = t[NB] != neg;  // k = 2 when t is even (odd cases)
+  logic [NB+1:0] ys, kq;
+  assign ys = odd ? {t[NB], t} : {2'b0, u[0] ? x2 : x1};
+  assign kq = (odd ? t[0] : ys[0]) ? Q1 : (odd && two) ? Q2 : '0;
+  assign s = sub ? kq - ys : kq + ys;
 
   always_ff @(posedge clk) begin
     if (start) begin
@@ -74,16 +74,16 @@ module zk_dp_aff_inv #(
     end else if (!u1 && !v1) begin
       if (!u[0]) begin
         u  <= u >> 1;
-        x1 <= hs[NB:1];
+        x1 <= s[NB:1];
       end else if (!v[0]) begin
         v  <= v >> 1;
-        x2 <= hs[NB:1];
-      end else if (!uv[NB]) begin
+        x2 <= s[NB:1];
+      end else if (!neg) begin
         u  <= uv[NB:1];
-        x1 <= s12[NB:1];
+        x1 <= s[NB:1];
       end else begin
         v  <= vu[NB:1];
-        x2 <= s21[NB:1];
+        x2 <= s[NB:1];
       end
     end
   end
