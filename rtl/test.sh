@@ -34,7 +34,8 @@
 # each file, edge cases first; 0: all), VARIANTS (RTL models: "default" in CI, RTL_FULL "default
 # rw48 kara0 qport"), NET_VARIANTS (netlist models), JOBS (2), SEED (1),
 # CARGO_TARGET_DIR (honoured).
-# The batched-affine adder (zk_dp_aff, on AFF_CURVES: "381" in CI, "381 377"
+# AFF_INV: inversions per curve of the inverter unit's own bench (200; 2000
+# in RTL_FULL). The batched-affine adder (zk_dp_aff, on AFF_CURVES: "381" in CI, "381 377"
 # in RTL_FULL; docs/RTL.md, "Batched-affine adder"): AFF_OPS independent
 # operations per curve, AFF_ACC_OPS
 # bucket accumulations with the results fed back, the netlist (AFF_NET_CURVES:
@@ -62,6 +63,7 @@ if [ "$RTL_FULL" = 1 ]; then
   NET_VARIANTS=${NET_VARIANTS:-default rw48 kara0 qport}
   VARIANTS=${VARIANTS:-default rw48 kara0 qport}
   AFF_OPS=${AFF_OPS:-20000}
+  AFF_INV=${AFF_INV:-2000}
   AFF_ACC_OPS=${AFF_ACC_OPS:-20000}
   AFF_NET_OPS=${AFF_NET_OPS:-3000}
   AFF_NET_CURVES=${AFF_NET_CURVES:-381 377}
@@ -81,6 +83,7 @@ else
   NET_VARIANTS=${NET_VARIANTS:-default}
   VARIANTS=${VARIANTS:-default}
   AFF_OPS=${AFF_OPS:-3000}
+  AFF_INV=${AFF_INV:-200}
   AFF_ACC_OPS=${AFF_ACC_OPS:-3000}
   AFF_NET_OPS=${AFF_NET_OPS:-400}
   # the adder's netlist: RTL_FULL only by default (Yosys prep -flatten of its
@@ -414,6 +417,15 @@ for v in $VARIANTS; do
     bad "build $(rtl_of "$v") (see $B/$(rtl_of "$v").build.log)"
   fi
 done
+
+step "verilator: the inverter unit against its specification ($AFF_INV inversions per curve, BLS12-381 and BLS12-377)"
+rm -rf "$B/obj_aff_inv"
+if verilator --binary -O3 -Wno-fatal -Wno-lint -Wno-style -Isrc --top-module zk_dp_aff_inv_tb \
+  --Mdir "$B/obj_aff_inv" -o zk_dp_aff_inv_tb tb/zk_dp_aff_inv_tb.sv src/zk_dp_aff_inv.sv >"$B/aff_inv.build.log" 2>&1; then
+  if "$B/obj_aff_inv/zk_dp_aff_inv_tb" "+n=$AFF_INV" >"$B/aff_inv.out" 2>&1; then ok "$(head -1 "$B/aff_inv.out")"; else bad "zk_dp_aff_inv_tb (see $B/aff_inv.out)"; fi
+else
+  bad "build zk_dp_aff_inv_tb (see $B/aff_inv.build.log)"
+fi
 
 for c in $AFF_CURVES; do
   step "verilator: the batched-affine adder on BLS12-$c ($AFF_OPS operations, $AFF_ACC_OPS accumulated)"

@@ -1,0 +1,125 @@
+// zk_dp_aff_inv_tb -- the inverter unit against its specification, on
+// BLS12-381 and BLS12-377: started with 0 < a < 2q (a != q), after
+// zk_dp_aff_il(QBITS) steps its result r is canonical (r < q) and
+// r * a = R^2 (mod q), R = 2^NB. Edge operands (1, 2, q - 1, q + 1,
+// 2q - 1) and uniform ones; each check uses wide integer arithmetic of
+// the simulator, nothing from the unit. Half the starts come before the
+// previous inversion is done (a start reloads the unit). Self-checking;
+// rtl/test.sh builds it (Verilator's --binary) and runs it with +n=STARTS
+// (default 2000 per curve).
+`include "zk_params.svh"
+module zk_dp_aff_inv_tb;
+`include "zk_funcs.svh"
+  localparam integer NB = 384;
+  localparam logic [511:0] QA = `ZK_Q_BLS12_381;
+  localparam logic [511:0] QB = `ZK_Q;
+  localparam integer ILA = zk_dp_aff_il(`ZK_QBITS_BLS12_381);
+  localparam integer ILB = zk_dp_aff_il(`ZK_QBITS);
+
+  logic clk = 1'b0;
+  always #1 clk = ~clk;
+  logic st_a = 1'b0, st_b = 1'b0;
+  logic [NB-1:0] a_a = '0, a_b = '0, r_a, r_b;
+  zk_dp_aff_inv #(.NB(NB), .Q(QA)) u_a (.clk(clk), .start(st_a), .a(a_a), .res(r_a));
+  zk_dp_aff_inv #(.NB(NB), .Q(QB)) u_b (.clk(clk), .start(st_b), .a(a_b), .res(r_b));
+
+  function automatic logic [NB-1:0] operand(input logic [NB-1:0] q, input integer bits, input integer k);
+    logic [NB-1:0] r;
+    case (k % 10)
+      0: r = 1;
+      1: r = 2;
+      2: r = q - 1;
+      3: r = q + 1;
+      4: r = (q << 1) - 1;
+      default: begin
+        for (int i = 0; i < NB / 32; i++) r[i*32+:32] = $urandom;
+        r = r & ((384'd1 << bits) - 1);  // below 2q on both curves
+        if (r == '0 || r == q) r = 3;
+      end
+    endcase
+    return r;
+  endfunction
+
+  // (x + y) mod q and x * y mod q by doubling and adding, x, y < 2q:
+  // narrow arithmetic only (Verilator 5.006 aborts on wide constant modulo)
+  function automatic logic [NB-1:0] addm(input logic [NB-1:0] x, input logic [NB-1:0] y, input logic [NB-1:0] q);
+    logic [NB+1:0] z;
+    z = {2'b0, x} + {2'b0, y};
+    while (z >= {2'b0, q}) z = z - {2'b0, q};
+    return z[NB-1:0];
+  endfunction
+  function automatic logic [NB-1:0] mulm(input logic [NB-1:0] x, input logic [NB-1:0] y, input logic [NB-1:0] q);
+    logic [NB-1:0] acc, xr;
+    acc = '0;
+    xr = addm(x, '0, q);
+    for (int i = NB - 1; i >= 0; i--) begin
+      acc = addm(acc, acc, q);
+      if (y[i]) acc = addm(acc, xr, q);
+    end
+    return acc;
+  endfunction
+  // 2^(2 NB) mod q
+  function automatic logic [NB-1:0] r2_of(input logic [NB-1:0] q);
+    logic [NB-1:0] z;
+    z = 384'd1;
+    for (int i = 0; i < 2 * NB; i++) z = addm(z, z, q);
+    return z;
+  endfunction
+
+  // (checked outside the stimulus process: Verilator runs a process that
+  // waits on the clock as a coroutine with a small stack)
+  logic [NB-1:0] c_r = '0, c_a = '0, c_q = 384'd3, c_r2 = '0;
+  bit c_ok;
+  always_comb c_ok = c_r < c_q && mulm(c_r, c_a, c_q) == c_r2;
+
+  integer n = 2000, fails = 0, done = 0;
+  task automatic one(input bit curve_a, input integer k);
+    logic [NB-1:0] q, a, r;
+    integer il, early;
+    q = curve_a ? QA[NB-1:0] : QB[NB-1:0];
+    il = curve_a ? ILA : ILB;
+    a = operand(q, curve_a ? `ZK_QBITS_BLS12_381 : `ZK_QBITS, k);
+    // every other start interrupts a random earlier operand first
+    early = k % 2 == 1 ? 1 + $urandom % il : 0;
+    if (early != 0) begin
+      @(negedge clk);
+      if (curve_a) begin st_a = 1'b1; a_a = operand(q, `ZK_QBITS_BLS12_381, k + 5); end
+      else begin st_b = 1'b1; a_b = operand(q, `ZK_QBITS, k + 5); end
+      @(negedge clk);
+      st_a = 1'b0;
+      st_b = 1'b0;
+      repeat (early - 1) @(negedge clk);
+    end
+    @(negedge clk);
+    if (curve_a) begin st_a = 1'b1; a_a = a; end else begin st_b = 1'b1; a_b = a; end
+    @(negedge clk);
+    st_a = 1'b0;
+    st_b = 1'b0;
+    repeat (il) @(negedge clk);
+    r = curve_a ? r_a : r_b;
+    c_r = r;
+    c_a = a;
+    c_q = q;
+    c_r2 = curve_a ? r2_a : r2_b;
+    @(negedge clk);
+    if (!c_ok) begin
+      fails++;
+      if (fails <= 3) $display("FAIL %s a = %h: r = %h", curve_a ? "BLS12-381" : "BLS12-377", a, r);
+    end
+    done++;
+  endtask
+
+  logic [NB-1:0] r2_a, r2_b;
+  initial begin
+    r2_a = r2_of(QA[NB-1:0]);
+    r2_b = r2_of(QB[NB-1:0]);
+    void'($value$plusargs("n=%d", n));
+    for (int k = 0; k < n; k++) begin
+      one(1'b1, k);
+      one(1'b0, k);
+    end
+    $display("zk_dp_aff_inv_tb: %0d inversions (BLS12-381, BLS12-377), %0d wrong", done, fails);
+    if (fails != 0) $fatal(1, "zk_dp_aff_inv_tb: FAIL");
+    $finish;
+  end
+endmodule
