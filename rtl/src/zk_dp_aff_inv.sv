@@ -42,9 +42,10 @@ module zk_dp_aff_inv #(
   //   halving u (u even) or v:  y = x1 or x2,   k = 1 if y odd, else 0;
   //   both odd, u >= v:          y = t,          k = 1 if t odd, else 2 if t < 0, else 0;
   //   both odd, u < v:           y = -t,         k = 1 if t odd, else 2 if t > 0, else 0.
-  // t = 0 never reaches the odd cases: x1 = x2 means u = v by the
-  // invariants, and u, v both odd and equal is done (u = v = 1); so "t > 0"
-  // there is "t not negative".
+  // t = 0 never reaches the odd cases: x1 = x2 means u = v (mod q) by the
+  // invariants, so u = v for two odd values below 2q (their difference is
+  // even, q odd), and u, v both odd and equal is done (u = v = 1); so
+  // "t > 0" there is "t not negative".
   localparam logic [NB+1:0] Q1 = {1'b0, QX};
   localparam logic [NB+1:0] Q2 = {QX, 1'b0};
   /* verilator lint_off UNUSEDSIGNAL */
