@@ -8,11 +8,15 @@
 
 use crate::console::{one_line, shown};
 use std::path::Path;
-use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 
 /// The message the handler writes (leaked: it lives as long as the process).
 static MESSAGE: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
 static MESSAGE_LEN: AtomicUsize = AtomicUsize::new(0);
+/// Set by the first thread to fault: the others, faulting on the same
+/// truncated pages at once, wait for it to exit instead of writing the line
+/// again.
+static REPORTING: AtomicBool = AtomicBool::new(false);
 
 /// Turn SIGBUS on a truncated mapping of one of `files` into a one-line
 /// error naming them, for the rest of the process.
@@ -43,13 +47,20 @@ pub fn guard_truncation(files: &[&Path]) {
 
 #[cfg(target_os = "linux")]
 extern "C" fn on_sigbus(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
-    // SAFETY: the kernel passes a valid siginfo with SA_SIGINFO; write and
-    // _exit are async-signal-safe, and the message is never freed.
+    // SAFETY: the kernel passes a valid siginfo with SA_SIGINFO; write,
+    // pause, _exit and lock-free atomics are async-signal-safe, and the
+    // message is never freed.
     unsafe {
         if (*info).si_code != libc::BUS_ADRERR {
             // another cause: the default action (the fault recurs on return)
             libc::signal(libc::SIGBUS, libc::SIG_DFL);
             return;
+        }
+        if REPORTING.swap(true, Ordering::SeqCst) {
+            // another thread writes the line and exits the process
+            loop {
+                libc::pause();
+            }
         }
         let (ptr, len) = (MESSAGE.load(Ordering::SeqCst), MESSAGE_LEN.load(Ordering::SeqCst));
         if !ptr.is_null() {
