@@ -193,7 +193,7 @@ pub fn configs() -> Vec<ZkConfig> {
     // the batched-affine core against ZPrize 2023's four 2^24 MSMs, on both
     // curves: three cores as built; three and four with three chains per
     // inverter unit; four with four per unit (docs/RTL.md, "Counting LUTs
-    // for the U250": three cores fit at <= 80%, four do not)
+    // for the U250": four fit at <= 80% at three or four chains per unit)
     for field in [ScalarField::Bls12_381, ScalarField::Bls12_377] {
         let aff = ZkConfig {
             affine: Some(AffineCore::built(field)),
