@@ -1,13 +1,14 @@
-//! The GLV endomorphism of BLS12 G1 (Gallant, Lambert, Vanstone 2001):
+//! The GLV endomorphism of G1 (Gallant, Lambert, Vanstone 2001):
 //! phi(x, y) = (beta x, y), beta a primitive cube root of unity in Fq, acts
 //! on G1 as multiplication by lambda, a cube root of unity mod r. An MSM
-//! with 255-bit scalars becomes one over the points P_i and phi(P_i) with
-//! half-size scalars: k = k0 + k1 lambda (mod r).
+//! with 254- or 255-bit scalars becomes one over the points P_i and
+//! phi(P_i) with half-size scalars: k = k0 + k1 lambda (mod r). Two ways to
+//! split k, by the curve family:
 //!
-//! For a BLS12 seed z, r = z^4 - z^2 + 1 = (z^2 - 1) z^2 + 1, so
-//! lambda = z^2 - 1 (a 127- or 128-bit number) is a root of
-//! lambda^2 + lambda + 1 = r. This module takes the beta that pairs with it
-//! (the other cube root, beta^2, acts as -z^2, the one
+//! **BLS12** ([`Glv::for_curve`]): for a seed z, r = z^4 - z^2 + 1 =
+//! (z^2 - 1) z^2 + 1, so lambda = z^2 - 1 (a 127- or 128-bit number) is a
+//! root of lambda^2 + lambda + 1 = r. This module takes the beta that pairs
+//! with it (the other cube root, beta^2, acts as -z^2, the one
 //! [`crate::subgroup`] tests membership with). Since r - 1 = lambda z^2 the
 //! division k = k1 lambda + k0 gives 0 <= k0 < lambda, 0 <= k1 <= z^2, and
 //! two corrections make both halves signed and at most half that:
@@ -15,6 +16,17 @@
 //! r = lambda z^2 + 1 from k (k1 -= z^2, k0 -= 1). |k0|, |k1| < 2^126 on
 //! BLS12-377 and < 2^127 on BLS12-381 ([`Glv::half_bits`]). z's sign (negative
 //! for BLS12-381) does not enter: only z^2 does.
+//!
+//! **BN** ([`Glv::for_bn_curve`]): lambda = 36x^3 + 18x^2 + 6x + 1 (x the
+//! seed) is a 190-bit cube root of unity mod r, so there is no short
+//! division; instead the lattice {(a, b) : a + b lambda = 0 mod r} has the
+//! short basis v1 = (2x + 1, -(6x^2 + 2x)), v2 = (6x^2 + 4x + 1, 2x + 1) of
+//! determinant r, and Babai's rounding writes (k, 0) = beta1 v1 + beta2 v2,
+//! beta1 = k (2x + 1) / r, beta2 = k (6x^2 + 2x) / r, rounds both to c1, c2
+//! and keeps (k0, k1) = (k, 0) - c1 v1 - c2 v2, a lattice translate of
+//! (k, 0), so k0 + k1 lambda = k mod r. The rounding is a product with
+//! round(2^320 b / r) (error below 2^-66 for k < r < 2^255), so |k0|, |k1| are at most
+//! (1/2 + 2^-66) (|v1| + |v2|) coordinatewise: < 2^126 on BN254.
 
 use crate::{Affine, SwCurve};
 use zkmsm_field::PrimeField;
@@ -24,12 +36,34 @@ use zkmsm_field::PrimeField;
 pub struct Glv<F> {
     /// The cube root of unity with phi(P) = lambda P on G1.
     pub beta: F,
-    /// z^2, z the curve's seed.
-    pub z2: u128,
-    /// lambda = z^2 - 1.
-    pub lambda: u128,
-    /// floor(2^256 / lambda), 3 limbs (Barrett reciprocal of the division).
-    recip: [u64; 3],
+    /// lambda, canonical little-endian limbs (below r).
+    pub lambda: [u64; 4],
+    split: Split,
+}
+
+/// How a scalar is split (see the module's documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Split {
+    /// BLS12: division by lambda = z^2 - 1.
+    Seed {
+        /// z^2, z the curve's seed.
+        z2: u128,
+        /// lambda = z^2 - 1.
+        lambda: u128,
+        /// floor(2^256 / lambda), 3 limbs (Barrett reciprocal of the division).
+        recip: [u64; 3],
+    },
+    /// BN: Babai rounding in the basis (a1, -b1), (a2, b2), all four positive.
+    Lattice {
+        /// v1 = (a1, -b1), v2 = (a2, b2).
+        a1: u128,
+        b1: u128,
+        a2: u128,
+        b2: u128,
+        /// round(2^320 b2 / r), round(2^320 b1 / r): beta1 and beta2 per unit of k.
+        g1: [u64; 4],
+        g2: [u64; 4],
+    },
 }
 
 /// A scalar's two halves: k = k0 + k1 lambda (mod r), each below
@@ -78,26 +112,162 @@ fn reciprocal(d: u128) -> [u64; 3] {
     [q[0], q[1], q[2]]
 }
 
-impl<F: PrimeField> Glv<F> {
-    /// The constants for seed |z| = `z_abs`, with `beta` the matching cube root of unity (found
-    /// and checked by [`Glv::for_curve`]).
-    fn new(z_abs: u64, beta: F) -> Self {
-        let z2 = z_abs as u128 * z_abs as u128;
-        let lambda = z2 - 1;
-        Self { beta, z2, lambda, recip: reciprocal(lambda) }
+/// a >= b for little-endian limbs of one length.
+fn geq(a: &[u64], b: &[u64]) -> bool {
+    for i in (0..a.len()).rev() {
+        if a[i] != b[i] {
+            return a[i] > b[i];
+        }
     }
+    true
+}
 
-    /// The constants of curve C with seed |z| = `z_abs`: beta is the cube root of unity of Fq
-    /// for which phi(G) = (z^2 - 1) G.
-    pub fn for_curve<C: SwCurve<Base = F>>(z_abs: u64) -> Self {
+/// a -= b for little-endian limbs of one length (a >= b).
+fn sub_assign(a: &mut [u64], b: &[u64]) {
+    let mut borrow = false;
+    for i in 0..a.len() {
+        let (d1, b1) = a[i].overflowing_sub(b[i]);
+        let (d2, b2) = d1.overflowing_sub(borrow as u64);
+        a[i] = d2;
+        borrow = b1 || b2;
+    }
+}
+
+/// round(2^320 m / r) for r < 2^255 (4 limbs) and m < 2^128, by restoring
+/// division of 2^321 m by r, then halving with rounding (init only).
+fn scaled_quotient(m: u128, r: &[u64; 4]) -> [u64; 4] {
+    // the numerator 2^321 m, bit by bit from its top (bit 448 at most)
+    let mut num = [0u64; 8];
+    num[5] = (m as u64) << 1;
+    num[6] = (m >> 63) as u64;
+    num[7] = (m >> 127) as u64;
+    let mut quo = [0u64; 8];
+    let mut rem = [0u64; 5]; // rem < r < 2^255, 2 rem + 1 < 2^256: 5 limbs hold it
+    let r5 = [r[0], r[1], r[2], r[3], 0];
+    for i in (0..512).rev() {
+        // rem = 2 rem + bit i
+        for j in (1..5).rev() {
+            rem[j] = (rem[j] << 1) | (rem[j - 1] >> 63);
+        }
+        rem[0] = (rem[0] << 1) | ((num[i / 64] >> (i % 64)) & 1);
+        if geq(&rem, &r5) {
+            sub_assign(&mut rem, &r5);
+            quo[i / 64] |= 1 << (i % 64);
+        }
+    }
+    // quo = floor(2^321 m / r); round(2^320 m / r) = floor((quo + 1) / 2)
+    let mut carry = 1u64;
+    for limb in quo.iter_mut() {
+        let (v, c) = limb.overflowing_add(carry);
+        *limb = v;
+        carry = c as u64;
+    }
+    for j in 0..7 {
+        quo[j] = (quo[j] >> 1) | (quo[j + 1] << 63);
+    }
+    quo[7] >>= 1;
+    assert!(quo[4..].iter().all(|&l| l == 0), "2^320 m / r fits 4 limbs for m < 2^128, r > 2^194");
+    [quo[0], quo[1], quo[2], quo[3]]
+}
+
+/// round(k g / 2^320) for k, g of 4 limbs (the result below 2^128).
+fn round_scaled(k: &[u64; 4], g: &[u64; 4]) -> u128 {
+    let mut wide = [0u64; 8];
+    mul_into(k, g, &mut wide);
+    // add 2^319, then take bits 320..448
+    let (v, c) = wide[4].overflowing_add(1 << 63);
+    wide[4] = v;
+    let mut carry = c;
+    for limb in wide[5..].iter_mut() {
+        let (v, c) = limb.overflowing_add(carry as u64);
+        *limb = v;
+        carry = c;
+    }
+    debug_assert_eq!(wide[7], 0);
+    wide[5] as u128 | (wide[6] as u128) << 64
+}
+
+/// The polynomial with these coefficients (highest first) at x, in 4 limbs.
+fn poly_at(coeffs: &[u64], x: u64) -> [u64; 4] {
+    // Horner: acc = acc x + c, from the highest coefficient
+    let mut acc = [0u64; 4];
+    for &c in coeffs {
+        let mut next = [0u64; 5];
+        mul_into(&acc, &[x], &mut next);
+        let mut carry = c as u128;
+        for limb in next.iter_mut() {
+            let t = *limb as u128 + carry;
+            *limb = t as u64;
+            carry = t >> 64;
+        }
+        assert!(next[4] == 0, "the polynomial fits 256 bits");
+        acc.copy_from_slice(&next[..4]);
+    }
+    acc
+}
+
+impl<F: PrimeField> Glv<F> {
+    /// The beta of `C` with phi(G) = lambda G (checked on the generator).
+    fn beta_for<C: SwCurve<Base = F>>(lambda: &[u64]) -> F {
         let g = C::generator();
-        let z2 = z_abs as u128 * z_abs as u128;
-        let want = g.mul_bigint(&limbs2(z2 - 1));
-        let beta = crate::subgroup::cube_roots_of_unity::<F>()
+        let want = g.mul_bigint(lambda);
+        crate::subgroup::cube_roots_of_unity::<F>()
             .into_iter()
             .find(|b| phi_with(&g, *b).to_xyzz() == want)
-            .expect("one cube root of unity acts as z^2 - 1 on G1");
-        Self::new(z_abs, beta)
+            .expect("one cube root of unity acts as lambda on G1")
+    }
+
+    /// The constants of BLS12 curve C with seed |z| = `z_abs`: lambda = z^2 - 1, and beta the
+    /// cube root of unity of Fq for which phi(G) = lambda G.
+    pub fn for_curve<C: SwCurve<Base = F>>(z_abs: u64) -> Self {
+        let z2 = z_abs as u128 * z_abs as u128;
+        let lambda = z2 - 1;
+        let l = limbs2(lambda);
+        Self {
+            beta: Self::beta_for::<C>(&l),
+            lambda: [l[0], l[1], 0, 0],
+            split: Split::Seed { z2, lambda, recip: reciprocal(lambda) },
+        }
+    }
+
+    /// The constants of BN curve C with seed x > 0: lambda = 36x^3 + 18x^2 + 6x + 1, the short
+    /// basis above, and beta the cube root of unity of Fq for which phi(G) = lambda G.
+    pub fn for_bn_curve<C: SwCurve<Base = F>>(x: u64) -> Self {
+        let lambda = poly_at(&[36, 18, 6, 1], x);
+        let mut r = [0u64; 4];
+        r.copy_from_slice(&C::ORDER[..4]);
+        let (xx, x2) = (x as u128, x as u128 * x as u128);
+        let (a1, b1) = (2 * xx + 1, 6 * x2 + 2 * xx);
+        let (a2, b2) = (6 * x2 + 4 * xx + 1, 2 * xx + 1);
+        Self {
+            beta: Self::beta_for::<C>(&lambda),
+            lambda,
+            split: Split::Lattice {
+                a1,
+                b1,
+                a2,
+                b2,
+                g1: scaled_quotient(b2, &r),
+                g2: scaled_quotient(b1, &r),
+            },
+        }
+    }
+
+    /// The BLS12 division's (lambda, z^2); `None` for a lattice split.
+    pub fn seed_split(&self) -> Option<(u128, u128)> {
+        match self.split {
+            Split::Seed { z2, lambda, .. } => Some((lambda, z2)),
+            Split::Lattice { .. } => None,
+        }
+    }
+
+    /// The lattice basis v1 = (a1, -b1), v2 = (a2, b2) as [a1, b1, a2, b2]; `None` for a seed
+    /// split.
+    pub fn lattice_basis(&self) -> Option<[u128; 4]> {
+        match self.split {
+            Split::Lattice { a1, b1, a2, b2, .. } => Some([a1, b1, a2, b2]),
+            Split::Seed { .. } => None,
+        }
     }
 
     /// phi(P) = (beta x, y): lambda P for P in G1, one multiplication.
@@ -107,51 +277,72 @@ impl<F: PrimeField> Glv<F> {
     }
 
     /// Bits of the halves' absolute values: every |k0|, |k1| is below 2^half_bits (126 on
-    /// BLS12-377, 127 on BLS12-381).
+    /// BLS12-377 and BN254, 127 on BLS12-381).
     pub fn half_bits(&self) -> u32 {
-        let bound = (self.lambda / 2 + 1).max(self.z2 / 2);
+        let bound = match self.split {
+            Split::Seed { z2, lambda, .. } => (lambda / 2 + 1).max(z2 / 2),
+            // (1/2 + 2^-66) (u + v) < (u + v) / 2 + 2 for u + v < 2^128 (see the module's
+            // documentation)
+            Split::Lattice { a1, b1, a2, b2, .. } => (a1 / 2 + a2 / 2 + 2).max(b1 / 2 + b2 / 2 + 2),
+        };
         128 - bound.leading_zeros()
     }
 
-    /// k (canonical, below r = lambda z^2 + 1) as k0 + k1 lambda, halves balanced around zero.
+    /// k (canonical, below r) as k0 + k1 lambda, halves balanced around zero.
     pub fn decompose(&self, k: &[u64; 4]) -> Halves {
-        // q = floor(k recip / 2^256) <= floor(k / lambda), at most two short
-        let mut wide = [0u64; 7];
-        mul_into(k, &self.recip, &mut wide);
-        let mut q = wide[4] as u128 | (wide[5] as u128) << 64;
-        debug_assert_eq!(wide[6], 0);
-        // rem = k - q lambda (fits 256 bits, and is below 3 lambda)
-        let mut ql = [0u64; 4];
-        mul_into(&limbs2(q), &limbs2(self.lambda), &mut ql);
-        let mut rem = [0u64; 4];
-        let mut borrow = 0u64;
-        for i in 0..4 {
-            let (d1, b1) = k[i].overflowing_sub(ql[i]);
-            let (d2, b2) = d1.overflowing_sub(borrow);
-            rem[i] = d2;
-            borrow = (b1 || b2) as u64;
+        match self.split {
+            Split::Seed { z2, lambda, recip } => decompose_seed(k, z2, lambda, &recip),
+            Split::Lattice { a1, b1, a2, b2, g1, g2 } => {
+                let c1 = round_scaled(k, &g1);
+                let c2 = round_scaled(k, &g2);
+                // the true halves are below 2^127: arithmetic mod 2^128 gives them exactly
+                let k_lo = k[0] as u128 | (k[1] as u128) << 64;
+                let k0 = k_lo.wrapping_sub(c1.wrapping_mul(a1)).wrapping_sub(c2.wrapping_mul(a2));
+                let k1 = c1.wrapping_mul(b1).wrapping_sub(c2.wrapping_mul(b2));
+                Halves { k0: k0 as i128, k1: k1 as i128 }
+            }
         }
-        debug_assert!(borrow == 0 && rem[2] < 4 && rem[3] == 0, "Barrett estimate too small");
-        // rem < 3 lambda < 2^130: correct while it is at least lambda
-        let (mut lo, mut hi) = (rem[0] as u128 | (rem[1] as u128) << 64, rem[2]);
-        while hi > 0 || lo >= self.lambda {
-            let (d, b) = lo.overflowing_sub(self.lambda);
-            lo = d;
-            hi -= b as u64;
-            q += 1;
-        }
-        let rem = lo;
-        let (mut k0, mut k1) = (rem as i128, q as i128);
-        if rem > self.lambda / 2 {
-            k0 -= self.lambda as i128;
-            k1 += 1;
-        }
-        if k1 as u128 > self.z2 / 2 {
-            k1 -= self.z2 as i128;
-            k0 -= 1;
-        }
-        Halves { k0, k1 }
     }
+}
+
+/// The BLS12 split (see the module's documentation).
+fn decompose_seed(k: &[u64; 4], z2: u128, lambda: u128, recip: &[u64; 3]) -> Halves {
+    // q = floor(k recip / 2^256) <= floor(k / lambda), at most two short
+    let mut wide = [0u64; 7];
+    mul_into(k, recip, &mut wide);
+    let mut q = wide[4] as u128 | (wide[5] as u128) << 64;
+    debug_assert_eq!(wide[6], 0);
+    // rem = k - q lambda (fits 256 bits, and is below 3 lambda)
+    let mut ql = [0u64; 4];
+    mul_into(&limbs2(q), &limbs2(lambda), &mut ql);
+    let mut rem = [0u64; 4];
+    let mut borrow = 0u64;
+    for i in 0..4 {
+        let (d1, b1) = k[i].overflowing_sub(ql[i]);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        rem[i] = d2;
+        borrow = (b1 || b2) as u64;
+    }
+    debug_assert!(borrow == 0 && rem[2] < 4 && rem[3] == 0, "Barrett estimate too small");
+    // rem < 3 lambda < 2^130: correct while it is at least lambda
+    let (mut lo, mut hi) = (rem[0] as u128 | (rem[1] as u128) << 64, rem[2]);
+    while hi > 0 || lo >= lambda {
+        let (d, b) = lo.overflowing_sub(lambda);
+        lo = d;
+        hi -= b as u64;
+        q += 1;
+    }
+    let rem = lo;
+    let (mut k0, mut k1) = (rem as i128, q as i128);
+    if rem > lambda / 2 {
+        k0 -= lambda as i128;
+        k1 += 1;
+    }
+    if k1 as u128 > z2 / 2 {
+        k1 -= z2 as i128;
+        k0 -= 1;
+    }
+    Halves { k0, k1 }
 }
 
 fn phi_with<C: SwCurve>(p: &Affine<C>, beta: C::Base) -> Affine<C> {
@@ -161,7 +352,7 @@ fn phi_with<C: SwCurve>(p: &Affine<C>, beta: C::Base) -> Affine<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Bls12_377, Bls12_381, MsmCurve};
+    use crate::{Bls12_377, Bls12_381, Bn254, MsmCurve};
     use rand::{Rng, SeedableRng};
 
     fn fr_u128<C: MsmCurve>(v: u128) -> C::Scalar {
@@ -203,7 +394,7 @@ mod tests {
     /// k0 + k1 lambda == k in Fr, both halves within the bound.
     fn check_halves<C: MsmCurve>(glv: &Glv<C::Base>, k: &[u64; 4]) -> Halves {
         let h = glv.decompose(k);
-        let lambda = fr_u128::<C>(glv.lambda);
+        let lambda = fr_limbs::<C>(&glv.lambda);
         assert_eq!(fr::<C>(h.k0) + fr::<C>(h.k1) * lambda, fr_limbs::<C>(k), "{k:x?} -> {h:?}");
         let bound = 1u128 << glv.half_bits();
         assert!(h.k0.unsigned_abs() < bound && h.k1.unsigned_abs() < bound, "{k:x?} -> {h:?}");
@@ -213,13 +404,32 @@ mod tests {
     fn constants<C: MsmCurve>(half_bits: u32) {
         let glv = C::glv().unwrap();
         assert_eq!(glv.half_bits(), half_bits, "{}", C::NAME);
-        // lambda is a primitive cube root of unity mod r, and r = lambda z^2 + 1
-        let lambda = fr_u128::<C>(glv.lambda);
+        // lambda is a primitive cube root of unity mod r
+        let lambda = fr_limbs::<C>(&glv.lambda);
         assert!((lambda.square() + lambda + C::Scalar::ONE).is_zero());
         assert!(lambda != C::Scalar::ONE);
-        let mut r_minus_1 = [0u64; 4];
-        mul_into(&limbs2(glv.lambda), &limbs2(glv.z2), &mut r_minus_1);
-        assert_eq!(r_minus_1, r_minus::<C>(1));
+        if let Some((lam, z2)) = glv.seed_split() {
+            // r = lambda z^2 + 1
+            let mut r_minus_1 = [0u64; 4];
+            mul_into(&limbs2(lam), &limbs2(z2), &mut r_minus_1);
+            assert_eq!(r_minus_1, r_minus::<C>(1));
+        }
+        if let Some([a1, b1, a2, b2]) = glv.lattice_basis() {
+            // a + b lambda = 0 for both basis vectors, and the determinant a1 b2 + a2 b1 is r
+            assert!((fr_u128::<C>(a1) - fr_u128::<C>(b1) * lambda).is_zero());
+            assert!((fr_u128::<C>(a2) + fr_u128::<C>(b2) * lambda).is_zero());
+            let (mut d1, mut d2) = ([0u64; 4], [0u64; 4]);
+            mul_into(&limbs2(a1), &limbs2(b2), &mut d1);
+            mul_into(&limbs2(a2), &limbs2(b1), &mut d2);
+            let mut det = [0u64; 4];
+            let mut carry = 0u128;
+            for i in 0..4 {
+                let t = d1[i] as u128 + d2[i] as u128 + carry;
+                det[i] = t as u64;
+                carry = t >> 64;
+            }
+            assert_eq!(&det[..], C::ORDER, "det = r");
+        }
         // beta is a primitive cube root of unity of Fq
         let b = glv.beta;
         assert!(b != C::Base::ONE && b * b * b == C::Base::ONE);
@@ -228,8 +438,8 @@ mod tests {
         let mut points = vec![C::generator()];
         points.extend((0..8).map(|_| Affine::<C>::random_in_subgroup(&mut rng)));
         for p in &points {
-            assert_eq!(glv.phi(p).to_xyzz(), p.mul_bigint(&limbs2(glv.lambda)), "{}", C::NAME);
-            assert!(phi_with(p, b * b).to_xyzz() != p.mul_bigint(&limbs2(glv.lambda)));
+            assert_eq!(glv.phi(p).to_xyzz(), p.mul_bigint(&glv.lambda), "{}", C::NAME);
+            assert!(phi_with(p, b * b).to_xyzz() != p.mul_bigint(&glv.lambda));
         }
         assert!(glv.phi(&Affine::<C>::identity()).is_identity());
     }
@@ -242,6 +452,38 @@ mod tests {
     #[test]
     fn constants_bls12_381() {
         constants::<Bls12_381>(127);
+    }
+
+    #[test]
+    fn constants_bn254() {
+        constants::<Bn254>(126);
+    }
+
+    /// round(2^320 m / r) against m, r small enough to check with u128 arithmetic scaled down:
+    /// q = scaled_quotient(m, r) satisfies |q r - 2^320 m| <= r / 2.
+    #[test]
+    fn scaled_quotient_rounds_to_nearest() {
+        let r = <Bn254 as crate::SwCurve>::ORDER;
+        let r: [u64; 4] = r.try_into().unwrap();
+        for m in [1u128, 2, 3, 0x44e992b44a6909f1, (1 << 127) - 1, 0x6f4d8248eeb859fc8211bbeb7d4f1128] {
+            let q = scaled_quotient(m, &r);
+            // q r and 2^320 m in 8 limbs
+            let mut qr = [0u64; 8];
+            mul_into(&q, &r, &mut qr);
+            let mut m320 = [0u64; 8];
+            m320[5] = m as u64;
+            m320[6] = (m >> 64) as u64;
+            let (hi, lo) = if geq(&qr, &m320) { (qr, m320) } else { (m320, qr) };
+            let mut diff = hi;
+            sub_assign(&mut diff, &lo);
+            let mut twice = [0u64; 8];
+            for i in 0..8 {
+                twice[i] = (diff[i] << 1) | if i > 0 { diff[i - 1] >> 63 } else { 0 };
+            }
+            let mut r8 = [0u64; 8];
+            r8[..4].copy_from_slice(&r);
+            assert!(geq(&r8, &twice), "m = {m:#x}: off by more than r / 2");
+        }
     }
 
     /// The reciprocal is floor(2^256 / d): d q <= 2^256 < d (q + 1).
@@ -268,7 +510,7 @@ mod tests {
 
     fn decomposition<C: MsmCurve>(seed: u64) {
         let glv = C::glv().unwrap();
-        let (lam, z2) = (glv.lambda, glv.z2);
+        let (lam, z2) = glv.seed_split().unwrap();
         let limbs = |v: u128| [v as u64, (v >> 64) as u64, 0, 0];
         let mul = |a: u128, b: u128| {
             let mut out = [0u64; 4];
@@ -335,5 +577,47 @@ mod tests {
     #[test]
     fn decomposition_bls12_381() {
         decomposition::<Bls12_381>(12);
+    }
+
+    /// The lattice split: edge scalars (0, 1, lambda, the basis' first coordinates and (r + 1)
+    /// / 2 with their neighbours, r - 1, r - 2) and random ones, every one recombined and within the bound; the bound is reached.
+    fn lattice_decomposition<C: MsmCurve>(seed: u64) {
+        let glv = C::glv().unwrap();
+        let [a1, _, a2, _] = glv.lattice_basis().unwrap();
+        let add_small = |k: [u64; 4], d: i64| {
+            let f = fr_limbs::<C>(&k) + fr::<C>(d as i128);
+            C::scalar_to_limbs(&f)
+        };
+        let mut edges = vec![[0u64; 4], [1, 0, 0, 0], r_minus::<C>(1), r_minus::<C>(2)];
+        for d in [-1i64, 0, 1] {
+            edges.push(add_small(glv.lambda, d));
+            edges.push(add_small([a1 as u64, (a1 >> 64) as u64, 0, 0], d));
+            edges.push(add_small([a2 as u64, (a2 >> 64) as u64, 0, 0], d));
+        }
+        // (r + 1) / 2 and its neighbours: beta1, beta2 near half of b2, b1
+        let half = fr_u128::<C>(2).inverse().unwrap();
+        for d in [-1i64, 0, 1] {
+            edges.push(add_small(C::scalar_to_limbs(&half), d));
+        }
+        for k in &edges {
+            check_halves::<C>(glv, k);
+        }
+        assert_eq!(glv.decompose(&[0; 4]), Halves { k0: 0, k1: 0 });
+        assert_eq!(glv.decompose(&[1, 0, 0, 0]), Halves { k0: 1, k1: 0 });
+        assert_eq!(glv.decompose(&r_minus::<C>(1)), Halves { k0: -1, k1: 0 });
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+        let mut widest = (0u32, 0u32);
+        for _ in 0..20_000 {
+            let k = C::scalar_to_limbs(&C::Scalar::random(&mut rng));
+            let h = check_halves::<C>(glv, &k);
+            widest.0 = widest.0.max(128 - h.k0.unsigned_abs().leading_zeros());
+            widest.1 = widest.1.max(128 - h.k1.unsigned_abs().leading_zeros());
+        }
+        assert_eq!(widest, (glv.half_bits(), glv.half_bits()), "the bound is reached, not loose");
+    }
+
+    #[test]
+    fn decomposition_bn254() {
+        lattice_decomposition::<Bn254>(13);
     }
 }

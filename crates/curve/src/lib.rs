@@ -1,4 +1,4 @@
-//! G1 of BLS12-377 and BLS12-381 (and a toy curve) for zkmsm.
+//! G1 of BLS12-377, BLS12-381 and BN254 (and a toy curve) for zkmsm.
 //!
 //! - [`Affine`]: short Weierstrass y^2 = x^3 + b points, the input format;
 //! - [`Xyzz`]: extended Jacobian (X, Y, ZZ = Z^2, ZZZ = Z^3) buckets and sums;
@@ -20,7 +20,7 @@ pub mod xyzz;
 pub use affine::Affine;
 pub use encoding::{DecodeError, Decoded, Encoding, PointFormat};
 pub use glv::{Glv, Halves};
-pub use params::{Bls12_377, Bls12_381, Toy17};
+pub use params::{Bls12_377, Bls12_381, Bn254, Toy17};
 pub use xyzz::Xyzz;
 
 use core::fmt::Debug;
@@ -68,7 +68,7 @@ pub trait MsmCurve: SwCurve {
     type Scalar: PrimeField;
     /// How points of this curve are encoded in bytes.
     const ENCODING: Encoding;
-    /// Canonical little-endian limbs of a scalar (4 limbs for both BLS curves).
+    /// Canonical little-endian limbs of a scalar (4 limbs on every curve here).
     fn scalar_to_limbs(s: &Self::Scalar) -> [u64; 4];
     /// The GLV endomorphism's constants ([`glv`]), `None` on a curve without it.
     fn glv() -> Option<&'static Glv<Self::Base>> {

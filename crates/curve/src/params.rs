@@ -5,7 +5,9 @@ use crate::sqrt::SqrtTable;
 use crate::subgroup::{endomorphism_check, find_beta};
 use crate::{Affine, Encoding, Glv, MsmCurve, SwCurve};
 use std::sync::OnceLock;
-use zkmsm_field::{limbs::from_hex, Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, FpConfig, PrimeField, F17};
+use zkmsm_field::{
+    limbs::from_hex, Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, Bn254Fq, Bn254Fr, FpConfig, PrimeField, F17,
+};
 
 fn fq<F: PrimeField>(hex_le_limbs: &[u64]) -> F {
     let bytes: Vec<u8> = hex_le_limbs.iter().flat_map(|l| l.to_le_bytes()).collect();
@@ -18,6 +20,10 @@ pub struct Bls12_377;
 /// G1 of BLS12-381 (y^2 = x^3 + 4 over its 381-bit Fq).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Bls12_381;
+/// G1 of BN254, also alt_bn128 (y^2 = x^3 + 3 over its 254-bit Fq): the curve
+/// of Ethereum's EIP-196/197 precompiles. Cofactor 1: every curve point is in G1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bn254;
 /// y^2 = x^3 + 7 over F17: the thesis' example; 18 points, so every formula can
 /// be tested exhaustively. ORDER is the whole group (not prime).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -106,6 +112,45 @@ impl MsmCurve for Bls12_381 {
     fn glv() -> Option<&'static Glv<Bls12_381Fq>> {
         static GLV: OnceLock<Glv<Bls12_381Fq>> = OnceLock::new();
         Some(GLV.get_or_init(|| Glv::for_curve::<Self>(U381)))
+    }
+}
+
+impl SwCurve for Bn254 {
+    type Base = Bn254Fq;
+    const NAME: &'static str = "bn254";
+    const ORDER: &'static [u64] = &<zkmsm_field::Bn254FrConfig as FpConfig<4>>::MODULUS;
+    const COFACTOR: &'static [u64] = &[1];
+    fn coeff_b() -> Self::Base {
+        Bn254Fq::from_u64(3)
+    }
+    fn generator() -> Affine<Self> {
+        Affine::new_unchecked(Bn254Fq::ONE, Bn254Fq::from_u64(2))
+    }
+    /// Cofactor 1: the group of the curve is G1, so a point on the curve is in it.
+    fn is_in_subgroup(_: &Affine<Self>) -> bool {
+        true
+    }
+    fn sqrt_base(a: &Bn254Fq) -> Option<Bn254Fq> {
+        Self::sqrt_table().expect("tables for this field").sqrt(a)
+    }
+    fn sqrt_table() -> Option<&'static SqrtTable<Bn254Fq>> {
+        static TABLE: OnceLock<SqrtTable<Bn254Fq>> = OnceLock::new();
+        Some(TABLE.get_or_init(SqrtTable::new))
+    }
+}
+
+/// The BN254 seed x (q = 36x^4 + 36x^3 + 24x^2 + 6x + 1).
+pub const BN254_SEED: u64 = 4965661367192848881;
+
+impl MsmCurve for Bn254 {
+    type Scalar = Bn254Fr;
+    const ENCODING: Encoding = Encoding::ArkworksLe;
+    fn scalar_to_limbs(s: &Bn254Fr) -> [u64; 4] {
+        s.to_canonical()
+    }
+    fn glv() -> Option<&'static Glv<Bn254Fq>> {
+        static GLV: OnceLock<Glv<Bn254Fq>> = OnceLock::new();
+        Some(GLV.get_or_init(|| Glv::for_bn_curve::<Self>(BN254_SEED)))
     }
 }
 

@@ -14,6 +14,8 @@ type A377 = ark_bls12_377::G1Affine;
 type A381 = ark_bls12_381::G1Affine;
 type Cfg377 = ark_bls12_377::g1::Config;
 type Cfg381 = ark_bls12_381::g1::Config;
+type Abn = ark_bn254::G1Affine;
+type CfgBn = ark_bn254::g1::Config;
 
 #[test]
 fn generators_and_orders_match_arkworks() {
@@ -26,6 +28,11 @@ fn generators_and_orders_match_arkworks() {
     use ark_ec::CurveConfig;
     assert_eq!(Bls12_377::COFACTOR, Cfg377::COFACTOR);
     assert_eq!(Bls12_381::COFACTOR, Cfg381::COFACTOR);
+    let g: Affine<Bn254> = Bn254::generator();
+    assert_eq!(to_ark::<_, CfgBn>(&g), Abn::generator());
+    assert!(g.is_on_curve() && g.is_in_subgroup());
+    assert_eq!(Bn254::COFACTOR, CfgBn::COFACTOR);
+    assert!(g.is_in_subgroup_by_order(), "the generator has order r");
 }
 
 fn group_law<C: MsmCurve, P: ark_ec::short_weierstrass::SWCurveConfig>(seed: u64)
@@ -76,6 +83,11 @@ fn group_law_bls12_377() {
 #[test]
 fn group_law_bls12_381() {
     group_law::<Bls12_381, Cfg381>(2);
+}
+
+#[test]
+fn group_law_bn254() {
+    group_law::<Bn254, CfgBn>(3);
 }
 
 #[test]
@@ -143,6 +155,11 @@ fn encodings_match_arkworks_bls12_377() {
 #[test]
 fn encodings_match_arkworks_bls12_381() {
     encodings::<Bls12_381, Cfg381>(5);
+}
+
+#[test]
+fn encodings_match_arkworks_bn254() {
+    encodings::<Bn254, CfgBn>(6);
 }
 
 #[test]
@@ -268,6 +285,25 @@ fn fast_subgroup_check_bls12_381() {
     subgroup_check_agrees_with_order::<Bls12_381>(9);
 }
 
+/// Cofactor 1: every point on BN254 has order r (or is the identity), so the
+/// on-curve check is the whole validation.
+#[test]
+fn every_bn254_point_is_in_g1() {
+    let mut rng = ChaCha20Rng::seed_from_u64(10);
+    let mut found = 0;
+    for _ in 0..40 {
+        let x = zkmsm_field::Bn254Fq::random(&mut rng);
+        if let Some(p) = Affine::<Bn254>::from_x(x, rand::Rng::gen(&mut rng)) {
+            assert!(p.is_in_subgroup() && p.is_in_subgroup_by_order(), "{p:?}");
+            assert_eq!(p.validate(), Ok(()));
+            found += 1;
+        }
+    }
+    assert!(found > 5);
+    let bad = Affine::<Bn254>::new_unchecked(zkmsm_field::Bn254Fq::ONE, zkmsm_field::Bn254Fq::ONE);
+    assert_eq!(bad.validate(), Err(PointError::NotOnCurve));
+}
+
 /// Decompression's square root (tables, `SqrtTable`), the curve equation and
 /// the fast subgroup test against arkworks' own, on random x (about half
 /// have a point, almost none in G1), on points off the curve, and on
@@ -312,7 +348,12 @@ where
         }
     }
     assert!(found > 100, "{found}");
-    assert!(in_g1 < found);
+    // G1 is a proper subgroup of the BLS12 curves; BN254's cofactor is 1
+    if C::COFACTOR == [1] {
+        assert_eq!(in_g1, found);
+    } else {
+        assert!(in_g1 < found);
+    }
 }
 
 #[test]
@@ -323,4 +364,9 @@ fn decompression_on_curve_and_subgroup_match_arkworks_bls12_377() {
 #[test]
 fn decompression_on_curve_and_subgroup_match_arkworks_bls12_381() {
     decompression_and_checks::<Bls12_381, Cfg381>(22);
+}
+
+#[test]
+fn decompression_on_curve_and_subgroup_match_arkworks_bn254() {
+    decompression_and_checks::<Bn254, CfgBn>(23);
 }

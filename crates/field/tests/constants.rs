@@ -1,5 +1,6 @@
 //! The moduli are not trusted as pasted: re-derive them from each curve's seed
-//! x (q = (x-1)^2 (x^4 - x^2 + 1)/3 + x, r = x^4 - x^2 + 1) and compare with arkworks.
+//! x and compare with arkworks. BLS12: q = (x-1)^2 (x^4 - x^2 + 1)/3 + x,
+//! r = x^4 - x^2 + 1. BN: q = 36x^4 + 36x^3 + 24x^2 + 6x + 1, r = q - 6x^2.
 
 use ark_ff::PrimeField as ArkPrimeField;
 use num_bigint::{BigInt, BigUint};
@@ -13,6 +14,12 @@ fn from_seed(x: BigInt) -> (BigInt, BigInt) {
     let r = x.pow(4) - x.pow(2) + 1;
     let xm1: BigInt = &x - 1;
     let q = xm1.pow(2) * &r / 3 + &x;
+    (q, r)
+}
+
+fn bn_from_seed(x: BigInt) -> (BigInt, BigInt) {
+    let q = 36 * x.pow(4) + 36 * x.pow(3) + 24 * x.pow(2) + 6 * &x + 1;
+    let r = &q - 6 * x.pow(2);
     (q, r)
 }
 
@@ -42,6 +49,17 @@ fn bls12_381_moduli_from_seed_and_arkworks() {
     assert_eq!(Bls12_381Fr::NUM_BITS, 255);
 }
 
+#[test]
+fn bn254_moduli_from_seed_and_arkworks() {
+    let (q, r) = bn_from_seed(BigInt::from(4965661367192848881u64));
+    assert_eq!(limbs_to_big(&Bn254Fq::MODULUS), q.to_biguint().unwrap());
+    assert_eq!(limbs_to_big(&Bn254Fr::MODULUS), r.to_biguint().unwrap());
+    assert_eq!(limbs_to_big(&Bn254Fq::MODULUS), ark_modulus::<ark_bn254::Fq>());
+    assert_eq!(limbs_to_big(&Bn254Fr::MODULUS), ark_modulus::<ark_bn254::Fr>());
+    assert_eq!(Bn254Fq::NUM_BITS, 254);
+    assert_eq!(Bn254Fr::NUM_BITS, 254);
+}
+
 fn check_derived<P: FpConfig<N>, const N: usize>() {
     let q = limbs_to_big(&P::MODULUS);
     let r = BigUint::from(1u32) << (64 * N);
@@ -60,6 +78,8 @@ fn montgomery_constants_and_nonresidues() {
     check_derived::<Bls12_377FrConfig, 4>();
     check_derived::<Bls12_381FqConfig, 6>();
     check_derived::<Bls12_381FrConfig, 4>();
+    check_derived::<Bn254FqConfig, 4>();
+    check_derived::<Bn254FrConfig, 4>();
     check_derived::<F17Config, 1>();
 }
 
@@ -115,4 +135,6 @@ fn montgomery_words_of_every_field() {
     montgomery_words_round_trip::<Bls12_381FqConfig, 6>();
     montgomery_words_round_trip::<Bls12_377FrConfig, 4>();
     montgomery_words_round_trip::<Bls12_381FrConfig, 4>();
+    montgomery_words_round_trip::<Bn254FqConfig, 4>();
+    montgomery_words_round_trip::<Bn254FrConfig, 4>();
 }

@@ -109,6 +109,14 @@ fn adversarial_381_fq() {
 fn adversarial_381_fr() {
     all_adversarial::<Bls12_381FrConfig, 4, ark_bls12_381::Fr>();
 }
+#[test]
+fn adversarial_bn254_fq() {
+    all_adversarial::<Bn254FqConfig, 4, ark_bn254::Fq>();
+}
+#[test]
+fn adversarial_bn254_fr() {
+    all_adversarial::<Bn254FrConfig, 4, ark_bn254::Fr>();
+}
 
 #[test]
 fn toy_field_every_element() {
@@ -180,6 +188,8 @@ inverse_props!(random_377_fq, Bls12_377FqConfig, 6, ark_bls12_377::Fq);
 inverse_props!(random_377_fr, Bls12_377FrConfig, 4, ark_bls12_377::Fr);
 inverse_props!(random_381_fq, Bls12_381FqConfig, 6, ark_bls12_381::Fq);
 inverse_props!(random_381_fr, Bls12_381FrConfig, 4, ark_bls12_381::Fr);
+inverse_props!(random_bn254_fq, Bn254FqConfig, 4, ark_bn254::Fq);
+inverse_props!(random_bn254_fr, Bn254FrConfig, 4, ark_bn254::Fr);
 
 // Other limb counts, through the same generic code: primes of 2, 3, 4, 7 and 8
 // limbs (several with a full top limb, the widest signed62 case) and one of 9

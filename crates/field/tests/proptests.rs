@@ -83,6 +83,8 @@ field_props!(bls12_377_fq_ops, Bls12_377FqConfig, 6);
 field_props!(bls12_377_fr_ops, Bls12_377FrConfig, 4);
 field_props!(bls12_381_fq_ops, Bls12_381FqConfig, 6);
 field_props!(bls12_381_fr_ops, Bls12_381FrConfig, 4);
+field_props!(bn254_fq_ops, Bn254FqConfig, 4);
+field_props!(bn254_fr_ops, Bn254FrConfig, 4);
 
 #[test]
 fn non_canonical_bytes_rejected() {
