@@ -36,6 +36,8 @@ pub enum CurveName {
     Bls12_377,
     #[value(name = "bls12-381")]
     Bls12_381,
+    #[value(name = "bn254")]
+    Bn254,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

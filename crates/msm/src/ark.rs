@@ -1,5 +1,5 @@
 //! arkworks-native entry point (cargo feature `ark`, arkworks 0.5): MSMs over
-//! `ark_bls12_377::G1Affine` / `ark_bls12_381::G1Affine` points and their
+//! `ark_bls12_377::G1Affine` / `ark_bls12_381::G1Affine` / `ark_bn254::G1Affine` points and their
 //! `Fr` scalars, returning the arkworks projective point, with zkmsm's engine
 //! underneath.
 //!
@@ -40,11 +40,11 @@ use ark_ec::short_weierstrass::Affine as SwAffine;
 use ark_ec::AffineRepr;
 use ark_ff::BigInt;
 use rayon::prelude::*;
-use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Xyzz};
-use zkmsm_field::{Bls12_377Fq, Bls12_381Fq};
+use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Bn254, Xyzz};
+use zkmsm_field::{Bls12_377Fq, Bls12_381Fq, Bn254Fq};
 
 /// An arkworks G1 affine point type that zkmsm can run MSMs over:
-/// `ark_bls12_377::G1Affine` and `ark_bls12_381::G1Affine`.
+/// `ark_bls12_377::G1Affine`, `ark_bls12_381::G1Affine` and `ark_bn254::G1Affine`.
 pub trait ArkAffine: AffineRepr {
     /// zkmsm's curve for this point type.
     type Curve: EngineCurve;
@@ -63,7 +63,8 @@ macro_rules! ark_affine {
                 if self.infinity {
                     return Affine::identity();
                 }
-                // Both libraries store a * 2^384 mod q in six little-endian limbs.
+                // Both libraries store a * 2^(64 N) mod q in N little-endian limbs (N = 6 on
+                // the BLS12 curves, 4 on BN254).
                 Affine::new_unchecked(<$fq>::from_mont_limbs(self.x.0 .0), <$fq>::from_mont_limbs(self.y.0 .0))
             }
             fn from_zkmsm(p: &Affine<$curve>) -> Self {
@@ -80,6 +81,7 @@ macro_rules! ark_affine {
 // coherence check can tell apart.
 ark_affine!(SwAffine<ark_bls12_377::g1::Config>, Bls12_377, Bls12_377Fq, ark_bls12_377::Fq);
 ark_affine!(SwAffine<ark_bls12_381::g1::Config>, Bls12_381, Bls12_381Fq, ark_bls12_381::Fq);
+ark_affine!(SwAffine<ark_bn254::g1::Config>, Bn254, Bn254Fq, ark_bn254::Fq);
 
 /// The points as zkmsm points, converted in parallel.
 pub fn points_to_zkmsm<A: ArkAffine>(points: &[A]) -> Vec<Affine<A::Curve>> {

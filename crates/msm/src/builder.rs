@@ -25,7 +25,7 @@ use crate::scheduler::{DelayedScheduler, GreedyScheduler};
 use crate::store::{Mapping, Record};
 use crate::ScalarLimbs;
 use std::borrow::Cow;
-use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve};
+use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Bn254, MsmCurve};
 use zkmsm_field::PrimeField;
 
 /// How to set points up. Points are given borrowed (`&[Affine]`, copied as
@@ -254,6 +254,26 @@ impl EngineCurve for Bls12_381 {
     }
     fn twisted_edwards(_: &MsmBuilder, _: Cow<'_, [Affine<Self>]>) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
         Err(MsmError::Unsupported("BLS12-381 has no twisted Edwards form: use batch-affine or xyzz".into()))
+    }
+    fn open_prepared(
+        choice: BackendChoice,
+        header: &Header,
+        map: Mapping,
+        offset: usize,
+    ) -> Result<Box<dyn MsmEngine<Self>>, PreparedRefusal> {
+        open_common(choice, header, map, offset)
+    }
+}
+
+/// BN254's 254-bit field does not fit the lane engines (made for the 48-byte
+/// BLS12 base fields): `auto` chooses as on a CPU without lanes, and
+/// batch-affine runs its scalar arithmetic.
+impl EngineCurve for Bn254 {
+    fn auto_backend(n: usize) -> BackendChoice {
+        auto_backend(Arithmetic::Scalar, false, n)
+    }
+    fn twisted_edwards(_: &MsmBuilder, _: Cow<'_, [Affine<Self>]>) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
+        Err(MsmError::Unsupported("BN254 has no twisted Edwards form (its group has prime order): use batch-affine or xyzz".into()))
     }
     fn open_prepared(
         choice: BackendChoice,

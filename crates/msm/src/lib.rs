@@ -60,7 +60,7 @@ pub use pipeline::plan::Plan;
 pub use prepared::{open_prepared, open_prepared_with, PreparedRefusal, RefusalKind};
 pub use scheduler::{DelayedScheduler, GreedyScheduler, Scheduler};
 pub use timing::{Phase, PhaseTimings, Stopwatch};
-pub use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve, SwCurve, Xyzz};
+pub use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Bn254, MsmCurve, SwCurve, Xyzz};
 
 // The README's Rust snippets run as doc tests.
 #[cfg(all(doctest, feature = "ark"))]

@@ -15,7 +15,7 @@ use crate::args::*;
 use crate::console::{errln, require_stdout};
 use crate::error::CliError;
 use std::time::{Duration, Instant};
-use zkmsm::{Bls12_377, Bls12_381, MsmCurve, MsmEngine, MsmOutput, ScalarLimbs};
+use zkmsm::{Bls12_377, Bls12_381, Bn254, MsmCurve, MsmEngine, MsmOutput, ScalarLimbs};
 
 pub fn run(cli: Cli) -> Result<(), CliError> {
     if matches!(cli.command, Command::Demo(_) | Command::Msm(_) | Command::Prepare(_)) {
@@ -29,22 +29,27 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Demo(a) => match a.curve {
             CurveName::Bls12_377 => demo::demo::<Bls12_377>(&a),
             CurveName::Bls12_381 => demo::demo::<Bls12_381>(&a),
+            CurveName::Bn254 => demo::demo::<Bn254>(&a),
         },
         Command::Gen(a) => match a.curve {
             CurveName::Bls12_377 => gen::gen::<Bls12_377>(&a),
             CurveName::Bls12_381 => gen::gen::<Bls12_381>(&a),
+            CurveName::Bn254 => gen::gen::<Bn254>(&a),
         },
         Command::Msm(a) => match a.curve {
             CurveName::Bls12_377 => msm::msm::<Bls12_377>(&a),
             CurveName::Bls12_381 => msm::msm::<Bls12_381>(&a),
+            CurveName::Bn254 => msm::msm::<Bn254>(&a),
         },
         Command::Prepare(a) => match a.curve {
             CurveName::Bls12_377 => prepare::prepare::<Bls12_377>(&a),
             CurveName::Bls12_381 => prepare::prepare::<Bls12_381>(&a),
+            CurveName::Bn254 => prepare::prepare::<Bn254>(&a),
         },
         Command::Bench(a) => match a.curve {
             CurveName::Bls12_377 => bench::bench::<Bls12_377>(&a),
             CurveName::Bls12_381 => bench::bench::<Bls12_381>(&a),
+            CurveName::Bn254 => bench::bench::<Bn254>(&a),
         },
         Command::Sim(a) => Ok(zkmsm_sim::cli::run(*a)?),
     }

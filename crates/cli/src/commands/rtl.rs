@@ -7,7 +7,7 @@
 use crate::args::{BackendName, RtlAdder};
 use crate::console::errln;
 use crate::error::CliError;
-use zkmsm::{Affine, Bls12_377, Bls12_381, EngineCurve, MsmEngine, MsmError};
+use zkmsm::{Affine, Bls12_377, Bls12_381, Bn254, EngineCurve, MsmEngine, MsmError};
 
 /// What the last MSM on the core measured.
 pub struct RtlCycles {
@@ -169,6 +169,24 @@ impl CliCurve for Bls12_377 {
     fn rtl_engine_with(_: Vec<Affine<Self>>, _: Option<u32>, _: u32, _: RtlAdder) -> Result<RtlRun<Self>, CliError> {
         unbuilt()
     }
+}
+
+/// No RTL core is built for BN254 yet: `--backend rtl` says so in one line.
+impl CliCurve for Bn254 {
+    const DEFAULT_ADDER: RtlAdder = RtlAdder::Affine;
+
+    fn rtl_adder_available(_: RtlAdder) -> Result<(), CliError> {
+        Err(no_bn254_core())
+    }
+
+    fn rtl_engine_with(_: Vec<Affine<Self>>, _: Option<u32>, _: u32, _: RtlAdder) -> Result<RtlRun<Self>, CliError> {
+        Err(no_bn254_core())
+    }
+}
+
+fn no_bn254_core() -> CliError {
+    MsmError::Unsupported("--backend rtl: no RTL core is built for BN254 (the cores run BLS12-381 and BLS12-377)".into())
+        .into()
 }
 
 /// `--backend rtl` with what this build, curve or option cannot do: the

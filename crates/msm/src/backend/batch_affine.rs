@@ -75,9 +75,19 @@ impl<S: Scheduler> BatchAffineBackend<S> {
         self
     }
 
-    /// The arithmetic this backend runs.
+    /// The arithmetic this backend runs on curves the lane engines take.
     pub fn arithmetic(&self) -> Arithmetic {
         self.arithmetic
+    }
+
+    /// The arithmetic this backend runs on curve C: scalar where the lane
+    /// engines do not take C's field ([`super::lanes::lanes_fit`]).
+    pub fn arithmetic_on<C: zkmsm_curve::SwCurve>(&self) -> Arithmetic {
+        if super::lanes::lanes_fit::<C>() {
+            self.arithmetic
+        } else {
+            Arithmetic::Scalar
+        }
     }
 
     /// Whether this backend runs the four-lane FMA arithmetic.
@@ -97,7 +107,11 @@ impl<S: Scheduler> BatchAffineBackend<S> {
     /// (`cargo bench -p zkmsm --bench accumulate -- log_n c batch`;
     /// docs/BENCHMARKS.md).
     pub fn batch_size_for(&self, buckets: usize) -> usize {
-        if self.arithmetic != Arithmetic::Scalar {
+        self.batch_size_with(self.arithmetic, buckets)
+    }
+
+    fn batch_size_with(&self, arithmetic: Arithmetic, buckets: usize) -> usize {
+        if arithmetic != Arithmetic::Scalar {
             return self.batch_size.unwrap_or_else(|| super::lanes::batch_size_for(buckets)).max(1);
         }
         self.batch_size.unwrap_or((buckets / 16).clamp(64, 1024)).max(1)
@@ -264,7 +278,7 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
         S: 'a;
 
     fn name(&self) -> &'static str {
-        match (self.scheduler.name(), self.arithmetic) {
+        match (self.scheduler.name(), self.arithmetic_on::<C>()) {
             ("greedy", Arithmetic::Scalar) => "batch-affine/greedy",
             ("delayed", Arithmetic::Scalar) => "batch-affine/delayed",
             ("greedy", Arithmetic::Ifma) => "batch-affine/greedy (ifma)",
@@ -276,16 +290,16 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
     }
 
     fn kind(&self) -> BackendKind {
-        BackendKind::BatchAffine(self.arithmetic)
+        BackendKind::BatchAffine(self.arithmetic_on::<C>())
     }
 
     fn prepare(&self, points: &[Affine<C>]) -> BatchAffinePoints<C> {
         #[cfg(target_arch = "x86_64")]
-        if self.arithmetic == Arithmetic::Ifma {
+        if self.arithmetic_on::<C>() == Arithmetic::Ifma {
             return BatchAffinePoints::Ifma(super::lanes::ifma::prepare(points));
         }
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if self.arithmetic == Arithmetic::Fma {
+        if self.arithmetic_on::<C>() == Arithmetic::Fma {
             return BatchAffinePoints::Fma(FmaPoints::prepare(points));
         }
         BatchAffinePoints::Scalar(points.to_vec().into())
@@ -293,11 +307,11 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
 
     fn prepare_owned(&self, points: Vec<Affine<C>>) -> BatchAffinePoints<C> {
         #[cfg(target_arch = "x86_64")]
-        if self.arithmetic == Arithmetic::Ifma {
+        if self.arithmetic_on::<C>() == Arithmetic::Ifma {
             return BatchAffinePoints::Ifma(super::lanes::ifma::prepare_owned(points));
         }
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if self.arithmetic == Arithmetic::Fma {
+        if self.arithmetic_on::<C>() == Arithmetic::Fma {
             return BatchAffinePoints::Fma(FmaPoints::prepare_owned(points));
         }
         BatchAffinePoints::Scalar(points.into())
@@ -309,7 +323,7 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
         digits: &[i32],
         plan: &Plan,
     ) -> BatchAffineWindow<'a, C> {
-        let batch = self.batch_size_for(plan.buckets);
+        let batch = self.batch_size_with(self.arithmetic_on::<C>(), plan.buckets);
         let points = match prepared {
             BatchAffinePoints::Scalar(p) => p,
             #[cfg(target_arch = "x86_64")]

@@ -19,7 +19,7 @@ use crate::MsmBuilder;
 use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
 pub use zkmsm_curve::PointFormat;
-use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve, Xyzz};
+use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Bn254, MsmCurve, Xyzz};
 
 /// A supported curve, by its CLI name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -28,21 +28,24 @@ pub enum Curve {
     Bls12_377,
     /// BLS12-381 G1 (`"bls12-381"`).
     Bls12_381,
+    /// BN254 (alt_bn128) G1 (`"bn254"`).
+    Bn254,
 }
 
 impl Curve {
-    /// Both curves.
-    pub const ALL: [Curve; 2] = [Curve::Bls12_377, Curve::Bls12_381];
+    /// Every curve.
+    pub const ALL: [Curve; 3] = [Curve::Bls12_377, Curve::Bls12_381, Curve::Bn254];
 
-    /// `"bls12-377"` or `"bls12-381"`, as the CLI spells them.
+    /// `"bls12-377"`, `"bls12-381"` or `"bn254"`, as the CLI spells them.
     pub fn name(self) -> &'static str {
         match self {
             Curve::Bls12_377 => "bls12-377",
             Curve::Bls12_381 => "bls12-381",
+            Curve::Bn254 => "bn254",
         }
     }
 
-    /// The curve with this CLI name (`"bls12-377"`, `"bls12-381"`; case and
+    /// The curve with this CLI name (`"bls12-377"`, `"bls12-381"`, `"bn254"`; case and
     /// `_` for `-` tolerated).
     pub fn from_name(name: &str) -> Option<Self> {
         let n = name.to_ascii_lowercase().replace('_', "-");
@@ -54,6 +57,7 @@ impl Curve {
         match self {
             Curve::Bls12_377 => format.size::<Bls12_377>(),
             Curve::Bls12_381 => format.size::<Bls12_381>(),
+            Curve::Bn254 => format.size::<Bn254>(),
         }
     }
 }
@@ -273,6 +277,7 @@ impl Default for ContextOptions {
 enum Engine {
     Bls12_377(Box<dyn MsmEngine<Bls12_377>>),
     Bls12_381(Box<dyn MsmEngine<Bls12_381>>),
+    Bn254(Box<dyn MsmEngine<Bn254>>),
 }
 
 /// Run `$body` with `$e` bound to the engine and `$C` to its curve type.
@@ -289,6 +294,11 @@ macro_rules! with_engine {
                 type $C = Bls12_381;
                 $body
             }
+            Engine::Bn254($e) => {
+                #[allow(dead_code)]
+                type $C = Bn254;
+                $body
+            }
         }
     };
 }
@@ -303,6 +313,10 @@ macro_rules! with_curve {
             }
             Curve::Bls12_381 => {
                 type $C = Bls12_381;
+                $body
+            }
+            Curve::Bn254 => {
+                type $C = Bn254;
                 $body
             }
         }
@@ -344,6 +358,7 @@ impl EncodedContext {
             Curve::Bls12_381 => {
                 Engine::Bls12_381(build_engine(decode_points(points, layout, options.validation)?, options)?)
             }
+            Curve::Bn254 => Engine::Bn254(build_engine(decode_points(points, layout, options.validation)?, options)?),
         };
         Ok(Self { curve, format: options.format, engine })
     }

@@ -1,7 +1,7 @@
 //! The arkworks-native API (`zkmsm::ark`, feature `ark`) against arkworks'
 //! own `VariableBaseMSM::msm` and against zkmsm on the same points taken
 //! through the canonical encodings (so the limb-copy conversion is checked
-//! independently), on random and adversarial inputs, both curves.
+//! independently), on random and adversarial inputs, every curve.
 #![cfg(feature = "ark")]
 
 use ark_ec::short_weierstrass::Affine as SwAffine;
@@ -30,6 +30,14 @@ impl Case for SwAffine<ark_bls12_377::g1::Config> {
     ];
 }
 impl Case for SwAffine<ark_bls12_381::g1::Config> {
+    const BACKENDS: &'static [BackendChoice] = &[
+        BackendChoice::Auto,
+        BackendChoice::Xyzz,
+        BackendChoice::BatchAffineGreedy,
+        BackendChoice::BatchAffineDelayed,
+    ];
+}
+impl Case for SwAffine<ark_bn254::g1::Config> {
     const BACKENDS: &'static [BackendChoice] = &[
         BackendChoice::Auto,
         BackendChoice::Xyzz,
@@ -121,6 +129,11 @@ fn bls12_381_matches_arkworks() {
     random_and_adversarial::<ark_bls12_381::G1Affine>();
 }
 
+#[test]
+fn bn254_matches_arkworks() {
+    random_and_adversarial::<ark_bn254::G1Affine>();
+}
+
 /// The limb copy equals decoding arkworks' canonical encoding, both ways.
 fn conversion_matches_encodings<A: Case>()
 where
@@ -148,6 +161,7 @@ where
 fn conversion_is_the_canonical_one() {
     conversion_matches_encodings::<ark_bls12_377::G1Affine>();
     conversion_matches_encodings::<ark_bls12_381::G1Affine>();
+    conversion_matches_encodings::<ark_bn254::G1Affine>();
 }
 
 #[test]

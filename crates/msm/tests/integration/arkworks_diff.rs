@@ -1,5 +1,5 @@
 //! Differential tests of the whole pipeline against arkworks' VariableBaseMSM,
-//! on both curves: 1,000 random cases over sizes 0..=4096 and every
+//! on every curve: 1,000 random cases over sizes 0..=4096 and every
 //! adversarial input we know of.
 
 use ark_ec::{CurveGroup, VariableBaseMSM};
@@ -11,6 +11,7 @@ use zkmsm::gen::{random_points, random_scalars};
 use zkmsm::reference::naive_msm;
 use zkmsm::*;
 use zkmsm_curve::PointFormat;
+use zkmsm_field::PrimeField as _;
 
 /// The arkworks side of one curve.
 trait Ark: MsmCurve {
@@ -44,6 +45,11 @@ impl Ark for Bls12_381 {
     type G = ark_bls12_381::G1Projective;
     type A = ark_bls12_381::G1Affine;
     type Fr = ark_bls12_381::Fr;
+}
+impl Ark for Bn254 {
+    type G = ark_bn254::G1Projective;
+    type A = ark_bn254::G1Affine;
+    type Fr = ark_bn254::Fr;
 }
 
 /// Through the canonical encodings, which are checked equal to arkworks' own in the curve crate.
@@ -169,7 +175,9 @@ fn order_minus<C: MsmCurve>(k: u64) -> ScalarLimbs {
 /// at and around each balancing threshold (the largest |k1| and |k0|).
 fn glv_edges<C: MsmCurve>() -> Vec<ScalarLimbs> {
     let g = C::glv().unwrap();
-    let (lam, z2) = (g.lambda, g.z2);
+    let Some((lam, z2)) = g.seed_split() else {
+        return lattice_edges::<C>();
+    };
     let wide = |q: u128, rem: u128| {
         let (q0, q1, l0, l1) = (q as u64 as u128, q >> 64, lam as u64 as u128, lam >> 64);
         // q lambda + rem in 4 limbs, 64-bit columns summed in u128
@@ -192,6 +200,27 @@ fn glv_edges<C: MsmCurve>() -> Vec<ScalarLimbs> {
     for q in [z2 / 2 - 1, z2 / 2, z2 / 2 + 1, z2 - 1] {
         for rem in [0, 1, lam / 2, lam / 2 + 1, lam - 1] {
             v.push(wide(q, rem));
+        }
+    }
+    v
+}
+
+/// The lattice split's edges (BN254): 0, 1, r - 1, r - 2, and lambda, the
+/// basis' first coordinates and (r + 1) / 2 (where both rounded coefficients
+/// are near one half) with their neighbours.
+fn lattice_edges<C: MsmCurve>() -> Vec<ScalarLimbs> {
+    let g = C::glv().unwrap();
+    let [a1, _, a2, _] = g.lattice_basis().unwrap();
+    let fr = |l: &ScalarLimbs| {
+        let b: Vec<u8> = l.iter().flat_map(|x| x.to_le_bytes()).collect();
+        C::Scalar::from_bytes_le(&b).unwrap()
+    };
+    let half = fr(&[2, 0, 0, 0]).inverse().unwrap();
+    let mut v = vec![[0u64; 4], [1, 0, 0, 0], order_minus::<C>(1), order_minus::<C>(2)];
+    for base in [fr(&g.lambda), fr(&[a1 as u64, (a1 >> 64) as u64, 0, 0]), fr(&[a2 as u64, (a2 >> 64) as u64, 0, 0]), half]
+    {
+        for d in [-C::Scalar::ONE, C::Scalar::ZERO, C::Scalar::ONE] {
+            v.push(C::scalar_to_limbs(&(base + d)));
         }
     }
     v
@@ -224,6 +253,11 @@ fn random_cases_bls12_377() {
 #[test]
 fn random_cases_bls12_381() {
     random_cases::<Bls12_381>(500, 20);
+}
+
+#[test]
+fn random_cases_bn254() {
+    random_cases::<Bn254>(500, 30);
 }
 
 /// (name, points, scalars)
@@ -320,6 +354,11 @@ fn adversarial_bls12_381() {
     adversarial::<Bls12_381>(40);
 }
 
+#[test]
+fn adversarial_bn254() {
+    adversarial::<Bn254>(50);
+}
+
 /// Prepared files with GLV images, on the adversarial inputs: every backend
 /// (and the portable batch-affine layout) prepared with GLV on, written,
 /// mapped back and run with GLV auto, on and off, against arkworks.
@@ -366,6 +405,11 @@ fn prepared_glv_bls12_377() {
 #[test]
 fn prepared_glv_bls12_381() {
     prepared_glv::<Bls12_381>(43);
+}
+
+#[test]
+fn prepared_glv_bn254() {
+    prepared_glv::<Bn254>(53);
 }
 
 #[test]
@@ -479,4 +523,9 @@ fn fixed_base_bls12_377() {
 #[test]
 fn fixed_base_bls12_381() {
     fixed_base::<Bls12_381>(71);
+}
+
+#[test]
+fn fixed_base_bn254() {
+    fixed_base::<Bn254>(72);
 }

@@ -150,6 +150,13 @@ pub fn batch_size_for(buckets: usize) -> usize {
     (buckets / 16).clamp(256, 1024).min((buckets / 4).max(64))
 }
 
+/// Whether the lane engines take curve C's base field: they are made for the
+/// 48-byte BLS12 base fields (q < 2^382); other curves run batch-affine on
+/// scalar arithmetic.
+pub fn lanes_fit<C: zkmsm_curve::SwCurve>() -> bool {
+    C::Base::NUM_BYTES == 48 && C::Base::NUM_BITS <= 381
+}
+
 /// Whether the four-lane FMA engine runs here: AVX2 + FMA (x86-64) or NEON
 /// (aarch64), and not turned off with `ZKMSM_NO_FMA=1` (to compare with the
 /// scalar path).
