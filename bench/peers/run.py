@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Side-by-side G1 MSM benchmark: zkmsm vs gnark-crypto, blst and arkworks on
-identical inputs (uniform points of the prime-order subgroup, uniform scalars).
+"""Side-by-side G1 MSM benchmark: zkmsm vs gnark-crypto, blst, arkworks and
+halo2curves on identical inputs (uniform points of the prime-order subgroup,
+uniform scalars). blst runs on BLS12-381 only, halo2curves on BN254 only.
 
     python3 bench/peers/run.py --log-n 12-20
 
@@ -29,8 +30,12 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 RUST_DIR = os.path.join(HERE, "rust")
 GO_DIR = os.path.join(HERE, "go")
 DATA_DIR = os.path.join(HERE, "data")
-CURVES = ["bls12-377", "bls12-381"]
-IMPLS = ["zkmsm", "gnark-crypto", "blst", "arkworks"]
+CURVES = ["bls12-377", "bls12-381", "bn254"]
+IMPLS = ["zkmsm", "gnark-crypto", "blst", "arkworks", "halo2curves"]
+# peers that implement only some curves (the others run on every curve)
+ONLY_ON = {"blst": {"bls12-381"}, "halo2curves": {"bn254"}}
+# bytes of one uncompressed point (arkworks canonical encoding)
+POINT_BYTES = {"bls12-377": 96, "bls12-381": 96, "bn254": 64}
 ZKMSM_EXTRA = []  # --zkmsm-arg values
 BEGIN = "<!-- peers:begin (written by bench/peers/run.py) -->"
 END = "<!-- peers:end -->"
@@ -65,6 +70,7 @@ def build_peers(skip):
     bins = {
         "ark": os.path.join(rust_target_dir(), "release", "peer-ark"),
         "blst": os.path.join(rust_target_dir(), "release", "peer-blst"),
+        "halo2": os.path.join(rust_target_dir(), "release", "peer-halo2"),
         "gnark": os.path.join(GO_DIR, "peer-gnark"),
     }
     if not skip:
@@ -72,7 +78,7 @@ def build_peers(skip):
         # flags arkworks' asm and blst's ADX paths need) from the working
         # directory, not from the manifest's
         sh(["cargo", "build", "--release", "--manifest-path", os.path.join(RUST_DIR, "Cargo.toml"),
-            "--bin", "peer-ark", "--bin", "peer-blst"], cwd=RUST_DIR)
+            "--bin", "peer-ark", "--bin", "peer-blst", "--bin", "peer-halo2"], cwd=RUST_DIR)
         sh(["go", "build", "-o", "peer-gnark", "."], cwd=GO_DIR)
     for k, p in bins.items():
         if not os.path.exists(p):
@@ -122,7 +128,7 @@ def inputs(curve, log_n, seed, gen, bins, zkmsm):
             "--seed", str(seed)])
         sh([bins["ark"], "convert", "--curve", curve, "--in", pc, "--out", pu, "--to", "uncompressed"])
     n = 1 << log_n
-    if os.path.getsize(sc) != 32 * n or os.path.getsize(pu) != 96 * n:
+    if os.path.getsize(sc) != 32 * n or os.path.getsize(pu) != POINT_BYTES[curve] * n:
         raise SystemExit(f"generated inputs in {d} have unexpected sizes")
     log(f"inputs {curve} 2^{log_n} ready in {time.time() - t0:.1f}s")
     return pc, pu, sc
@@ -139,6 +145,9 @@ def run_impl(impl, curve, files, repeat, bins, zkmsm, timeout):
         cmd = [bins["blst"], "msm", "--curve", curve, "--points", pu, "--scalars", sc, "--repeat", str(repeat)]
     elif impl == "arkworks":
         cmd = [bins["ark"], "msm", "--curve", curve, "--points", pu, "--point-format", "uncompressed",
+               "--scalars", sc, "--repeat", str(repeat)]
+    elif impl == "halo2curves":
+        cmd = [bins["halo2"], "msm", "--curve", curve, "--points", pu, "--point-format", "uncompressed",
                "--scalars", sc, "--repeat", str(repeat)]
     else:
         raise ValueError(impl)
@@ -183,7 +192,7 @@ def versions():
                     v["gnark-crypto"] = line.split()[-1]
         lock = open(os.path.join(RUST_DIR, "Cargo.lock")).read().split("[[package]]")
         for pkg in lock:
-            for name in ("blst", "ark-ec"):
+            for name in ("blst", "ark-ec", "halo2curves"):
                 if f'name = "{name}"\n' in pkg:
                     v[name] = pkg.split('version = "')[1].split('"')[0]
     except OSError:
@@ -314,7 +323,7 @@ def main():
                 continue
             res = {}
             for impl in impls:
-                if impl == "blst" and curve != "bls12-381":
+                if impl in ONLY_ON and curve not in ONLY_ON[impl]:
                     continue
                 r = run_impl(impl, curve, files, a.repeat, bins, zkmsm, a.timeout)
                 res[impl] = r

@@ -17,12 +17,12 @@ cc=(gcc -std=c11 -O1 -g -Wall -Wextra -Werror -Icrates/capi/include)
 libs=(target/release/libzkmsm_capi.a -lm -ldl -lpthread)
 "${cc[@]}" crates/capi/c/test_capi.c "${libs[@]}" -o "$work/test_capi"
 
-for curve in 377 381; do
+for curve in bls12-377 bls12-381 bn254; do
   for log_n in 3 10; do
-    "$zkmsm" gen --curve bls12-$curve --log-n $log_n --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null
-    expected=$("$zkmsm" msm --curve bls12-$curve --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null | tail -1)
-    echo "== C ABI, bls12-$curve, 2^$log_n points"
-    "$work/test_capi" $curve "$work/p.bin" "$work/s.bin" "$expected"
+    "$zkmsm" gen --curve $curve --log-n $log_n --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null
+    expected=$("$zkmsm" msm --curve $curve --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null | tail -1)
+    echo "== C ABI, $curve, 2^$log_n points"
+    "$work/test_capi" ${curve#bls12-} "$work/p.bin" "$work/s.bin" "$expected"
   done
 done
 

@@ -52,7 +52,11 @@ fn format_of(py: Python<'_>, name: &str) -> PyResult<PointFormat> {
     match name {
         "compressed" => Ok(PointFormat::Compressed),
         "uncompressed" => Ok(PointFormat::Uncompressed),
-        _ => Err(unsupported(py, format!("unknown format {name:?}: expected \"compressed\" or \"uncompressed\""))),
+        "evm" => Ok(PointFormat::Evm),
+        _ => Err(unsupported(
+            py,
+            format!("unknown format {name:?}: expected \"compressed\", \"uncompressed\" or \"evm\""),
+        )),
     }
 }
 
@@ -144,10 +148,7 @@ impl Context {
     /// The points' encoding.
     #[getter]
     fn format(&self) -> &'static str {
-        match self.inner.format() {
-            PointFormat::Compressed => "compressed",
-            PointFormat::Uncompressed => "uncompressed",
-        }
+        self.inner.format().name()
     }
 
     /// The bucket-accumulation backend in use.

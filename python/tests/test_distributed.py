@@ -30,7 +30,7 @@ def cluster():
     ray.shutdown()
 
 
-@pytest.mark.parametrize("curve", ["bls12-377", "bls12-381"])
+@pytest.mark.parametrize("curve", ["bls12-377", "bls12-381", "bn254"])
 def test_sharded_equals_single_process_and_cli(cluster, inputs, curve):
     points, scalars, expected, ppath, _ = inputs(curve, "uncompressed", log_n=16)
     sharded = ShardedMSM(curve, str(ppath), workers=WORKERS, n=len(scalars) // 32)

@@ -8,7 +8,7 @@ import pytest
 
 import zkmsm
 
-CURVES = ["bls12-377", "bls12-381"]
+CURVES = ["bls12-377", "bls12-381", "bn254"]
 
 
 @pytest.mark.parametrize("curve", CURVES)
@@ -53,11 +53,12 @@ def test_edge_inputs(inputs, curve):
     points, scalars, _, _, _ = inputs(curve, log_n=4)
     size = zkmsm.point_size(curve)
     identity = zkmsm.Context(curve, b"").msm(b"")
-    assert len(identity) == 48
+    assert len(identity) == size
     # zero scalars give the identity; r - 1 times P plus 1 times P too
     assert zkmsm.Context(curve, points).msm(bytes(32 * 16)) == identity
     r = {"bls12-377": 0x12AB655E9A2CA55660B44D1E5C37B00159AA76FED00000010A11800000000001,
-         "bls12-381": 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001}[curve]
+         "bls12-381": 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001,
+         "bn254": 0x30644E72E131A029B85045B68181585D2833E84879B9709143E1F593F0000001}[curve]
     p0 = points[:size]
     assert zkmsm.msm(curve, p0 + p0, zkmsm.scalars_from_ints([r - 1, 1])) == identity
     # the shard sum of the halves is the whole

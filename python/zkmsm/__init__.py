@@ -53,7 +53,7 @@ __all__ = [
 SCALAR_BYTES = 32
 """Bytes of one scalar."""
 
-CURVES = ("bls12-377", "bls12-381")
+CURVES = ("bls12-377", "bls12-381", "bn254")
 """The curves, by the names `Context` and `msm` take."""
 
 

@@ -37,7 +37,7 @@ class Context:
         validate: bool = True,
         backend: str = "auto",
     ) -> None:
-        """`curve`: "bls12-377" or "bls12-381"; `format`: "compressed" or
+        """`curve`: "bls12-377", "bls12-381" or "bn254"; `format`: "compressed", "evm" or
         "uncompressed"; `precompute` > 1: fixed-base mode with that many
         shifted copies of the points; `validate`: check curve and subgroup
         (as the CLI does; with False the result for points off the curve or

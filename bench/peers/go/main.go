@@ -1,12 +1,13 @@
 // Command peer-gnark runs gnark-crypto's G1 MultiExp on inputs written by
 // `zkmsm gen` (or the Rust peer runner) and prints one JSON line.
 //
-//	peer-gnark --curve bls12-377|bls12-381 --points P --scalars S [--repeat R]
+//	peer-gnark --curve bls12-377|bls12-381|bn254 --points P --scalars S [--repeat R]
 //
 // P holds n uncompressed points in the arkworks canonical encoding (96 bytes
-// each: BLS12-377 little-endian x || y with flags in the top bits of the last
-// byte; BLS12-381 big-endian Zcash x || y with flags in the top bits of the
-// first byte). S holds n 32-byte little-endian scalars below r. The result is
+// each for the BLS curves: BLS12-377 little-endian x || y with flags in the
+// top bits of the last byte; BLS12-381 big-endian Zcash x || y with flags in
+// the top bits of the first byte; 64 bytes each for BN254: little-endian
+// x || y with flags in the top two bits of the last byte). S holds n 32-byte little-endian scalars below r. The result is
 // printed as the hex of the arkworks compressed encoding, so the harness can
 // compare it byte for byte with the other implementations.
 package main
@@ -27,9 +28,14 @@ import (
 	fr377 "github.com/consensys/gnark-crypto/ecc/bls12-377/fr"
 	bls381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	fr381 "github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	bn254 "github.com/consensys/gnark-crypto/ecc/bn254"
+	fp254 "github.com/consensys/gnark-crypto/ecc/bn254/fp"
+	fr254 "github.com/consensys/gnark-crypto/ecc/bn254/fr"
 )
 
+// Uncompressed point sizes: 96 bytes on the BLS curves, 64 on BN254.
 const pointBytes = 96
+const pointBytes254 = 64
 
 type report struct {
 	Impl    string    `json:"impl"`
@@ -168,9 +174,58 @@ func run381(pts []byte, sc [][]byte, repeat int) (string, float64, []float64) {
 	return hex.EncodeToString(out[:]), med, runs
 }
 
+func run254(pts []byte, sc [][]byte, repeat int) (string, float64, []float64) {
+	n := len(sc)
+	points := make([]bn254.G1Affine, n)
+	for i := 0; i < n; i++ {
+		b := pts[pointBytes254*i : pointBytes254*(i+1)]
+		if b[pointBytes254-1]&0x40 != 0 {
+			continue // the point at infinity: gnark's is (0, 0), the zero value
+		}
+		x := reversed(b[0:32])
+		y := reversed(b[32:64])
+		y[0] &= 0x3f // flags live in the top two bits of the last LE byte
+		if err := points[i].X.SetBytesCanonical(x); err != nil {
+			die("point %d: x: %v", i, err)
+		}
+		if err := points[i].Y.SetBytesCanonical(y); err != nil {
+			die("point %d: y: %v", i, err)
+		}
+		if !points[i].IsOnCurve() {
+			die("point %d is not on the curve", i)
+		}
+	}
+	scalars := make([]fr254.Element, n)
+	for i := range scalars {
+		if err := scalars[i].SetBytesCanonical(sc[i]); err != nil {
+			die("scalar %d: %v", i, err)
+		}
+	}
+	var res bn254.G1Affine
+	med, runs := timeRuns(repeat, func() {
+		if _, err := res.MultiExp(points, scalars, ecc.MultiExpConfig{}); err != nil {
+			die("MultiExp: %v", err)
+		}
+	})
+	// arkworks' BN254 compressed encoding: x little-endian, bit 7 of the last
+	// byte = y is the larger root, bit 6 = point at infinity (gnark's own
+	// compressed BN254 encoding is big-endian with other flags).
+	var out [fp254.Bytes]byte
+	if res.IsInfinity() {
+		out[fp254.Bytes-1] = 0x40
+	} else {
+		xb := res.X.Bytes()
+		copy(out[:], reversed(xb[:]))
+		if res.Y.LexicographicallyLargest() {
+			out[fp254.Bytes-1] |= 0x80
+		}
+	}
+	return hex.EncodeToString(out[:]), med, runs
+}
+
 func main() {
-	curve := flag.String("curve", "", "bls12-377 or bls12-381")
-	pointsPath := flag.String("points", "", "uncompressed points file (96 bytes each)")
+	curve := flag.String("curve", "", "bls12-377, bls12-381 or bn254")
+	pointsPath := flag.String("points", "", "uncompressed points file (96 bytes each; 64 on bn254)")
 	scalarsPath := flag.String("scalars", "", "scalars file (32-byte little-endian each)")
 	repeat := flag.Int("repeat", 5, "timed runs after one warm-up")
 	flag.Parse()
@@ -186,8 +241,12 @@ func main() {
 		die("%v", err)
 	}
 	sc := scalarsBE(raw)
-	if len(pts) != pointBytes*len(sc) {
-		die("%d bytes of points for %d scalars (want %d-byte uncompressed points)", len(pts), len(sc), pointBytes)
+	size := pointBytes
+	if *curve == "bn254" {
+		size = pointBytes254
+	}
+	if len(pts) != size*len(sc) {
+		die("%d bytes of points for %d scalars (want %d-byte uncompressed points)", len(pts), len(sc), size)
 	}
 	var r report
 	r.Impl = "gnark-crypto"
@@ -199,6 +258,8 @@ func main() {
 		r.Result, r.MsmMs, r.RunsMs = run377(pts, sc, *repeat)
 	case "bls12-381":
 		r.Result, r.MsmMs, r.RunsMs = run381(pts, sc, *repeat)
+	case "bn254":
+		r.Result, r.MsmMs, r.RunsMs = run254(pts, sc, *repeat)
 	default:
 		die("unknown curve %q", *curve)
 	}

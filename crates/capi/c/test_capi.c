@@ -55,10 +55,12 @@ static const char *err(void) {
 
 int main(int argc, char **argv) {
     if (argc != 5) {
-        fprintf(stderr, "usage: %s 377|381 POINTS SCALARS EXPECTED_HEX\n", argv[0]);
+        fprintf(stderr, "usage: %s 377|381|bn254 POINTS SCALARS EXPECTED_HEX\n", argv[0]);
         return 2;
     }
-    uint32_t curve = strcmp(argv[1], "377") == 0 ? ZKMSM_BLS12_377 : ZKMSM_BLS12_381;
+    uint32_t curve = strcmp(argv[1], "377") == 0 ? ZKMSM_BLS12_377
+                   : strcmp(argv[1], "bn254") == 0 ? ZKMSM_BN254
+                                                   : ZKMSM_BLS12_381;
     size_t plen, slen;
     unsigned char *points = read_file(argv[2], &plen);
     unsigned char *scalars = read_file(argv[3], &slen);
@@ -75,7 +77,7 @@ int main(int argc, char **argv) {
     CHECK(zkmsm_context_len(ctx) == n, "len %zu != %zu", zkmsm_context_len(ctx), n);
     for (int round = 0; round < 2; round++) {
         rc = zkmsm_msm(ctx, scalars, slen, out, sizeof out);
-        to_hex(out, sizeof out, hex);
+        to_hex(out, psize, hex);
         CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "msm: %d %s: %s != %s", rc, err(), hex, expected);
         CHECK(zkmsm_last_error() == NULL, "no error after success");
     }
@@ -85,11 +87,11 @@ int main(int argc, char **argv) {
     rc = zkmsm_context_new(curve, points, plen, ZKMSM_COMPRESSED, 3, 0, &pre);
     CHECK(rc == ZKMSM_OK, "precompute context: %d %s", rc, err());
     rc = zkmsm_msm(pre, scalars, slen, out, sizeof out);
-    to_hex(out, sizeof out, hex);
+    to_hex(out, psize, hex);
     CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "precompute msm: %s", hex);
     zkmsm_context_free(pre);
     rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT, scalars, slen, out, sizeof out);
-    to_hex(out, sizeof out, hex);
+    to_hex(out, psize, hex);
     CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "oneshot: %d %s", rc, err());
 
     /* A scalar >= r (all 0xff) at index 3: its index and byte offset. */
@@ -172,7 +174,7 @@ int main(int argc, char **argv) {
     for (int k = 0; k < 8; k++) prefixed[k] = (unsigned char)(count >> (8 * k));
     memcpy(prefixed + 8, scalars, slen);
     rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT, prefixed, slen + 8, out, sizeof out);
-    to_hex(out, sizeof out, hex);
+    to_hex(out, psize, hex);
     CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "oneshot with a scalars prefix: %d %s", rc, err());
     prefixed[0] ^= 1;
     rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT, prefixed, slen + 8, out, sizeof out);

@@ -19,7 +19,7 @@ import (
 	"unsafe"
 )
 
-// Curve selects BLS12-377 or BLS12-381 G1.
+// Curve selects BLS12-377, BLS12-381 or BN254 G1.
 type Curve uint32
 
 // Format is the points' encoding.
@@ -28,8 +28,10 @@ type Format uint32
 const (
 	BLS12_377    Curve  = C.ZKMSM_BLS12_377
 	BLS12_381    Curve  = C.ZKMSM_BLS12_381
+	BN254        Curve  = C.ZKMSM_BN254
 	Compressed   Format = C.ZKMSM_COMPRESSED
 	Uncompressed Format = C.ZKMSM_UNCOMPRESSED
+	EVM          Format = C.ZKMSM_EVM
 	Detect       Format = C.ZKMSM_DETECT
 )
 
@@ -67,8 +69,14 @@ var ErrClosed = &Error{Code: -1, Message: "the context is closed", Index: -1, Of
 // be called from many goroutines at once, Close included: Close waits for
 // the MSMs running on it, and an MSM after Close returns ErrClosed.
 type Context struct {
-	mu sync.RWMutex // read: an MSM or Len using c; write: Close freeing it
-	c  *C.ZkmsmContext
+	mu    sync.RWMutex // read: an MSM or Len using c; write: Close freeing it
+	c     *C.ZkmsmContext
+	curve Curve
+}
+
+// resultSize is the bytes of a result: a compressed point of the curve.
+func resultSize(curve Curve) int {
+	return int(C.zkmsm_point_size(C.uint32_t(curve), C.ZKMSM_COMPRESSED))
 }
 
 // NewContext decodes and prepares points; validate checks the curve and
@@ -87,7 +95,7 @@ func NewContext(curve Curve, points []byte, format Format, precompute uint32, va
 	if rc != C.ZKMSM_OK {
 		return nil, lastError(rc)
 	}
-	ctx := &Context{c: c}
+	ctx := &Context{c: c, curve: curve}
 	runtime.SetFinalizer(ctx, (*Context).Close)
 	return ctx, nil
 }
@@ -114,7 +122,7 @@ func (ctx *Context) MSM(scalars []byte) ([]byte, error) {
 	if rc != C.ZKMSM_OK {
 		return nil, lastError(rc)
 	}
-	return out, nil
+	return out[:resultSize(ctx.curve)], nil
 }
 
 // Close frees the context once the MSMs running on it have returned
@@ -138,5 +146,5 @@ func MSM(curve Curve, points []byte, format Format, scalars []byte) ([]byte, err
 	if rc != C.ZKMSM_OK {
 		return nil, lastError(rc)
 	}
-	return out, nil
+	return out[:resultSize(curve)], nil
 }

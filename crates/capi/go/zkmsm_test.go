@@ -28,7 +28,7 @@ func TestSameAsCLI(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		curve Curve
-	}{{"bls12-377", BLS12_377}, {"bls12-381", BLS12_381}} {
+	}{{"bls12-377", BLS12_377}, {"bls12-381", BLS12_381}, {"bn254", BN254}} {
 		for _, format := range []string{"compressed", "uncompressed"} {
 			dir := t.TempDir()
 			p, s := filepath.Join(dir, "p.bin"), filepath.Join(dir, "s.bin")

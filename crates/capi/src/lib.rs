@@ -30,15 +30,22 @@ use zkmsm::Validation;
 pub const ZKMSM_BLS12_377: u32 = 0;
 /// Curve: BLS12-381 G1.
 pub const ZKMSM_BLS12_381: u32 = 1;
+/// Curve: BN254 (alt_bn128) G1.
+pub const ZKMSM_BN254: u32 = 2;
 
-/// Point format: compressed (48 bytes a point).
+/// Point format: compressed (48 bytes a point on the BLS12 curves, 32 on BN254).
 pub const ZKMSM_COMPRESSED: u32 = 0;
-/// Point format: uncompressed (96 bytes a point).
+/// Point format: uncompressed (96 bytes a point on the BLS12 curves, 64 on BN254).
 pub const ZKMSM_UNCOMPRESSED: u32 = 1;
+/// Point format: big-endian x and y, (0, 0) the identity: Ethereum's
+/// EIP-196/197 layout (64 bytes a point on BN254). Never detected.
+pub const ZKMSM_EVM: u32 = 3;
 /// Point format for the one-shot MSM: detect from the sizes, as the CLI does.
 pub const ZKMSM_DETECT: u32 = 2;
 
-/// Bytes of a result (a compressed G1 point on both curves).
+/// Bytes an output buffer must hold: the largest result (a compressed G1
+/// point of a BLS12 curve). A result takes `zkmsm_point_size(curve,
+/// ZKMSM_COMPRESSED)` bytes of it: 48 on the BLS12 curves, 32 on BN254.
 pub const ZKMSM_RESULT_BYTES: usize = 48;
 
 /// Success.
@@ -136,6 +143,7 @@ fn curve_of(curve: u32) -> Result<Curve, i32> {
     match curve {
         ZKMSM_BLS12_377 => Ok(Curve::Bls12_377),
         ZKMSM_BLS12_381 => Ok(Curve::Bls12_381),
+        ZKMSM_BN254 => Ok(Curve::Bn254),
         _ => Err(report(InputError::unknown_curve(&format!("#{curve}")))),
     }
 }
@@ -144,6 +152,7 @@ fn format_of(format: u32) -> Result<Option<PointFormat>, i32> {
     match format {
         ZKMSM_COMPRESSED => Ok(Some(PointFormat::Compressed)),
         ZKMSM_UNCOMPRESSED => Ok(Some(PointFormat::Uncompressed)),
+        ZKMSM_EVM => Ok(Some(PointFormat::Evm)),
         ZKMSM_DETECT => Ok(None),
         _ => {
             set_error(&format!("unknown point format {format}"), None, None);
@@ -265,7 +274,8 @@ pub unsafe extern "C" fn zkmsm_context_len(ctx: *const ZkmsmContext) -> usize {
 
 /// The MSM of `scalars_len` bytes of scalars (32 bytes each, as many as the
 /// context's points, each below r) against the context's points. The result's
-/// compressed encoding ([`ZKMSM_RESULT_BYTES`] bytes) goes to `out`, which is
+/// compressed encoding (`zkmsm_point_size(curve, ZKMSM_COMPRESSED)` bytes) goes to
+/// `out` ([`ZKMSM_RESULT_BYTES`] bytes), which is
 /// checked (non-NULL, large enough) before any work.
 ///
 /// # Safety

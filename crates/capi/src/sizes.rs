@@ -40,6 +40,7 @@ pub fn points_fit(curve: Curve, points_len: usize, n: usize, format: Option<Poin
     let formats: &[PointFormat] = match format {
         Some(PointFormat::Compressed) => &[PointFormat::Compressed],
         Some(PointFormat::Uncompressed) => &[PointFormat::Uncompressed],
+        Some(PointFormat::Evm) => &[PointFormat::Evm],
         None => &[PointFormat::Compressed, PointFormat::Uncompressed],
     };
     formats.iter().any(|&f| {

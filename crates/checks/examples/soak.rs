@@ -1,10 +1,10 @@
 //! The soak campaign: random and adversarial MSMs on every engine
-//! of both curves, each checked against (sum s_i g_i) G and arkworks'
+//! of every curve, each checked against (sum s_i g_i) G and arkworks'
 //! `VariableBaseMSM::msm`, until every engine has run `--count` MSMs per curve.
 //!
 //!     nice -n 10 cargo run --release -p zkmsm-checks --example soak -- --count 10000 [--seed S] [--curve bls12-377]
 //!
-//! The curves take turns, case by case, so a run cut short has covered both
+//! The curves take turns, case by case, so a run cut short has covered them
 //! alike; the counts so far are printed every 1000 cases. Case k of a curve
 //! is drawn from its own generator (seed, curve, k), so a failure is replayed
 //! alone with `--case k --curve C`, and a campaign splits into processes
@@ -15,7 +15,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
-use zkmsm::{Bls12_377, Bls12_381};
+use zkmsm::{Bls12_377, Bls12_381, Bn254};
 use zkmsm_checks::curves::TestCurve;
 use zkmsm_checks::msm::{check_case, Case, Class, Tally};
 
@@ -29,7 +29,7 @@ struct Args {
 
 fn parse() -> Args {
     let mut a =
-        Args { count: 10_000, seed: 1, curves: vec!["bls12-377".into(), "bls12-381".into()], case: None, from: 0 };
+        Args { count: 10_000, seed: 1, curves: vec!["bls12-377".into(), "bls12-381".into(), "bn254".into()], case: None, from: 0 };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
@@ -131,14 +131,15 @@ fn main() {
         .map(|c| match c.as_str() {
             "bls12-377" => Soak::new("bls12-377", a.from),
             "bls12-381" => Soak::new("bls12-381", a.from),
-            other => panic!("unknown curve {other} (bls12-377, bls12-381)"),
+            "bn254" => Soak::new("bn254", a.from),
+            other => panic!("unknown curve {other} (bls12-377, bls12-381, bn254)"),
         })
         .collect();
     let run = |s: &mut Soak, k: u64| {
-        if s.name == "bls12-377" {
-            s.case::<Bls12_377>(a.seed, k)
-        } else {
-            s.case::<Bls12_381>(a.seed, k)
+        match s.name {
+            "bls12-377" => s.case::<Bls12_377>(a.seed, k),
+            "bls12-381" => s.case::<Bls12_381>(a.seed, k),
+            _ => s.case::<Bn254>(a.seed, k),
         }
     };
     if let Some(k) = a.case {

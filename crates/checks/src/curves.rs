@@ -6,7 +6,7 @@ use ark_ff::PrimeField as _;
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
 use std::sync::OnceLock;
 use zkmsm::gen::FixedBaseTable;
-use zkmsm::{Affine, Bls12_377, Bls12_381, EngineCurve, ScalarLimbs};
+use zkmsm::{Affine, Bls12_377, Bls12_381, Bn254, EngineCurve, ScalarLimbs};
 use zkmsm_curve::PointFormat;
 
 /// A curve the checks run on: zkmsm's engine curve with a fixed-base table for points of known discrete log and arkworks as the reference.
@@ -53,3 +53,4 @@ macro_rules! test_curve {
 
 test_curve!(Bls12_377, ark_bls12_377);
 test_curve!(Bls12_381, ark_bls12_381);
+test_curve!(Bn254, ark_bn254);

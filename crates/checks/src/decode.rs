@@ -9,7 +9,7 @@
 //! real SRS files depend on it).
 
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
-use zkmsm_curve::{Affine, Bls12_377, Bls12_381, DecodeError, MsmCurve, PointFormat};
+use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Bn254, DecodeError, MsmCurve, PointFormat};
 
 /// Input layout: byte 0 picks the format (bit 0) and whether the rest is used
 /// as is (bit 1: exercises wrong lengths) or fitted to the format's size.
@@ -20,6 +20,11 @@ pub fn decode_bls12_377(data: &[u8]) {
 /// As [`decode_bls12_377`], for BLS12-381.
 pub fn decode_bls12_381(data: &[u8]) {
     decode::<Bls12_381, ark_bls12_381::G1Affine>(data)
+}
+
+/// As [`decode_bls12_377`], for BN254 (arkworks' encoding).
+pub fn decode_bn254(data: &[u8]) {
+    decode::<Bn254, ark_bn254::G1Affine>(data)
 }
 
 fn decode<C: MsmCurve, A: CanonicalDeserialize + CanonicalSerialize>(data: &[u8]) {

@@ -402,7 +402,7 @@ pub fn check_case<C: TestCurve>(case: &Case<C>, also: Option<&[u8]>, tally: &mut
     for engine in engines() {
         let ctx = match build(engine, case) {
             Ok(ctx) => ctx,
-            Err(MsmError::Unsupported(_)) if engine == Engine::Named("twisted-edwards") && C::NAME == "bls12-381" => {
+            Err(MsmError::Unsupported(_)) if engine == Engine::Named("twisted-edwards") && C::NAME != "bls12-377" => {
                 continue
             }
             Err(e) => panic!("{}: building failed: {e} ({})", engine.label(), case.describe()),
@@ -431,13 +431,14 @@ pub fn check_case<C: TestCurve>(case: &Case<C>, also: Option<&[u8]>, tally: &mut
     }
 }
 
-/// The fuzz target's property on both curves.
+/// The fuzz target's property on every curve (the first byte picks it: even
+/// BLS12-377, odd BLS12-381, and with bit 1 set as well BN254).
 pub fn msm_differential(data: &[u8]) {
     let Some((&curve, rest)) = data.split_first() else { return };
     let mut tally = Tally::new();
-    if curve & 1 == 0 {
-        check_case(&Case::<zkmsm::Bls12_377>::from_bytes(rest), None, &mut tally);
-    } else {
-        check_case(&Case::<zkmsm::Bls12_381>::from_bytes(rest), None, &mut tally);
+    match (curve & 1, curve & 2) {
+        (1, 2) => check_case(&Case::<zkmsm::Bn254>::from_bytes(rest), None, &mut tally),
+        (1, _) => check_case(&Case::<zkmsm::Bls12_381>::from_bytes(rest), None, &mut tally),
+        _ => check_case(&Case::<zkmsm::Bls12_377>::from_bytes(rest), None, &mut tally),
     }
 }

@@ -39,6 +39,11 @@ fn decode_bls12_381_corpus() {
 }
 
 #[test]
+fn decode_bn254_corpus() {
+    replay("decode_bn254", zkmsm_checks::decode::decode_bn254);
+}
+
+#[test]
 fn read_scalars_corpus() {
     replay("read_scalars", zkmsm_checks::readers::read_scalars);
 }

@@ -42,8 +42,12 @@ pub enum CurveName {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FormatName {
+    /// arkworks' compressed encoding
     Compressed,
+    /// arkworks' uncompressed encoding
     Uncompressed,
+    /// big-endian x and y, (0, 0) the identity: Ethereum's EIP-196/197 layout (BN254)
+    Evm,
 }
 
 impl From<FormatName> for zkmsm_curve::PointFormat {
@@ -51,6 +55,7 @@ impl From<FormatName> for zkmsm_curve::PointFormat {
         match f {
             FormatName::Compressed => zkmsm_curve::PointFormat::Compressed,
             FormatName::Uncompressed => zkmsm_curve::PointFormat::Uncompressed,
+            FormatName::Evm => zkmsm_curve::PointFormat::Evm,
         }
     }
 }

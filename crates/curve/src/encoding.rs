@@ -9,6 +9,10 @@
 //!   big-endian; first byte bit 7 = compressed, bit 6 = infinity, bit 5 =
 //!   y is the lexicographically largest (compressed only).
 //!
+//! - [`PointFormat::Evm`], on any curve: the layout of Ethereum's EIP-196/197
+//!   precompiles (BN254): big-endian x then y, no flags, (0, 0) for the point
+//!   at infinity (never on these curves: b != 0).
+//!
 //! Decoding checks canonical coordinates and that the point is on the curve;
 //! subgroup membership is checked by the caller (in bulk, in parallel).
 
@@ -24,13 +28,18 @@ pub enum Encoding {
     ZcashBe,
 }
 
-/// Compressed (x and a sign flag) or uncompressed (x and y) encodings.
+/// Compressed (x and a sign flag) or uncompressed (x and y) encodings in the
+/// curve's arkworks layout, or the EVM's raw big-endian x and y.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PointFormat {
-    /// x only, with the flags: 48 bytes on both curves.
+    /// x only, with the flags: 48 bytes on the BLS12 curves, 32 on BN254.
     Compressed,
-    /// x and y: 96 bytes on both curves.
+    /// x and y: 96 bytes on the BLS12 curves, 64 on BN254.
     Uncompressed,
+    /// Big-endian x and y without flags, (0, 0) the point at infinity: the
+    /// EIP-196/197 layout (64 bytes on BN254). Never detected from a size
+    /// (it has the uncompressed one): named explicitly.
+    Evm,
 }
 
 impl PointFormat {
@@ -38,7 +47,16 @@ impl PointFormat {
     pub fn size<C: SwCurve>(self) -> usize {
         match self {
             PointFormat::Compressed => C::Base::NUM_BYTES,
-            PointFormat::Uncompressed => 2 * C::Base::NUM_BYTES,
+            PointFormat::Uncompressed | PointFormat::Evm => 2 * C::Base::NUM_BYTES,
+        }
+    }
+
+    /// The name the CLI and the bindings take: "compressed", "uncompressed", "evm".
+    pub fn name(self) -> &'static str {
+        match self {
+            PointFormat::Compressed => "compressed",
+            PointFormat::Uncompressed => "uncompressed",
+            PointFormat::Evm => "evm",
         }
     }
 }
@@ -125,6 +143,11 @@ impl<C: MsmCurve> Affine<C> {
     /// writes).
     pub fn to_bytes(&self, format: PointFormat) -> Vec<u8> {
         let (x, y) = if self.infinity { (C::Base::ZERO, C::Base::ZERO) } else { (self.x, self.y) };
+        if format == PointFormat::Evm {
+            let mut out = be_bytes(&x);
+            out.extend(be_bytes(&y));
+            return out;
+        }
         let largest = !self.infinity && y.is_lexicographically_largest();
         match C::ENCODING {
             Encoding::ArkworksLe => {
@@ -177,10 +200,22 @@ impl<C: MsmCurve> Affine<C> {
         if bytes.len() != expected {
             return Err(DecodeError::WrongLength { expected, got: bytes.len() });
         }
+        if format == PointFormat::Evm {
+            return Self::decode_evm(bytes, n);
+        }
         match C::ENCODING {
             Encoding::ArkworksLe => Self::decode_le(bytes, format, n),
             Encoding::ZcashBe => Self::decode_be(bytes, format, n),
         }
+    }
+
+    fn decode_evm(bytes: &[u8], n: usize) -> Result<Decoded<C>, DecodeError> {
+        let x = from_be::<C::Base>(&bytes[..n]).ok_or(DecodeError::NonCanonical { byte: 0 })?;
+        let y = from_be::<C::Base>(&bytes[n..]).ok_or(DecodeError::NonCanonical { byte: n })?;
+        if x.is_zero() && y.is_zero() {
+            return Ok(Decoded::Point(Self::identity()));
+        }
+        Self::finish(x, Some(y), false)
     }
 
     fn decode_le(bytes: &[u8], format: PointFormat, n: usize) -> Result<Decoded<C>, DecodeError> {
@@ -195,7 +230,7 @@ impl<C: MsmCurve> Affine<C> {
         b[last] &= !(LE_NEG | LE_INF);
         let x = C::Base::from_bytes_le(&b[..n]).ok_or(DecodeError::NonCanonical { byte: 0 })?;
         let y = match format {
-            PointFormat::Uncompressed => {
+            PointFormat::Uncompressed | PointFormat::Evm => {
                 Some(C::Base::from_bytes_le(&b[n..]).ok_or(DecodeError::NonCanonical { byte: n })?)
             }
             PointFormat::Compressed => None,
@@ -223,7 +258,7 @@ impl<C: MsmCurve> Affine<C> {
         b[0] &= !(BE_COMPRESSED | BE_INF | BE_LARGEST);
         let x = from_be::<C::Base>(&b[..n]).ok_or(DecodeError::NonCanonical { byte: 0 })?;
         let y = match format {
-            PointFormat::Uncompressed => {
+            PointFormat::Uncompressed | PointFormat::Evm => {
                 Some(from_be::<C::Base>(&b[n..]).ok_or(DecodeError::NonCanonical { byte: n })?)
             }
             PointFormat::Compressed => None,

@@ -370,3 +370,63 @@ fn decompression_on_curve_and_subgroup_match_arkworks_bls12_381() {
 fn decompression_on_curve_and_subgroup_match_arkworks_bn254() {
     decompression_and_checks::<Bn254, CfgBn>(23);
 }
+
+/// The EVM layout (EIP-196/197): big-endian x then y, (0, 0) for infinity.
+/// Known bytes: G = (1, 2) and 2G as Ethereum's ecAdd(G, G) returns it; every
+/// point round-trips and has the coordinates of arkworks' uncompressed
+/// encoding reversed; non-canonical coordinates, points off the curve and
+/// wrong lengths are refused with the byte they start at.
+#[test]
+fn evm_layout_bn254() {
+    let hex = |s: &str| (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect::<Vec<u8>>();
+    let g = Bn254::generator();
+    let mut want = vec![0u8; 64];
+    want[31] = 1;
+    want[63] = 2;
+    assert_eq!(g.to_bytes(PointFormat::Evm), want);
+    let g2 = g.add_reference(&g);
+    let want2 = hex(concat!(
+        "030644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd3",
+        "15ed738c0e0a7c92e7845f96b2ae9c0a68a6a449e3538fc7ff3ebf7a5a18a2c4"
+    ));
+    assert_eq!(g2.to_bytes(PointFormat::Evm), want2);
+    assert_eq!(Affine::<Bn254>::from_bytes(&want2, PointFormat::Evm), Ok(g2));
+    assert_eq!(Affine::<Bn254>::identity().to_bytes(PointFormat::Evm), vec![0u8; 64]);
+    assert_eq!(Affine::<Bn254>::from_bytes(&[0u8; 64], PointFormat::Evm), Ok(Affine::identity()));
+    let mut rng = ChaCha20Rng::seed_from_u64(24);
+    for _ in 0..50 {
+        let p = Affine::<Bn254>::random_in_subgroup(&mut rng);
+        let evm = p.to_bytes(PointFormat::Evm);
+        assert_eq!(Affine::<Bn254>::from_bytes(&evm, PointFormat::Evm), Ok(p));
+        let ark = p.to_bytes(PointFormat::Uncompressed);
+        let (mut x, mut y) = (ark[..32].to_vec(), ark[32..].to_vec());
+        y[31] &= 0x3f; // arkworks' flags
+        x.reverse();
+        y.reverse();
+        assert_eq!(evm, [x, y].concat());
+    }
+    // q as x, q as y, a point off the curve, (0, 1), a wrong length
+    let q = hex("30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47");
+    assert_eq!(
+        Affine::<Bn254>::from_bytes(&[&q[..], &want[32..]].concat(), PointFormat::Evm),
+        Err(DecodeError::NonCanonical { byte: 0 })
+    );
+    assert_eq!(
+        Affine::<Bn254>::from_bytes(&[&want[..32], &q[..]].concat(), PointFormat::Evm),
+        Err(DecodeError::NonCanonical { byte: 32 })
+    );
+    let mut off = want.clone();
+    off[63] = 3;
+    assert_eq!(Affine::<Bn254>::from_bytes(&off, PointFormat::Evm), Err(DecodeError::NotOnCurve));
+    let mut zero_one = vec![0u8; 64];
+    zero_one[63] = 1;
+    assert_eq!(Affine::<Bn254>::from_bytes(&zero_one, PointFormat::Evm), Err(DecodeError::NotOnCurve));
+    assert_eq!(
+        Affine::<Bn254>::from_bytes(&want[..63], PointFormat::Evm),
+        Err(DecodeError::WrongLength { expected: 64, got: 63 })
+    );
+    // the flag bits of arkworks' encodings mean nothing here: a set top bit is a value >= q
+    let mut flagged = want.clone();
+    flagged[0] |= 0x80;
+    assert_eq!(Affine::<Bn254>::from_bytes(&flagged, PointFormat::Evm), Err(DecodeError::NonCanonical { byte: 0 }));
+}

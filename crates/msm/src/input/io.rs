@@ -531,7 +531,7 @@ pub fn read_points_from<C: MsmCurve>(
 fn other_layouts<C: MsmCurve>(len: usize, n: usize, layout: PointsLayout) -> Vec<usize> {
     let other = match layout.format {
         PointFormat::Compressed => PointFormat::Uncompressed,
-        PointFormat::Uncompressed => PointFormat::Compressed,
+        PointFormat::Uncompressed | PointFormat::Evm => PointFormat::Compressed,
     };
     [0, LENGTH_PREFIX_BYTES]
         .into_iter()

@@ -247,16 +247,14 @@ pub struct BadRecord {
 impl std::error::Error for BadRecord {}
 
 fn format_name(f: PointFormat) -> &'static str {
-    match f {
-        PointFormat::Compressed => "compressed",
-        PointFormat::Uncompressed => "uncompressed",
-    }
+    f.name()
 }
 
+/// The arkworks format of the other size (EVM points have the uncompressed size).
 fn other_format(f: PointFormat) -> PointFormat {
     match f {
         PointFormat::Compressed => PointFormat::Uncompressed,
-        PointFormat::Uncompressed => PointFormat::Compressed,
+        PointFormat::Uncompressed | PointFormat::Evm => PointFormat::Compressed,
     }
 }
 

@@ -161,6 +161,8 @@ fn errors<C: EngineCurve>(curve: Curve) {
 fn errors_name_input_index_and_offset() {
     errors::<Bls12_377>(Curve::Bls12_377);
     errors::<Bls12_381>(Curve::Bls12_381);
+    errors::<Bn254>(Curve::Bn254);
     assert_eq!(Curve::from_name("BLS12_381"), Some(Curve::Bls12_381));
-    assert_eq!(Curve::from_name("bn254"), None);
+    assert_eq!(Curve::from_name("BN254"), Some(Curve::Bn254));
+    assert_eq!(Curve::from_name("bls12-383"), None);
 }

@@ -4,8 +4,9 @@
 //!   peer-ark convert --curve C --in P --out Q --to compressed|uncompressed
 //!   peer-ark msm --curve C --points P --scalars S [--point-format F] [--repeat R]
 //!
-//! Points are concatenated arkworks canonical G1 affine encodings, scalars
-//! 32-byte little-endian integers below r: the formats of `zkmsm gen`.
+//! C is bls12-377, bls12-381 or bn254. Points are concatenated arkworks
+//! canonical G1 affine encodings, scalars 32-byte little-endian integers below
+//! r: the formats of `zkmsm gen`.
 
 use ark_ec::{scalar_mul::ScalarMul, CurveGroup, PrimeGroup, VariableBaseMSM};
 use ark_ff::{BigInteger, PrimeField};
@@ -115,6 +116,7 @@ macro_rules! curve_impl {
 
 curve_impl!(c377, ark_bls12_377);
 curve_impl!(c381, ark_bls12_381);
+curve_impl!(c254, ark_bn254);
 
 fn main() {
     let a = Args::parse();
@@ -133,6 +135,10 @@ fn main() {
                     let (p, s) = c381::gen(log_n, seed);
                     (c381::encode_points(&p, c), s)
                 }
+                "bn254" => {
+                    let (p, s) = c254::gen(log_n, seed);
+                    (c254::encode_points(&p, c), s)
+                }
                 _ => die("unknown curve"),
             };
             std::fs::write(a.get("points"), pts).unwrap_or_else(|e| die(&e.to_string()));
@@ -145,6 +151,7 @@ fn main() {
             let out = match curve.as_str() {
                 "bls12-377" => c377::convert(&input, from, to),
                 "bls12-381" => c381::convert(&input, from, to),
+                "bn254" => c254::convert(&input, from, to),
                 _ => die("unknown curve"),
             };
             std::fs::write(a.get("out"), out).unwrap_or_else(|e| die(&e.to_string()));
@@ -157,6 +164,7 @@ fn main() {
             let (res, med, runs, n) = match curve.as_str() {
                 "bls12-377" => c377::msm(&pts, c, &sc, repeat),
                 "bls12-381" => c381::msm(&pts, c, &sc, repeat),
+                "bn254" => c254::msm(&pts, c, &sc, repeat),
                 _ => die("unknown curve"),
             };
             report("arkworks", &curve, n, &res, med, &runs);
