@@ -88,6 +88,8 @@ cargo test "${CFG[@]}" --workspace --release "${FEAT[@]}"
 export ZKMSM_BUILT=1 ZKMSM_RTL_CARGO_DONE=1
 say "C ABI from C (and under valgrind) and Go"
 bash crates/capi/test.sh
+say "BN254 from outside: a gnark-crypto KZG setup read in gnark's serialization, its MSM against gnark's commitment"
+bash crates/checks/gnark-srs/check.sh 12
 # The Python package's tests wait on a local Ray cluster much of their time,
 # so they run beside the RTL co-simulation; their log is printed after it.
 say "Python package (pip install ./python; pytest: CLI, ckzg, local Ray cluster; README snippet), in the background"
