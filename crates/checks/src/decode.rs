@@ -22,9 +22,54 @@ pub fn decode_bls12_381(data: &[u8]) {
     decode::<Bls12_381, ark_bls12_381::G1Affine>(data)
 }
 
-/// As [`decode_bls12_377`], for BN254 (arkworks' encoding).
+/// As [`decode_bls12_377`], for BN254; with bit 2 of byte 0 set, the EVM
+/// layout instead ([`check_evm_bn254`] on the rest fitted to 64 bytes).
 pub fn decode_bn254(data: &[u8]) {
-    decode::<Bn254, ark_bn254::G1Affine>(data)
+    match data.split_first() {
+        Some((&mode, rest)) if mode & 4 != 0 => {
+            let mut bytes = rest.to_vec();
+            bytes.resize(64, 0);
+            check_evm_bn254(&bytes);
+        }
+        _ => decode::<Bn254, ark_bn254::G1Affine>(data),
+    }
+}
+
+/// The EVM layout (big-endian x then y, (0, 0) the identity) against
+/// arkworks' field and curve: zkmsm accepts exactly the pairs of canonical
+/// coordinates that are (0, 0) or a point arkworks finds on the curve, and
+/// decodes them to that point.
+pub fn check_evm_bn254(bytes: &[u8]) {
+    use ark_ec::AffineRepr;
+    use ark_ff::PrimeField;
+    let ours = Affine::<Bn254>::from_bytes(bytes, PointFormat::Evm);
+    // a big-endian coordinate as arkworks' integer, then its field element (None from q up)
+    let coord = |b: &[u8]| {
+        let mut limbs = [0u64; 4];
+        for (i, chunk) in b.rchunks(8).enumerate() {
+            limbs[i] = u64::from_be_bytes(chunk.try_into().unwrap());
+        }
+        ark_bn254::Fq::from_bigint(ark_ff::BigInt(limbs))
+    };
+    let (x, y) = (coord(&bytes[..32]), coord(&bytes[32..]));
+    let theirs = match (x, y) {
+        (None, _) | (_, None) => None,
+        (Some(x), Some(y)) if x == ark_bn254::Fq::from(0u8) && y == ark_bn254::Fq::from(0u8) => {
+            Some(ark_bn254::G1Affine::zero())
+        }
+        (Some(x), Some(y)) => Some(ark_bn254::G1Affine::new_unchecked(x, y)).filter(|p| p.is_on_curve()),
+    };
+    match (ours, theirs) {
+        (Ok(p), Some(a)) => {
+            let mut ark_bytes = Vec::new();
+            a.serialize_compressed(&mut ark_bytes).unwrap();
+            assert_eq!(p.to_bytes(PointFormat::Compressed), ark_bytes, "EVM {}: different points", hex(bytes));
+            assert_eq!(p.to_bytes(PointFormat::Evm), bytes, "EVM {}: not re-encoded as read", hex(bytes));
+        }
+        (Ok(_), None) => panic!("EVM {}: zkmsm accepts what is not a point", hex(bytes)),
+        (Err(e), Some(_)) => panic!("EVM {}: zkmsm refuses a point: {e}", hex(bytes)),
+        (Err(_), None) => {}
+    }
 }
 
 fn decode<C: MsmCurve, A: CanonicalDeserialize + CanonicalSerialize>(data: &[u8]) {

@@ -266,11 +266,11 @@ impl EngineCurve for Bls12_381 {
 }
 
 /// BN254's 254-bit field does not fit the lane engines (made for the 48-byte
-/// BLS12 base fields): `auto` chooses as on a CPU without lanes, and
-/// batch-affine runs its scalar arithmetic.
+/// BLS12 base fields): batch-affine runs its scalar arithmetic, and `auto`
+/// has BN254's own crossover.
 impl EngineCurve for Bn254 {
     fn auto_backend(n: usize) -> BackendChoice {
-        auto_backend(Arithmetic::Scalar, false, n)
+        crate::backend::choice::auto_backend_bn254(n)
     }
     fn twisted_edwards(_: &MsmBuilder, _: Cow<'_, [Affine<Self>]>) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
         Err(MsmError::Unsupported("BN254 has no twisted Edwards form (its group has prime order): use batch-affine or xyzz".into()))

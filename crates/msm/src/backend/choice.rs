@@ -121,6 +121,22 @@ pub const IFMA_LANES_FROM: usize = 256;
 /// bench`, docs/BENCHMARKS.md).
 pub const SCALAR_FROM: usize = 1 << 13;
 
+/// BN254 (scalar arithmetic: the lane engines do not take its field): from
+/// this many points batch-affine beats XYZZ. `zkmsm bench --curve bn254
+/// --backend xyzz --backend batch-affine`, AMD EPYC Zen 4, 2 cores, medians
+/// of 7: 2^8 XYZZ 1.76 ms against 1.90, 2^9 3.53 against 3.35, 2^10 6.43
+/// against 5.74, 2^16 200 against 150 (docs/BENCHMARKS.md, "BN254").
+pub const BN254_BATCH_AFFINE_FROM: usize = 1 << 9;
+
+/// `auto` on BN254 for n points.
+pub fn auto_backend_bn254(n: usize) -> BackendChoice {
+    if n >= BN254_BATCH_AFFINE_FROM {
+        BackendChoice::BatchAffineGreedy
+    } else {
+        BackendChoice::Xyzz
+    }
+}
+
 /// `auto` for n points with the given arithmetic; `twisted_edwards`: the
 /// curve has that form (BLS12-377).
 pub fn auto_backend(arith: Arithmetic, twisted_edwards: bool, n: usize) -> BackendChoice {
@@ -155,6 +171,13 @@ pub const GLV_UP_TO_381: usize = 1 << 21;
 /// As [`GLV_UP_TO_381`] for BLS12-377 (the same measurements).
 pub const GLV_UP_TO_377: usize = 1 << 21;
 
+/// GLV under `auto` on BN254 below this many points, on XYZZ and on the
+/// scalar batch-affine engine: measured on AMD EPYC Zen 4 (`zkmsm msm
+/// --curve bn254 --glv on|off --repeat 5`, docs/BENCHMARKS.md "BN254"), GLV
+/// took 0.80-0.98x the time without on batch-affine at 2^12 to 2^20 and
+/// 0.76-1.07x on XYZZ; not measured above 2^20.
+pub const GLV_UP_TO_BN254: usize = 1 << 21;
+
 /// GLV under `auto` for n points of curve `curve` on a backend of kind
 /// `backend` ([`crate::Backend::kind`]), where it measured
 /// faster: on XYZZ and twisted Edwards at every size (half the windows:
@@ -168,12 +191,15 @@ pub fn auto_glv(curve: &str, backend: BackendKind, n: usize) -> bool {
     let up_to = match curve {
         "bls12-381" => GLV_UP_TO_381,
         "bls12-377" => GLV_UP_TO_377,
+        "bn254" => GLV_UP_TO_BN254,
         _ => return false,
     };
     match backend {
         BackendKind::Xyzz | BackendKind::TwistedEdwards => true,
         BackendKind::BatchAffine(Arithmetic::Ifma | Arithmetic::Fma) => (GLV_FROM..up_to).contains(&n),
-        BackendKind::BatchAffine(Arithmetic::Scalar) | BackendKind::Other => false,
+        // measured on BN254 only, where it is the engine `auto` runs
+        BackendKind::BatchAffine(Arithmetic::Scalar) => curve == "bn254" && n < up_to,
+        BackendKind::Other => false,
     }
 }
 
@@ -184,6 +210,21 @@ mod tests {
     /// Tiny MSMs run XYZZ whatever the CPU (7 points took 3.5 ms in
     /// batch-affine against 0.32 ms in XYZZ); large ones the lane engine or,
     /// without one, the measured scalar choice.
+    /// BN254 (no lane engine takes its field): XYZZ below the measured
+    /// crossover, scalar batch-affine from it; GLV on both up to its bound.
+    #[test]
+    fn bn254_has_its_own_crossover_and_glv_range() {
+        assert_eq!(auto_backend_bn254(0), BackendChoice::Xyzz);
+        assert_eq!(auto_backend_bn254(BN254_BATCH_AFFINE_FROM - 1), BackendChoice::Xyzz);
+        assert_eq!(auto_backend_bn254(BN254_BATCH_AFFINE_FROM), BackendChoice::BatchAffineGreedy);
+        assert_eq!(auto_backend_bn254(1 << 24), BackendChoice::BatchAffineGreedy);
+        let scalar = BackendKind::BatchAffine(Arithmetic::Scalar);
+        assert!(auto_glv("bn254", scalar, 1 << 12) && !auto_glv("bn254", scalar, GLV_UP_TO_BN254));
+        assert!(auto_glv("bn254", BackendKind::Xyzz, 1 << 24));
+        assert!(!auto_glv("bls12-381", scalar, 1 << 12), "not measured on the BLS12 curves");
+        assert!(!auto_glv("bn254", BackendKind::Other, 1 << 12));
+    }
+
     #[test]
     fn auto_picks_xyzz_at_tiny_sizes_and_lanes_at_large_ones() {
         for arith in [Arithmetic::Ifma, Arithmetic::Fma, Arithmetic::Scalar] {
