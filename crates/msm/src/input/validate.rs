@@ -145,6 +145,11 @@ fn subgroup_with_progress<C: MsmCurve>(
     points: &[Affine<C>],
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(), MsmError> {
+    if C::COFACTOR == [1] {
+        // the prime-order group is the whole curve (BN254): nothing to test
+        progress(points.len(), points.len());
+        return Ok(());
+    }
     let mut rng = ChaCha20Rng::from_entropy();
     let mut done = 0;
     for chunk in points.chunks(BATCH_POINTS) {
@@ -436,6 +441,20 @@ mod tests {
     #[test]
     fn batch_validation_finds_the_first_bad_point_bls12_381() {
         check::<Bls12_381>(2);
+    }
+
+    /// Cofactor 1 (BN254): every point on the curve is in G1, so full
+    /// validation is the curve equation; the first point off it is named.
+    #[test]
+    fn bn254_validation_is_the_curve_equation() {
+        use zkmsm_curve::Bn254;
+        let mut v = random_points::<Bn254>(3000, 9).points;
+        v[7] = Affine::identity();
+        assert!(validate_points(&v, Validation::Full).is_ok());
+        assert!(in_subgroup(&v, &mut ChaCha20Rng::seed_from_u64(1), SOUNDNESS_BITS));
+        v[1234].y += <Bn254 as zkmsm_curve::SwCurve>::Base::ONE;
+        v[2000].x += <Bn254 as zkmsm_curve::SwCurve>::Base::ONE;
+        assert!(matches!(validate_points(&v, Validation::Full), Err(MsmError::PointNotOnCurve { index: 1234 })));
     }
 
     /// Batches big enough for several bisection steps (SCAN is 4096): one bad
