@@ -185,6 +185,9 @@ fn batch_window(n: usize, bits: u32, signed: bool, threads: usize) -> Option<u32
 /// small n, else the batch test with `bits` planes (a point outside G1
 /// passes with probability at most 2^-bits).
 pub fn in_subgroup<C: MsmCurve>(points: &[Affine<C>], rng: &mut impl RngCore, bits: u32) -> bool {
+    if C::COFACTOR == [1] {
+        return true; // the group of the curve is G1 (BN254)
+    }
     let signed = signed_digits::<C>();
     let Some(c) = batch_window(points.len(), bits, signed, rayon::current_num_threads()) else {
         return points.par_iter().all(|p| p.is_in_subgroup());
