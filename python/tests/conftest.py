@@ -38,7 +38,7 @@ def inputs(cli, tmp_path_factory):
             p, s = d / "p.bin", d / "s.bin"
             cli("gen", "--curve", curve, "--log-n", log_n, "--points", p, "--scalars", s,
                 "--point-format", fmt, "--seed", seed)
-            expected = cli("msm", "--curve", curve, "--points", p, "--scalars", s)
+            expected = cli("msm", "--curve", curve, "--points", p, "--scalars", s, "--point-format", fmt)
             cache[key] = (p.read_bytes(), s.read_bytes(), expected, p, s)
         return cache[key]
 

@@ -133,3 +133,21 @@ def test_gil_is_released_during_msm(cli, tmp_path):
     assert total == 49_995_000
     assert alive, "the main thread ran Python only after the MSM finished: the GIL was held"
     assert result["point"] == ctx.msm(scalars)
+
+
+def test_bn254_evm_layout(inputs):
+    """Points in the EIP-196/197 layout (big-endian x, y) give the CLI's
+    result; a result in that layout is the compressed one's point."""
+    points, scalars, expected, _, _ = inputs("bn254", "evm")
+    assert len(points) == 1024 * 64
+    ctx = zkmsm.Context("bn254", points, format="evm")
+    assert ctx.format == "evm" and ctx.msm(scalars).hex() == expected
+    assert zkmsm.msm("bn254", points, scalars, format="evm").hex() == expected
+    raw = ctx.msm(scalars, encoding="evm")
+    assert len(raw) == 64
+    assert zkmsm.Context("bn254", raw, format="evm").msm((1).to_bytes(32, "little")).hex() == expected
+    # the identity is (0, 0); its compressed encoding carries arkworks' infinity flag
+    assert ctx.msm(bytes(32 * 1024), encoding="evm") == bytes(64)
+    with pytest.raises(zkmsm.PointError) as e:
+        zkmsm.Context("bn254", points[:64] + b"\xff" * 64, format="evm")
+    assert (e.value.index, e.value.offset) == (1, 64)
