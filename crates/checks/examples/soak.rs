@@ -28,8 +28,13 @@ struct Args {
 }
 
 fn parse() -> Args {
-    let mut a =
-        Args { count: 10_000, seed: 1, curves: vec!["bls12-377".into(), "bls12-381".into(), "bn254".into()], case: None, from: 0 };
+    let mut a = Args {
+        count: 10_000,
+        seed: 1,
+        curves: vec!["bls12-377".into(), "bls12-381".into(), "bn254".into()],
+        case: None,
+        from: 0,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
@@ -135,12 +140,10 @@ fn main() {
             other => panic!("unknown curve {other} (bls12-377, bls12-381, bn254)"),
         })
         .collect();
-    let run = |s: &mut Soak, k: u64| {
-        match s.name {
-            "bls12-377" => s.case::<Bls12_377>(a.seed, k),
-            "bls12-381" => s.case::<Bls12_381>(a.seed, k),
-            _ => s.case::<Bn254>(a.seed, k),
-        }
+    let run = |s: &mut Soak, k: u64| match s.name {
+        "bls12-377" => s.case::<Bls12_377>(a.seed, k),
+        "bls12-381" => s.case::<Bls12_381>(a.seed, k),
+        _ => s.case::<Bn254>(a.seed, k),
     };
     if let Some(k) = a.case {
         for s in &mut soaks {

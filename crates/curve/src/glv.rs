@@ -242,14 +242,7 @@ impl<F: PrimeField> Glv<F> {
         Self {
             beta: Self::beta_for::<C>(&lambda),
             lambda,
-            split: Split::Lattice {
-                a1,
-                b1,
-                a2,
-                b2,
-                g1: scaled_quotient(b2, &r),
-                g2: scaled_quotient(b1, &r),
-            },
+            split: Split::Lattice { a1, b1, a2, b2, g1: scaled_quotient(b2, &r), g2: scaled_quotient(b1, &r) },
         }
     }
 

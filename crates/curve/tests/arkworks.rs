@@ -378,7 +378,8 @@ fn decompression_on_curve_and_subgroup_match_arkworks_bn254() {
 /// wrong lengths are refused with the byte they start at.
 #[test]
 fn evm_layout_bn254() {
-    let hex = |s: &str| (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect::<Vec<u8>>();
+    let hex =
+        |s: &str| (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect::<Vec<u8>>();
     let g = Bn254::generator();
     let mut want = vec![0u8; 64];
     want[31] = 1;

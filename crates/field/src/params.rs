@@ -52,22 +52,8 @@ field!(
     "0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001",
     7
 );
-field!(
-    Bn254FqConfig,
-    Bn254Fq,
-    4,
-    "bn254::Fq",
-    "0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47",
-    3
-);
-field!(
-    Bn254FrConfig,
-    Bn254Fr,
-    4,
-    "bn254::Fr",
-    "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001",
-    5
-);
+field!(Bn254FqConfig, Bn254Fq, 4, "bn254::Fq", "0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47", 3);
+field!(Bn254FrConfig, Bn254Fr, 4, "bn254::Fr", "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001", 5);
 // The toy field of the thesis' example curve y^2 = x^3 + 7: small enough that
 // tests can enumerate every element and every curve point.
 field!(F17Config, F17, 1, "F17", "0x11", 3);

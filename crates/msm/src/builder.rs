@@ -273,7 +273,9 @@ impl EngineCurve for Bn254 {
         crate::backend::choice::auto_backend_bn254(n)
     }
     fn twisted_edwards(_: &MsmBuilder, _: Cow<'_, [Affine<Self>]>) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
-        Err(MsmError::Unsupported("BN254 has no twisted Edwards form (its group has prime order): use batch-affine or xyzz".into()))
+        Err(MsmError::Unsupported(
+            "BN254 has no twisted Edwards form (its group has prime order): use batch-affine or xyzz".into(),
+        ))
     }
     fn open_prepared(
         choice: BackendChoice,

@@ -185,8 +185,10 @@ impl CliCurve for Bn254 {
 }
 
 fn no_bn254_core() -> CliError {
-    MsmError::Unsupported("--backend rtl: no RTL core is built for BN254 (the cores run BLS12-381 and BLS12-377)".into())
-        .into()
+    MsmError::Unsupported(
+        "--backend rtl: no RTL core is built for BN254 (the cores run BLS12-381 and BLS12-377)".into(),
+    )
+    .into()
 }
 
 /// `--backend rtl` with what this build, curve or option cannot do: the

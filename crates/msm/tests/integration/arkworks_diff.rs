@@ -217,7 +217,8 @@ fn lattice_edges<C: MsmCurve>() -> Vec<ScalarLimbs> {
     };
     let half = fr(&[2, 0, 0, 0]).inverse().unwrap();
     let mut v = vec![[0u64; 4], [1, 0, 0, 0], order_minus::<C>(1), order_minus::<C>(2)];
-    for base in [fr(&g.lambda), fr(&[a1 as u64, (a1 >> 64) as u64, 0, 0]), fr(&[a2 as u64, (a2 >> 64) as u64, 0, 0]), half]
+    for base in
+        [fr(&g.lambda), fr(&[a1 as u64, (a1 >> 64) as u64, 0, 0]), fr(&[a2 as u64, (a2 >> 64) as u64, 0, 0]), half]
     {
         for d in [-C::Scalar::ONE, C::Scalar::ZERO, C::Scalar::ONE] {
             v.push(C::scalar_to_limbs(&(base + d)));
