@@ -15,16 +15,25 @@
 // Curve: BLS12-381 G1.
 #define ZKMSM_BLS12_381 1
 
-// Point format: compressed (48 bytes a point).
+// Curve: BN254 (alt_bn128) G1.
+#define ZKMSM_BN254 2
+
+// Point format: compressed (48 bytes a point on the BLS12 curves, 32 on BN254).
 #define ZKMSM_COMPRESSED 0
 
-// Point format: uncompressed (96 bytes a point).
+// Point format: uncompressed (96 bytes a point on the BLS12 curves, 64 on BN254).
 #define ZKMSM_UNCOMPRESSED 1
+
+// Point format: big-endian x and y, (0, 0) the identity: Ethereum's
+// EIP-196/197 layout (64 bytes a point on BN254). Never detected.
+#define ZKMSM_EVM 3
 
 // Point format for the one-shot MSM: detect from the sizes, as the CLI does.
 #define ZKMSM_DETECT 2
 
-// Bytes of a result (a compressed G1 point on both curves).
+// Bytes an output buffer must hold: the largest result (a compressed G1
+// point of a BLS12 curve). A result takes `zkmsm_point_size(curve,
+// ZKMSM_COMPRESSED)` bytes of it: 48 on the BLS12 curves, 32 on BN254.
 #define ZKMSM_RESULT_BYTES 48
 
 // Success.
@@ -91,7 +100,8 @@ size_t zkmsm_context_len(const struct ZkmsmContext *ctx);
 
 // The MSM of `scalars_len` bytes of scalars (32 bytes each, as many as the
 // context's points, each below r) against the context's points. The result's
-// compressed encoding ([`ZKMSM_RESULT_BYTES`] bytes) goes to `out`, which is
+// compressed encoding (`zkmsm_point_size(curve, ZKMSM_COMPRESSED)` bytes) goes to
+// `out` ([`ZKMSM_RESULT_BYTES`] bytes), which is
 // checked (non-NULL, large enough) before any work.
 //
 // # Safety
