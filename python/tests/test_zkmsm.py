@@ -96,7 +96,7 @@ def test_errors_carry_index_and_offset(inputs):
     assert e.value.index is None and e.value.offset == 15 * 48
 
     with pytest.raises(zkmsm.ZkmsmError, match="unknown curve"):
-        zkmsm.Context("bn254", points)
+        zkmsm.Context("bls12-383", points)
     with pytest.raises(zkmsm.ZkmsmError, match="unknown format"):
         zkmsm.Context(curve, points, format="hex")
     with pytest.raises(zkmsm.ZkmsmError, match="twisted Edwards"):

@@ -121,7 +121,10 @@ impl InputError {
 
     /// An unknown curve name.
     pub fn unknown_curve(name: &str) -> Self {
-        Self::plain(ErrorKind::Unsupported, format!("unknown curve {name:?}: expected \"bls12-377\" or \"bls12-381\""))
+        Self::plain(
+            ErrorKind::Unsupported,
+            format!("unknown curve {name:?}: expected \"bls12-377\", \"bls12-381\" or \"bn254\""),
+        )
     }
 }
 
