@@ -27,13 +27,15 @@ for curve in bls12-377 bls12-381 bn254; do
 done
 
 if command -v valgrind >/dev/null; then
-  echo "== C ABI under valgrind (memcheck: leaks, invalid reads/writes), bls12-381, 2^6 points"
-  "$zkmsm" gen --curve bls12-381 --log-n 6 --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null
-  expected=$("$zkmsm" msm --curve bls12-381 --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null | tail -1)
-  # Rayon's pool threads live until exit: their memory is "possibly lost" or
-  # "still reachable", never definite or indirect leaks, which are errors here.
-  valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-    --show-leak-kinds=definite,indirect "$work/test_capi" 381 "$work/p.bin" "$work/s.bin" "$expected"
+  for curve in bls12-381 bn254; do
+    echo "== C ABI under valgrind (memcheck: leaks, invalid reads/writes), $curve, 2^6 points"
+    "$zkmsm" gen --curve $curve --log-n 6 --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null
+    expected=$("$zkmsm" msm --curve $curve --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null | tail -1)
+    # Rayon's pool threads live until exit: their memory is "possibly lost" or
+    # "still reachable", never definite or indirect leaks, which are errors here.
+    valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+      --show-leak-kinds=definite,indirect "$work/test_capi" ${curve#bls12-} "$work/p.bin" "$work/s.bin" "$expected"
+  done
 else
   echo "error: valgrind is needed for the C ABI memory test (apt-get install valgrind)" >&2
   exit 1
