@@ -29,7 +29,7 @@
 //! (1/2 + 2^-66) (|v1| + |v2|) coordinatewise: < 2^126 on BN254.
 
 use crate::{Affine, SwCurve};
-use zkmsm_field::PrimeField;
+use zkmsm_field::{limbs, PrimeField};
 
 /// The GLV constants of a curve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,27 +112,6 @@ fn reciprocal(d: u128) -> [u64; 3] {
     [q[0], q[1], q[2]]
 }
 
-/// a >= b for little-endian limbs of one length.
-fn geq(a: &[u64], b: &[u64]) -> bool {
-    for i in (0..a.len()).rev() {
-        if a[i] != b[i] {
-            return a[i] > b[i];
-        }
-    }
-    true
-}
-
-/// a -= b for little-endian limbs of one length (a >= b).
-fn sub_assign(a: &mut [u64], b: &[u64]) {
-    let mut borrow = false;
-    for i in 0..a.len() {
-        let (d1, b1) = a[i].overflowing_sub(b[i]);
-        let (d2, b2) = d1.overflowing_sub(borrow as u64);
-        a[i] = d2;
-        borrow = b1 || b2;
-    }
-}
-
 /// round(2^320 m / r) for r < 2^255 (4 limbs) and m < 2^128, by restoring
 /// division of 2^321 m by r, then halving with rounding (init only).
 fn scaled_quotient(m: u128, r: &[u64; 4]) -> [u64; 4] {
@@ -142,30 +121,20 @@ fn scaled_quotient(m: u128, r: &[u64; 4]) -> [u64; 4] {
     num[6] = (m >> 63) as u64;
     num[7] = (m >> 127) as u64;
     let mut quo = [0u64; 8];
-    let mut rem = [0u64; 5]; // rem < r < 2^255, 2 rem + 1 < 2^256: 5 limbs hold it
-    let r5 = [r[0], r[1], r[2], r[3], 0];
+    let mut rem = [0u64; 4]; // rem < r < 2^255: 2 rem + 1 fits 4 limbs
     for i in (0..512).rev() {
         // rem = 2 rem + bit i
-        for j in (1..5).rev() {
-            rem[j] = (rem[j] << 1) | (rem[j - 1] >> 63);
-        }
-        rem[0] = (rem[0] << 1) | ((num[i / 64] >> (i % 64)) & 1);
-        if geq(&rem, &r5) {
-            sub_assign(&mut rem, &r5);
+        rem = limbs::add(&rem, &rem).0;
+        rem[0] |= limbs::bit(&num, i) as u64;
+        if limbs::geq(&rem, r) {
+            rem = limbs::sub(&rem, r).0;
             quo[i / 64] |= 1 << (i % 64);
         }
     }
     // quo = floor(2^321 m / r); round(2^320 m / r) = floor((quo + 1) / 2)
-    let mut carry = 1u64;
-    for limb in quo.iter_mut() {
-        let (v, c) = limb.overflowing_add(carry);
-        *limb = v;
-        carry = c as u64;
-    }
-    for j in 0..7 {
-        quo[j] = (quo[j] >> 1) | (quo[j + 1] << 63);
-    }
-    quo[7] >>= 1;
+    let mut one = [0u64; 8];
+    one[0] = 1;
+    let quo = limbs::shr(&limbs::add(&quo, &one).0, 1);
     assert!(quo[4..].iter().all(|&l| l == 0), "2^320 m / r fits 4 limbs for m < 2^128, r > 2^194");
     [quo[0], quo[1], quo[2], quo[3]]
 }
@@ -175,14 +144,9 @@ fn round_scaled(k: &[u64; 4], g: &[u64; 4]) -> u128 {
     let mut wide = [0u64; 8];
     mul_into(k, g, &mut wide);
     // add 2^319, then take bits 320..448
-    let (v, c) = wide[4].overflowing_add(1 << 63);
-    wide[4] = v;
-    let mut carry = c;
-    for limb in wide[5..].iter_mut() {
-        let (v, c) = limb.overflowing_add(carry as u64);
-        *limb = v;
-        carry = c;
-    }
+    let mut half = [0u64; 8];
+    half[4] = 1 << 63;
+    let wide = limbs::add(&wide, &half).0;
     debug_assert_eq!(wide[7], 0);
     wide[5] as u128 | (wide[6] as u128) << 64
 }
@@ -414,14 +378,8 @@ mod tests {
             let (mut d1, mut d2) = ([0u64; 4], [0u64; 4]);
             mul_into(&limbs2(a1), &limbs2(b2), &mut d1);
             mul_into(&limbs2(a2), &limbs2(b1), &mut d2);
-            let mut det = [0u64; 4];
-            let mut carry = 0u128;
-            for i in 0..4 {
-                let t = d1[i] as u128 + d2[i] as u128 + carry;
-                det[i] = t as u64;
-                carry = t >> 64;
-            }
-            assert_eq!(&det[..], C::ORDER, "det = r");
+            let (det, carry) = limbs::add(&d1, &d2);
+            assert_eq!((&det[..], carry), (C::ORDER, 0), "det = r");
         }
         // beta is a primitive cube root of unity of Fq
         let b = glv.beta;
@@ -452,8 +410,8 @@ mod tests {
         constants::<Bn254>(126);
     }
 
-    /// round(2^320 m / r) against m, r small enough to check with u128 arithmetic scaled down:
-    /// q = scaled_quotient(m, r) satisfies |q r - 2^320 m| <= r / 2.
+    /// q = scaled_quotient(m, r) is the nearest integer to 2^320 m / r: |q r - 2^320 m| <= r / 2,
+    /// checked in 8-limb integers.
     #[test]
     fn scaled_quotient_rounds_to_nearest() {
         let r = <Bn254 as crate::SwCurve>::ORDER;
@@ -466,16 +424,10 @@ mod tests {
             let mut m320 = [0u64; 8];
             m320[5] = m as u64;
             m320[6] = (m >> 64) as u64;
-            let (hi, lo) = if geq(&qr, &m320) { (qr, m320) } else { (m320, qr) };
-            let mut diff = hi;
-            sub_assign(&mut diff, &lo);
-            let mut twice = [0u64; 8];
-            for i in 0..8 {
-                twice[i] = (diff[i] << 1) | if i > 0 { diff[i - 1] >> 63 } else { 0 };
-            }
+            let diff = if limbs::geq(&qr, &m320) { limbs::sub(&qr, &m320).0 } else { limbs::sub(&m320, &qr).0 };
             let mut r8 = [0u64; 8];
             r8[..4].copy_from_slice(&r);
-            assert!(geq(&r8, &twice), "m = {m:#x}: off by more than r / 2");
+            assert!(limbs::geq(&r8, &limbs::add(&diff, &diff).0), "m = {m:#x}: off by more than r / 2");
         }
     }
 

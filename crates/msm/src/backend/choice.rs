@@ -171,11 +171,11 @@ pub const GLV_UP_TO_381: usize = 1 << 21;
 /// As [`GLV_UP_TO_381`] for BLS12-377 (the same measurements).
 pub const GLV_UP_TO_377: usize = 1 << 21;
 
-/// GLV under `auto` on BN254 below this many points, on XYZZ and on the
-/// scalar batch-affine engine: measured on AMD EPYC Zen 4 (`zkmsm msm
-/// --curve bn254 --glv on|off --repeat 5`, docs/BENCHMARKS.md "BN254"), GLV
-/// took 0.80-0.98x the time without on batch-affine at 2^12 to 2^20 and
-/// 0.76-1.07x on XYZZ; not measured above 2^20.
+/// GLV under `auto` on BN254's scalar batch-affine engine below this many
+/// points (XYZZ runs it at every size, as on the other curves): measured on
+/// AMD EPYC Zen 4 (`zkmsm msm --curve bn254 --glv on|off --repeat 5`,
+/// docs/BENCHMARKS.md "BN254"), GLV took 0.80-0.98x the time without on
+/// batch-affine at 2^12 to 2^20 (XYZZ: 0.76-1.07x); not measured above 2^20.
 pub const GLV_UP_TO_BN254: usize = 1 << 21;
 
 /// GLV under `auto` for n points of curve `curve` on a backend of kind

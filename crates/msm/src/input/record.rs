@@ -246,10 +246,6 @@ pub struct BadRecord {
 
 impl std::error::Error for BadRecord {}
 
-fn format_name(f: PointFormat) -> &'static str {
-    f.name()
-}
-
 /// The arkworks format of the other size (EVM points have the uncompressed size).
 fn other_format(f: PointFormat) -> PointFormat {
     match f {
@@ -285,15 +281,15 @@ impl BadRecord {
         match &self.fault {
             RecordFault::Point(fault) => format!("{record}: {fault}"),
             RecordFault::ProbedPoint { format, fault } => {
-                format!("{record} (as {} points): {fault}", format_name(*format))
+                format!("{record} (as {} points): {fault}", format.name())
             }
             RecordFault::PointOfOtherCount { fault, count, format, len, also } => {
-                let other = format_name(other_format(*format));
+                let other = other_format(*format).name();
                 let also: Vec<String> = also.iter().map(|m| format!("{m} {other} points")).collect();
                 format!(
                     "{record}: {fault} (read as {count} {} points to match the {count} scalars; the {len} bytes also \
                      hold {}, a different count: check the counts, or say the encoding with --point-format)",
-                    format_name(*format),
+                    format.name(),
                     also.join(" or ")
                 )
             }
@@ -363,7 +359,7 @@ impl BadRecord {
                         format!(
                             "{} {} point{}{}",
                             h.count,
-                            format_name(h.format),
+                            h.format.name(),
                             if h.count == 1 { "" } else { "s" },
                             if h.prefixed { " after a length prefix" } else { "" }
                         )
@@ -395,7 +391,7 @@ impl BadRecord {
                 format!(
                     "{len} bytes is not a whole number of {} {curve} points ({size} bytes each, optionally after an \
                      8-byte length prefix)",
-                    format_name(*f)
+                    f.name()
                 )
             }
             LayoutFault::NotWhole { len, curve, format: None, compressed, uncompressed } => format!(

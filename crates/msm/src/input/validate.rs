@@ -145,11 +145,6 @@ fn subgroup_with_progress<C: MsmCurve>(
     points: &[Affine<C>],
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(), MsmError> {
-    if C::COFACTOR == [1] {
-        // the prime-order group is the whole curve (BN254): nothing to test
-        progress(points.len(), points.len());
-        return Ok(());
-    }
     let mut rng = ChaCha20Rng::from_entropy();
     let mut done = 0;
     for chunk in points.chunks(BATCH_POINTS) {

@@ -150,11 +150,16 @@ pub fn batch_size_for(buckets: usize) -> usize {
     (buckets / 16).clamp(256, 1024).min((buckets / 4).max(64))
 }
 
-/// Whether the lane engines take curve C's base field: they are made for the
-/// 48-byte BLS12 base fields (q < 2^382); other curves run batch-affine on
-/// scalar arithmetic.
+/// Whether the lane engines take field F: they are made for the 48-byte
+/// BLS12 base fields, and their lazy reduction needs q < 2^382. Curves whose
+/// field they do not take run batch-affine on scalar arithmetic.
+pub fn field_fits<F: PrimeField>() -> bool {
+    F::NUM_BYTES == 48 && F::NUM_BITS <= 381
+}
+
+/// [`field_fits`] for curve C's base field.
 pub fn lanes_fit<C: zkmsm_curve::SwCurve>() -> bool {
-    C::Base::NUM_BYTES == 48 && C::Base::NUM_BITS <= 381
+    field_fits::<C::Base>()
 }
 
 /// Whether the four-lane FMA engine runs here: AVX2 + FMA (x86-64) or NEON

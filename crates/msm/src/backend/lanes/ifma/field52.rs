@@ -66,10 +66,9 @@ pub struct Field52<F: PrimeField> {
 }
 
 impl<F: PrimeField> Field52<F> {
-    /// `None` unless the modulus fits the lazy-reduction bounds (q < 2^382)
-    /// and the encoding is the 48-byte one of the BLS12 base fields.
+    /// `None` unless the lane engines take F ([`crate::backend::lanes::field_fits`]).
     pub fn new() -> Option<Self> {
-        if F::NUM_BYTES != 48 || F::NUM_BITS > 381 {
+        if !crate::backend::lanes::field_fits::<F>() {
             return None;
         }
         let mut q64 = bytes_to_words(&(-F::ONE).to_bytes_le());
