@@ -80,10 +80,10 @@ impl<S: Scheduler> BatchAffineBackend<S> {
         self.arithmetic
     }
 
-    /// The arithmetic this backend runs on curve C: scalar where the lane
-    /// engines do not take C's field ([`super::lanes::lanes_fit`]).
-    pub fn arithmetic_on<C: zkmsm_curve::SwCurve>(&self) -> Arithmetic {
-        if super::lanes::lanes_fit::<C>() {
+    /// The arithmetic this backend runs on curve C: scalar where its lane
+    /// engine does not take C's field ([`super::lanes::lanes_fit`]).
+    pub fn arithmetic_on<C: MsmCurve>(&self) -> Arithmetic {
+        if super::lanes::lanes_fit::<C>(self.arithmetic) {
             self.arithmetic
         } else {
             Arithmetic::Scalar
@@ -296,7 +296,7 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
     fn prepare(&self, points: &[Affine<C>]) -> BatchAffinePoints<C> {
         #[cfg(target_arch = "x86_64")]
         if self.arithmetic_on::<C>() == Arithmetic::Ifma {
-            return BatchAffinePoints::Ifma(super::lanes::ifma::prepare(points));
+            return BatchAffinePoints::Ifma(super::lanes::ifma::IfmaPoints::prepare(points));
         }
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.arithmetic_on::<C>() == Arithmetic::Fma {
@@ -308,7 +308,7 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
     fn prepare_owned(&self, points: Vec<Affine<C>>) -> BatchAffinePoints<C> {
         #[cfg(target_arch = "x86_64")]
         if self.arithmetic_on::<C>() == Arithmetic::Ifma {
-            return BatchAffinePoints::Ifma(super::lanes::ifma::prepare_owned(points));
+            return BatchAffinePoints::Ifma(super::lanes::ifma::IfmaPoints::prepare_owned(points));
         }
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.arithmetic_on::<C>() == Arithmetic::Fma {
@@ -328,7 +328,7 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
             BatchAffinePoints::Scalar(p) => p,
             #[cfg(target_arch = "x86_64")]
             BatchAffinePoints::Ifma(p) => {
-                let (window, stats) = super::lanes::ifma::accumulate(p, digits, plan, &self.scheduler, batch);
+                let (window, stats) = p.accumulate(digits, plan, &self.scheduler, batch);
                 return BatchAffineWindow { buckets: Filled::Ifma(Box::new(window)), stats };
             }
             #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]

@@ -133,7 +133,7 @@ where
         match prepared {
             BatchAffinePoints::Scalar(p) => Layout::of(AFFINE, p),
             #[cfg(target_arch = "x86_64")]
-            BatchAffinePoints::Ifma(p) => Layout::of(crate::backend::lanes::ifma::LAYOUT, &p.points),
+            BatchAffinePoints::Ifma(p) => Layout::of(crate::backend::lanes::ifma::LAYOUT, p.points()),
             #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             BatchAffinePoints::Fma(p) => Layout::of(crate::backend::lanes::FMA_LAYOUT, &p.points),
         }
@@ -142,7 +142,7 @@ where
         match prepared {
             BatchAffinePoints::Scalar(p) => p.write_records(sink),
             #[cfg(target_arch = "x86_64")]
-            BatchAffinePoints::Ifma(p) => p.points.write_records(sink),
+            BatchAffinePoints::Ifma(p) => p.points().write_records(sink),
             #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             BatchAffinePoints::Fma(p) => p.points.write_records(sink),
         }
@@ -155,8 +155,8 @@ where
             AFFINE => Ok(BatchAffinePoints::Scalar(mapped_records(header, map, offset)?)),
             #[cfg(target_arch = "x86_64")]
             crate::backend::lanes::ifma::LAYOUT => {
-                use crate::backend::lanes::LaneField;
-                if !crate::backend::lanes::ifma::Ifma52::<C::Base>::available() {
+                use crate::backend::lanes::ifma::ops::Ifma;
+                if !crate::backend::lanes::ifma::ops::Avx512::available() {
                     return Err(PreparedRefusal::CpuLacks { layout: header.layout.clone(), feature: "AVX-512 IFMA" });
                 }
                 let points = mapped_records(header, map, offset)?;

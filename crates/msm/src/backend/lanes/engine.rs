@@ -112,7 +112,7 @@ fn convert<C: MsmCurve, L: LaneField<C::Base>>(field: &L, p: &Affine<C>) -> Lane
 
 fn field<C: MsmCurve, L: LaneField<C::Base>>() -> L {
     assert!(L::available(), "the {} lane arithmetic does not run on this CPU", L::NAME);
-    L::new().expect("a BLS12 base field (48 bytes, q < 2^382)")
+    L::new().expect("a field the arithmetic fits (callers check)")
 }
 
 impl<C: MsmCurve, L: LaneField<C::Base>> LanePoints<C, L> {
@@ -155,7 +155,8 @@ impl<C: MsmCurve, L: LaneField<C::Base>> LanePoints<C, L> {
     /// `None` unless every point is [`LanePoint::canonical`] for `radix`
     /// (callers check `L::available()` first).
     pub fn from_store(points: Store<LanePoint>, radix: u32) -> Option<Self> {
-        let bytes = (-C::Base::ONE).to_bytes_le();
+        let mut bytes = (-C::Base::ONE).to_bytes_le();
+        bytes.resize(48, 0);
         let q_minus_1: [u64; 6] = zkmsm_field::limbs::from_le_bytes(&bytes);
         let max = max_coordinate(&q_minus_1, radix);
         if !points.par_iter().all(|p| p.canonical(radix, &max)) {

@@ -130,10 +130,16 @@ pub struct Field51<F: PrimeField> {
     one: Limbs51,
 }
 
+/// Whether this arithmetic takes field F: it is made for the 48-byte BLS12
+/// base fields, and its lazy reduction needs q < 2^382.
+pub fn fits<F: PrimeField>() -> bool {
+    F::NUM_BYTES == 48 && F::NUM_BITS <= 381
+}
+
 impl<F: PrimeField> Field51<F> {
-    /// `None` unless the lane engines take F ([`crate::backend::lanes::field_fits`]).
+    /// `None` unless this arithmetic takes F ([`fits`]).
     pub fn new() -> Option<Self> {
-        if !crate::backend::lanes::field_fits::<F>() {
+        if !fits::<F>() {
             return None;
         }
         let mut q64 = bytes_to_words(&(-F::ONE).to_bytes_le());

@@ -17,6 +17,7 @@ pub mod field51;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
 pub mod simd;
+pub mod sized;
 mod words;
 
 use simd::{Kernel, Simd};
@@ -47,7 +48,10 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
 
     /// Whether this CPU has what the arithmetic needs.
     fn available() -> bool;
-    /// `None` for a field the arithmetic cannot hold.
+    /// Whether the arithmetic takes field F (its limbs hold F with the
+    /// margin its lazy reduction needs).
+    fn fits() -> bool;
+    /// `None` for a field the arithmetic cannot hold (where not [`Self::fits`]).
     fn new() -> Option<Self>;
     /// x in the arithmetic's form (canonical).
     fn limbs_of(&self, x: &F) -> Limbs;
@@ -150,16 +154,22 @@ pub fn batch_size_for(buckets: usize) -> usize {
     (buckets / 16).clamp(256, 1024).min((buckets / 4).max(64))
 }
 
-/// Whether the lane engines take field F: they are made for the 48-byte
-/// BLS12 base fields, and their lazy reduction needs q < 2^382. Curves whose
-/// field they do not take run batch-affine on scalar arithmetic.
-pub fn field_fits<F: PrimeField>() -> bool {
-    F::NUM_BYTES == 48 && F::NUM_BITS <= 381
-}
-
-/// [`field_fits`] for curve C's base field.
-pub fn lanes_fit<C: zkmsm_curve::SwCurve>() -> bool {
-    field_fits::<C::Base>()
+/// Whether `arithmetic` takes curve C's base field (at one of its limb
+/// counts). Curves whose field a lane arithmetic does not take run
+/// batch-affine on scalar arithmetic.
+pub fn lanes_fit<C: zkmsm_curve::MsmCurve>(arithmetic: crate::backend::choice::Arithmetic) -> bool {
+    use crate::backend::choice::Arithmetic;
+    match arithmetic {
+        Arithmetic::Scalar => true,
+        #[cfg(target_arch = "x86_64")]
+        Arithmetic::Ifma => ifma::IfmaPoints::<C>::fits(),
+        #[cfg(not(target_arch = "x86_64"))]
+        Arithmetic::Ifma => false,
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        Arithmetic::Fma => Fma51::<C::Base, NativeSimd>::fits(),
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        Arithmetic::Fma => false,
+    }
 }
 
 /// Whether the four-lane FMA engine runs here: AVX2 + FMA (x86-64) or NEON
@@ -183,6 +193,9 @@ impl<F: PrimeField, S: Simd> LaneField<F> for Fma51<F, S> {
 
     fn available() -> bool {
         S::available()
+    }
+    fn fits() -> bool {
+        field51::fits::<F>()
     }
     fn new() -> Option<Self> {
         Some(Self { field: field51::Field51::new()?, _simd: core::marker::PhantomData })

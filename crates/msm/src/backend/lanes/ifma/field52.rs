@@ -1,14 +1,20 @@
-//! Eight field elements at once in AVX-512 IFMA: a 381-bit-or-smaller prime
-//! field in radix 2^52 (8 limbs, 416 bits) with Montgomery constant R' = 2^416.
+//! Eight field elements at once in AVX-512 IFMA: a prime field in radix 2^52,
+//! N limbs (N = 8, 416 bits, for the 381-bit BLS12 fields; N = 5, 260 bits,
+//! for BN254's 254-bit field), with Montgomery constant R' = 2^(52 N).
 //! Lane k of limb vector j holds limb j of element k, so one `vpmadd52luq`
 //! does a limb product for eight independent additions of a batch.
 //!
-//! Reduction is lazy: a Montgomery product of inputs below 64q is below
-//! q (1 + 2^-23) since q < 2^382 leaves 34 spare bits, so products are never
-//! corrected; sums and differences are kept below 16q by adding multiples of
-//! q, and [`VConsts::reduce`] brings a value below 16q back under ~2q with an
-//! estimated quotient. Values are only made canonical when they leave
-//! (`from_limbs52`).
+//! Reduction is lazy, and one rule covers every limb count: the field is
+//! taken only when q < 2^(52 N - 6) (R' > 64q), so a Montgomery product of
+//! a < A q and b < B q with A B <= 64 is below a b / R' + q < 2q. Sums and
+//! differences are kept below 16q by adding multiples of q, and
+//! [`VConsts::reduce`] brings a value below 16q back under ~2q with an
+//! estimated quotient. The engine's largest A B is 2 x 7 = 14 (a chain
+//! product below 2q times a denominator below 7q). Values are only made
+//! canonical when they leave (`from_limbs52`).
+//!
+//! In memory an element is always eight 64-bit limbs (one cache line per
+//! coordinate); limbs N..8 are zero.
 //!
 //! The vector code is generic over [`Ifma`]: the AVX-512 instructions, or
 //! their plain-Rust emulation, which tests run on every CPU.
@@ -26,49 +32,57 @@ use super::ops::Ifma;
 use crate::backend::lanes::words::{bytes_to_words, geq, limbs_to_words, sub_in_place, words_to_limbs};
 use zkmsm_field::PrimeField;
 
-/// Limbs of an element in radix 2^52 (8 x 52 = 416 bits hold a 384-bit q with room for lazy
-/// reduction).
+/// Limbs of an element in memory (8 x 52 = 416 bits): the most any field
+/// here needs; a field of N limbs leaves the rest zero.
 pub const LIMBS: usize = 8;
 const MASK: u64 = (1 << 52) - 1;
 
-/// One element: 8 normalized 52-bit limbs, little-endian. Bit 63 of the top
-/// limb is free; the backend uses it as a flag.
+/// One element: normalized 52-bit limbs, little-endian (N used, the rest
+/// zero). Bit 63 of the top limb is free; the backend uses it as a flag.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Limbs52(pub [u64; LIMBS]);
 
-/// Eight elements, limb-major (`self.0[j]` = limb j of lanes 0..8).
-pub struct Fe8<S: Ifma>(pub [S::V; LIMBS]);
+/// Eight elements of N limbs, limb-major (`self.0[j]` = limb j of lanes 0..8).
+pub struct Fe8<S: Ifma, const N: usize = LIMBS>(pub [S::V; N]);
 
-impl<S: Ifma> Clone for Fe8<S> {
+impl<S: Ifma, const N: usize> Clone for Fe8<S, N> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<S: Ifma> Copy for Fe8<S> {}
+impl<S: Ifma, const N: usize> Copy for Fe8<S, N> {}
+
+/// Whether the IFMA arithmetic of N limbs takes field F: q below
+/// 2^(52 N - 6) (the lazy reduction's margin, see the module notes), and
+/// R' = 2^(52 N) at least F's own Montgomery constant 2^(8 NUM_BYTES) (the
+/// conversions scale by their ratio).
+pub const fn fits<F: PrimeField>(n: usize) -> bool {
+    n >= 2 && n <= LIMBS && F::NUM_BITS as usize + 6 <= 52 * n && 8 * F::NUM_BYTES <= 52 * n
+}
 
 /// Scalar-side constants of a field, derived from its canonical encoding.
 #[derive(Clone, Debug)]
-pub struct Field52<F: PrimeField> {
-    /// q in radix-2^52 limbs.
+pub struct Field52<F: PrimeField, const N: usize = LIMBS> {
+    /// q in radix-2^52 limbs (zero above N).
     pub q: [u64; LIMBS],
     /// q in 64-bit words (7 words cover 416 bits).
     q64: [u64; 7],
     /// -q^-1 mod 2^52
     qinv: u64,
-    /// 2^32 = 2^416 / 2^384: limbs (Montgomery for 2^416) read as `F`'s
-    /// Montgomery words (for 2^384) hold their element times this.
+    /// 2^(52 N - 8 NUM_BYTES) = R' / R: limbs (Montgomery for R') read as
+    /// `F`'s Montgomery words (for R) hold their element times this.
     shift: F,
-    /// 2^-32: the way from such an element back to the limbs' own.
+    /// R / R': the way from such an element back to the limbs' own.
     shift_inv: F,
-    /// q / 2^320 as a float, for the quotient estimate.
-    q_hi: f64,
+    /// 2^(52 (N - 2)) / q, for the quotient estimate from the top two limbs.
+    inv_q_top: f64,
 }
 
-impl<F: PrimeField> Field52<F> {
-    /// `None` unless the lane engines take F ([`crate::backend::lanes::field_fits`]).
+impl<F: PrimeField, const N: usize> Field52<F, N> {
+    /// `None` unless this limb count takes F ([`fits`]).
     pub fn new() -> Option<Self> {
-        if !crate::backend::lanes::field_fits::<F>() {
+        if !fits::<F>(N) {
             return None;
         }
         let mut q64 = bytes_to_words(&(-F::ONE).to_bytes_le());
@@ -80,20 +94,24 @@ impl<F: PrimeField> Field52<F> {
             inv = inv.wrapping_mul(2u64.wrapping_sub(q64[0].wrapping_mul(inv)));
         }
         let qinv = inv.wrapping_neg() & MASK;
-        let q_hi = (q64[5] as f64) + (q64[6] as f64) * 2f64.powi(64);
-        let shift = F::from_u64(1 << 32);
+        let q_float: f64 = q64.iter().enumerate().map(|(i, &w)| w as f64 * 2f64.powi(64 * i as i32)).sum();
+        let inv_q_top = 2f64.powi(52 * (N as i32 - 2)) / q_float;
+        let mut shift = F::ONE;
+        for _ in 0..52 * N - 8 * F::NUM_BYTES {
+            shift = shift.double();
+        }
         let shift_inv = shift.inverse()?;
-        Some(Self { q, q64, qinv, shift, shift_inv, q_hi })
+        Some(Self { q, q64, qinv, shift, shift_inv, inv_q_top })
     }
 
-    /// x as limbs of x * 2^416 mod q (canonical): the Montgomery words of
-    /// x * 2^32 (`F`'s Montgomery factor is 2^384), one product.
+    /// x as limbs of x * R' mod q (canonical): the Montgomery words of
+    /// x * R' / R, one product.
     pub fn to_limbs52(&self, x: &F) -> Limbs52 {
         self.raw_to_limbs52(&(*x * self.shift))
     }
 
-    /// The Montgomery form these limbs hold (any value below 2^384), reduced
-    /// below q, as words: equal exactly when the elements are.
+    /// The Montgomery form these limbs hold (any value below 2^(8 NUM_BYTES)),
+    /// reduced below q, as words: equal exactly when the elements are.
     pub fn canonical_words(&self, l: &Limbs52) -> [u64; 7] {
         let mut w = limbs_to_words(&l.0, 52, true);
         while geq(&w, &self.q64) {
@@ -102,29 +120,30 @@ impl<F: PrimeField> Field52<F> {
         w
     }
 
-    /// The element whose Montgomery form these limbs hold (any value below 2^384).
-    /// The limbs read as `F`'s Montgomery words are the element times 2^32
-    /// ([`Self::raw_from_limbs52`]): one product by 2^-32.
+    /// The element whose Montgomery form these limbs hold (any value below
+    /// 2^(8 NUM_BYTES)). The limbs read as `F`'s Montgomery words are the
+    /// element times R' / R ([`Self::raw_from_limbs52`]): one product by R / R'.
     pub fn from_limbs52(&self, l: &Limbs52) -> F {
         self.raw_from_limbs52(l) * self.shift_inv
     }
 
     /// The element whose `F` Montgomery words are the value these limbs hold
-    /// (any value below 2^384), reduced: the limbs' element times 2^32,
-    /// without a multiplication (the batch inversion's way out of the lanes).
+    /// (any value below 2^(8 NUM_BYTES)), reduced: the limbs' element times
+    /// R' / R, without a multiplication (the batch inversion's way out of
+    /// the lanes).
     pub fn raw_from_limbs52(&self, l: &Limbs52) -> F {
         F::from_montgomery_words(&self.canonical_words(l)).expect("reduced below q")
     }
 
     /// Limbs holding the value of `F`'s Montgomery words of x (canonical):
-    /// the limbs of x / 2^32, without a multiplication (the way back in).
+    /// the limbs of x R / R', without a multiplication (the way back in).
     pub fn raw_to_limbs52(&self, x: &F) -> Limbs52 {
         let mut w = [0u64; 7];
         x.write_montgomery_words(&mut w);
         Limbs52(words_to_limbs(&w, 52, false))
     }
 
-    /// 2^64: for u = [`Self::raw_from_limbs52`] of a, the limbs of
+    /// (R' / R)^2: for u = [`Self::raw_from_limbs52`] of a, the limbs of
     /// `raw_to_limbs52(u^-1 * this)` are those of a^-1.
     pub fn raw_inverse_factor(&self) -> F {
         self.shift.square()
@@ -143,8 +162,8 @@ impl<F: PrimeField> Field52<F> {
     ///
     /// Only where `S::available()`, inside `S::run`.
     #[inline(always)]
-    pub unsafe fn vconsts<S: Ifma>(&self) -> VConsts<S> {
-        let splat = |m: u64| -> [S::V; LIMBS] {
+    pub unsafe fn vconsts<S: Ifma>(&self) -> VConsts<S, N> {
+        let splat = |m: u64| -> [S::V; N] {
             let mut w = self.q64;
             // m * q in words, m small
             let mut carry = 0u128;
@@ -154,8 +173,8 @@ impl<F: PrimeField> Field52<F> {
                 carry = t >> 64;
             }
             let l = words_to_limbs(&w, 52, false);
-            let mut out = [S::zero(); LIMBS];
-            for j in 0..LIMBS {
+            let mut out = [S::zero(); N];
+            for j in 0..N {
                 out[j] = S::splat(l[j]);
             }
             out
@@ -166,41 +185,42 @@ impl<F: PrimeField> Field52<F> {
             q8: splat(8),
             qinv: S::splat(self.qinv),
             mask: S::splat(MASK),
-            q_hi_inv: S::splat_d(1.0 / self.q_hi),
+            inv_q_top: S::splat_d(self.inv_q_top),
             two52: S::splat_d(2f64.powi(52)),
-            scale: S::splat_d(1.0 / 256.0),
             one: S::splat(1),
         }
     }
 }
 
 /// Vector constants, built once per engine.
-pub struct VConsts<S: Ifma> {
-    q: [S::V; LIMBS],
+pub struct VConsts<S: Ifma, const N: usize = LIMBS> {
+    q: [S::V; N],
     /// 4q in every lane, for subtractions that keep results non-negative.
-    pub q4: [S::V; LIMBS],
+    pub q4: [S::V; N],
     /// 8q in every lane.
-    pub q8: [S::V; LIMBS],
+    pub q8: [S::V; N],
     qinv: S::V,
     mask: S::V,
-    q_hi_inv: S::D,
+    inv_q_top: S::D,
     two52: S::D,
-    scale: S::D,
     one: S::V,
 }
 
-impl<S: Ifma> Clone for VConsts<S> {
+impl<S: Ifma, const N: usize> Clone for VConsts<S, N> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<S: Ifma> Copy for VConsts<S> {}
+impl<S: Ifma, const N: usize> Copy for VConsts<S, N> {}
 
-impl<S: Ifma> VConsts<S> {
+/// Columns of a product before reduction: 2N used (N at most 8).
+type Columns<S> = [<S as Ifma>::V; 2 * LIMBS];
+
+impl<S: Ifma, const N: usize> VConsts<S, N> {
     /// Carry-propagate limbs that may be negative or above 2^52.
     #[inline(always)]
-    unsafe fn normalize(&self, mut t: [S::V; LIMBS]) -> Fe8<S> {
-        for j in 0..LIMBS - 1 {
+    unsafe fn normalize(&self, mut t: [S::V; N]) -> Fe8<S, N> {
+        for j in 0..N - 1 {
             let c = S::srai52(t[j]);
             t[j] = S::and(t[j], self.mask);
             t[j + 1] = S::add(t[j + 1], c);
@@ -208,33 +228,47 @@ impl<S: Ifma> VConsts<S> {
         Fe8(t)
     }
 
-    /// Row I of [`Self::mul`]'s products: a_j b_I into columns I + j (low
-    /// half) and I + j + 1 (high half).
+    /// The top N columns, normalized: the reduced value.
     #[inline(always)]
-    unsafe fn mul_row<const I: usize>(t: &mut [S::V; 2 * LIMBS], a: &Fe8<S>, b: &Fe8<S>) {
-        for j in 0..LIMBS {
+    unsafe fn top(&self, t: &Columns<S>) -> Fe8<S, N> {
+        let mut out = [S::zero(); N];
+        for j in 0..N {
+            out[j] = t[N + j];
+        }
+        self.normalize(out)
+    }
+
+    /// Row I of [`Self::mul`]'s products: a_j b_I into columns I + j (low
+    /// half) and I + j + 1 (high half). Nothing for I >= N.
+    #[inline(always)]
+    unsafe fn mul_row<const I: usize>(t: &mut Columns<S>, a: &Fe8<S, N>, b: &Fe8<S, N>) {
+        if I >= N {
+            return;
+        }
+        for j in 0..N {
             t[I + j] = S::madd52lo(t[I + j], a.0[j], b.0[I]);
             t[I + j + 1] = S::madd52hi(t[I + j + 1], a.0[j], b.0[I]);
         }
     }
 
-    /// a * b / 2^416 mod q, for inputs below 64q (normalized limbs); the
-    /// result is below q (1 + 2^-23). The 64 products go into 16 columns,
-    /// then 8 reduction rounds (separated operand scanning, 256 vpmadd52: 16 a
-    /// round, see `reduce_round`).
+    /// a * b / 2^(52 N) mod q, for a below A q and b below B q with A B <= 64
+    /// (normalized limbs); the result is below a b / 2^(52 N) + q < 2q. The
+    /// N^2 products go into 2N columns, then N reduction rounds (separated
+    /// operand scanning: 2 N^2 vpmadd52 of products, 2 N^2 - N of
+    /// reduction, see `reduce_round`; 256 at N = 8, 95 at N = 5).
     /// Rows and rounds are separate calls with constant column indices, not
     /// loops: the earlier interleaved form (CIOS: a round of products, its
     /// reduction, a shift of t by one limb), written as a loop, kept t in
     /// memory and ran at 2.3 times the cost of this form on Zen 5.
     ///
     /// Column bounds (u64; limbs below 2^52, so every half product below
-    /// 2^52): column k gets at most 8 low halves (i + j = k) and 8 high
-    /// halves (i + j = k - 1), below 2^56; the reduction adds at most 8 low
-    /// and 8 high halves of m_i q_j (below 2^56) and a carry below 2^6:
-    /// every column stays below 2^58. The value is (a b + M q) / 2^416 with
-    /// M < 2^416: below a b / 2^416 + q.
+    /// 2^52): column k gets at most N low halves (i + j = k) and N high
+    /// halves (i + j = k - 1), below 2^56; the reduction adds at most N low
+    /// and N high halves of m_i q_j (below 2^56) and a carry below 2^6:
+    /// every column stays below 2^58. The value is (a b + M q) / 2^(52 N)
+    /// with M < 2^(52 N): below a b / 2^(52 N) + q.
     #[inline(always)]
-    pub unsafe fn mul(&self, a: &Fe8<S>, b: &Fe8<S>) -> Fe8<S> {
+    pub unsafe fn mul(&self, a: &Fe8<S, N>, b: &Fe8<S, N>) -> Fe8<S, N> {
         let mut t = [S::zero(); 2 * LIMBS];
         Self::mul_row::<0>(&mut t, a, b);
         Self::mul_row::<1>(&mut t, a, b);
@@ -252,7 +286,7 @@ impl<S: Ifma> VConsts<S> {
     /// short dependency chain (quotient digit, low half, carry: about 10
     /// cycles), so two chains side by side keep the vpmadd52 pipes busy.
     #[inline(always)]
-    pub unsafe fn mul2(&self, a: &Fe8<S>, b: &Fe8<S>, c: &Fe8<S>, d: &Fe8<S>) -> (Fe8<S>, Fe8<S>) {
+    pub unsafe fn mul2(&self, a: &Fe8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>, d: &Fe8<S, N>) -> (Fe8<S, N>, Fe8<S, N>) {
         let mut t = [S::zero(); 2 * LIMBS];
         let mut u = [S::zero(); 2 * LIMBS];
         Self::mul_row::<0>(&mut t, a, b);
@@ -276,13 +310,13 @@ impl<S: Ifma> VConsts<S> {
 
     /// `(a * a, b * b)`, as [`Self::square`], interleaved as [`Self::mul2`].
     #[inline(always)]
-    pub unsafe fn square2(&self, a: &Fe8<S>, b: &Fe8<S>) -> (Fe8<S>, Fe8<S>) {
+    pub unsafe fn square2(&self, a: &Fe8<S, N>, b: &Fe8<S, N>) -> (Fe8<S, N>, Fe8<S, N>) {
         self.reduce_rounds2(Self::square_columns(a), Self::square_columns(b))
     }
 
     /// [`Self::reduce_rounds`] of two column sets, round by round.
     #[inline(always)]
-    unsafe fn reduce_rounds2(&self, mut t: [S::V; 2 * LIMBS], mut u: [S::V; 2 * LIMBS]) -> (Fe8<S>, Fe8<S>) {
+    unsafe fn reduce_rounds2(&self, mut t: Columns<S>, mut u: Columns<S>) -> (Fe8<S, N>, Fe8<S, N>) {
         self.reduce_round::<0>(&mut t);
         self.reduce_round::<0>(&mut u);
         self.reduce_round::<1>(&mut t);
@@ -299,24 +333,21 @@ impl<S: Ifma> VConsts<S> {
         self.reduce_round::<6>(&mut u);
         self.reduce_round::<7>(&mut t);
         self.reduce_round::<7>(&mut u);
-        (
-            self.normalize([t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15]]),
-            self.normalize([u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]]),
-        )
+        (self.top(&t), self.top(&u))
     }
 
     /// Row I of the square's off-diagonal products: a_I a_j for j > I, into
     /// columns I + j (low half) and I + j + 1 (high half).
     #[inline(always)]
-    unsafe fn square_row<const I: usize>(t: &mut [S::V; 2 * LIMBS], a: &Fe8<S>) {
-        for j in I + 1..LIMBS {
+    unsafe fn square_row<const I: usize>(t: &mut Columns<S>, a: &Fe8<S, N>) {
+        for j in I + 1..N {
             t[I + j] = S::madd52lo(t[I + j], a.0[I], a.0[j]);
             t[I + j + 1] = S::madd52hi(t[I + j + 1], a.0[I], a.0[j]);
         }
     }
 
     /// Montgomery reduction round I of [`Self::mul`] and [`Self::square`]: m from column I,
-    /// t += m q 2^(52 I), column I's carry into column I + 1.
+    /// t += m q 2^(52 I), column I's carry into column I + 1. Nothing for I >= N.
     ///
     /// Column I itself is not updated: t_I + lo(m q_0) is a multiple of 2^52
     /// (that is what m is for), and lo(m q_0) is 0 where t_I mod 2^52 is 0
@@ -325,7 +356,10 @@ impl<S: Ifma> VConsts<S> {
     /// overflow), the same value as before, taken from t_I alone: one
     /// vpmadd52 less per round and the carry off the quotient's chain.
     #[inline(always)]
-    unsafe fn reduce_round<const I: usize>(&self, t: &mut [S::V; 2 * LIMBS]) {
+    unsafe fn reduce_round<const I: usize>(&self, t: &mut Columns<S>) {
+        if I >= N {
+            return;
+        }
         let m = S::madd52lo(S::zero(), t[I], self.qinv);
         let carry = S::srli52(S::add(t[I], self.mask));
         // column I + 1, which the next quotient waits on: its two halves
@@ -333,33 +367,33 @@ impl<S: Ifma> VConsts<S> {
         let lo = S::madd52lo(S::zero(), self.q[1], m);
         t[I + 1] = S::add(S::madd52hi(S::add(t[I + 1], carry), self.q[0], m), lo);
         t[I + 2] = S::madd52hi(t[I + 2], self.q[1], m);
-        for j in 2..LIMBS {
+        for j in 2..N {
             t[I + j] = S::madd52lo(t[I + j], self.q[j], m);
             t[I + j + 1] = S::madd52hi(t[I + j + 1], self.q[j], m);
         }
     }
 
-    /// `a * a / 2^416 mod q`, as [`Self::mul`] (inputs below 64q, normalized
-    /// limbs; the result below q (1 + 2^-23)), with 200 vpmadd52 instead of
-    /// 256: the 28 products a_i a_j (i < j) are taken once and the columns
-    /// doubled, then the 8 squares a_i^2, then the 8 reduction rounds on the
-    /// 16 columns (separated operand scanning).
+    /// `a * a / 2^(52 N) mod q`, as [`Self::mul`] (same bounds), with
+    /// N (N - 1) + 2N instead of 2 N^2 product vpmadd52 (200 in all at N = 8,
+    /// 75 at N = 5): the products a_i a_j (i < j) are taken once and the
+    /// columns doubled, then the squares a_i^2, then the N reduction rounds
+    /// on the 2N columns (separated operand scanning).
     ///
     /// Column bounds (u64, every limb of a below 2^52, so every half product
-    /// below 2^52): column k gets at most 4 low halves (i + j = k) and 4 high
-    /// halves (i + j = k - 1) of the off-diagonal products, below 2^55,
+    /// below 2^52): column k gets at most N/2 low halves (i + j = k) and N/2
+    /// high halves (i + j = k - 1) of the off-diagonal products, below 2^55,
     /// doubled below 2^56, plus at most 2 halves of a square: below 2^57.
-    /// The reduction adds at most 8 low and 8 high halves of m_i q_j (below
+    /// The reduction adds at most N low and N high halves of m_i q_j (below
     /// 2^56) and a carry below 2^6: every column stays below 2^58. The value
-    /// is (a^2 + M q) / 2^416 with M < 2^416, the same bound as the product's.
+    /// is (a^2 + M q) / 2^(52 N) with M < 2^(52 N), the same bound as the product's.
     #[inline(always)]
-    pub unsafe fn square(&self, a: &Fe8<S>) -> Fe8<S> {
+    pub unsafe fn square(&self, a: &Fe8<S, N>) -> Fe8<S, N> {
         self.reduce_rounds(Self::square_columns(a))
     }
 
-    /// The 16 columns of a^2 (see [`Self::square`]).
+    /// The 2N columns of a^2 (see [`Self::square`]).
     #[inline(always)]
-    unsafe fn square_columns(a: &Fe8<S>) -> [S::V; 2 * LIMBS] {
+    unsafe fn square_columns(a: &Fe8<S, N>) -> Columns<S> {
         let mut t = [S::zero(); 2 * LIMBS];
         Self::square_row::<0>(&mut t, a);
         Self::square_row::<1>(&mut t, a);
@@ -368,21 +402,21 @@ impl<S: Ifma> VConsts<S> {
         Self::square_row::<4>(&mut t, a);
         Self::square_row::<5>(&mut t, a);
         Self::square_row::<6>(&mut t, a);
-        // off-diagonal columns: 1 (a_0 a_1, low) to 14 (a_6 a_7, high)
-        for k in 1..2 * LIMBS - 1 {
+        // off-diagonal columns: 1 (a_0 a_1, low) to 2N - 2 (a_(N-2) a_(N-1), high)
+        for k in 1..2 * N - 1 {
             t[k] = S::add(t[k], t[k]);
         }
-        for i in 0..LIMBS {
+        for i in 0..N {
             t[2 * i] = S::madd52lo(t[2 * i], a.0[i], a.0[i]);
             t[2 * i + 1] = S::madd52hi(t[2 * i + 1], a.0[i], a.0[i]);
         }
         t
     }
 
-    /// The 8 Montgomery reduction rounds on 16 columns (each below 2^57,
-    /// see [`Self::mul`]), then the top 8 columns normalized.
+    /// The N Montgomery reduction rounds on 2N columns (each below 2^57,
+    /// see [`Self::mul`]), then the top N columns normalized.
     #[inline(always)]
-    unsafe fn reduce_rounds(&self, mut t: [S::V; 2 * LIMBS]) -> Fe8<S> {
+    unsafe fn reduce_rounds(&self, mut t: Columns<S>) -> Fe8<S, N> {
         self.reduce_round::<0>(&mut t);
         self.reduce_round::<1>(&mut t);
         self.reduce_round::<2>(&mut t);
@@ -391,14 +425,14 @@ impl<S: Ifma> VConsts<S> {
         self.reduce_round::<5>(&mut t);
         self.reduce_round::<6>(&mut t);
         self.reduce_round::<7>(&mut t);
-        self.normalize([t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15]])
+        self.top(&t)
     }
 
     /// a + k - b, with k a multiple of q above b (keeps the result positive).
     #[inline(always)]
-    pub unsafe fn sub(&self, a: &Fe8<S>, b: &Fe8<S>, k: &[S::V; LIMBS]) -> Fe8<S> {
+    pub unsafe fn sub(&self, a: &Fe8<S, N>, b: &Fe8<S, N>, k: &[S::V; N]) -> Fe8<S, N> {
         let mut t = a.0;
-        for j in 0..LIMBS {
+        for j in 0..N {
             t[j] = S::sub(S::add(t[j], k[j]), b.0[j]);
         }
         self.normalize(t)
@@ -406,9 +440,9 @@ impl<S: Ifma> VConsts<S> {
 
     /// a + k - b - c.
     #[inline(always)]
-    pub unsafe fn sub2(&self, a: &Fe8<S>, b: &Fe8<S>, c: &Fe8<S>, k: &[S::V; LIMBS]) -> Fe8<S> {
+    pub unsafe fn sub2(&self, a: &Fe8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>, k: &[S::V; N]) -> Fe8<S, N> {
         let mut t = a.0;
-        for j in 0..LIMBS {
+        for j in 0..N {
             t[j] = S::sub(S::sub(S::add(t[j], k[j]), b.0[j]), c.0[j]);
         }
         self.normalize(t)
@@ -416,9 +450,9 @@ impl<S: Ifma> VConsts<S> {
 
     /// Lanes selected by `m` become q - a (a canonical: the result is in (0, q]).
     #[inline(always)]
-    pub unsafe fn neg_where(&self, a: &Fe8<S>, m: u8) -> Fe8<S> {
+    pub unsafe fn neg_where(&self, a: &Fe8<S, N>, m: u8) -> Fe8<S, N> {
         let mut t = a.0;
-        for j in 0..LIMBS {
+        for j in 0..N {
             t[j] = S::mask_sub(a.0[j], m, self.q[j], a.0[j]);
         }
         self.normalize(t)
@@ -428,16 +462,14 @@ impl<S: Ifma> VConsts<S> {
     /// with k one less than a floating-point estimate of the quotient (never
     /// too large).
     #[inline(always)]
-    pub unsafe fn reduce(&self, a: &Fe8<S>) -> Fe8<S> {
-        // top 104 bits of the value, scaled by 2^-312: limb 6 + limb 7 * 2^52,
-        // compared with q / 2^320 (the 8-bit offset folded in by `scale`)
-        let hi = S::fmadd_d(S::u_to_d(a.0[7]), self.two52, S::u_to_d(a.0[6]));
-        // value / q ~ hi * 2^312 / (q_hi * 2^320) = hi / q_hi / 256
-        let est = S::mul_d(S::mul_d(hi, self.q_hi_inv), self.scale);
+    pub unsafe fn reduce(&self, a: &Fe8<S, N>) -> Fe8<S, N> {
+        // the top two limbs: the value / 2^(52 (N - 2)), to 104 bits
+        let hi = S::fmadd_d(S::u_to_d(a.0[N - 1]), self.two52, S::u_to_d(a.0[N - 2]));
+        let est = S::mul_d(hi, self.inv_q_top);
         let k = S::d_to_u(S::floor_d(est));
         let k = S::sub(S::max_u(k, self.one), self.one);
         let mut t = a.0;
-        for j in 0..LIMBS {
+        for j in 0..N {
             t[j] = S::sub(t[j], S::mullo(k, self.q[j]));
         }
         self.normalize(t)
@@ -445,16 +477,16 @@ impl<S: Ifma> VConsts<S> {
 }
 
 /// Eight elements loaded from `ptrs` (lane k from the 64 bytes at `ptrs[k]`):
-/// eight 64-byte loads and a transpose (8 loads where gathers took 64: one
-/// per limb and lane).
+/// eight 64-byte loads and a transpose (8 loads where gathers took 8N: one
+/// per limb and lane); the first N rows of the transpose are the limbs.
 ///
 /// # Safety
 ///
 /// Only where `S::available()`, inside `S::run`; every pointer valid for
 /// reading 64 bytes.
 #[inline(always)]
-pub unsafe fn load_rows<S: Ifma>(ptrs: [*const u64; 8]) -> Fe8<S> {
-    Fe8(S::transpose([
+pub unsafe fn load_rows<S: Ifma, const N: usize>(ptrs: [*const u64; 8]) -> Fe8<S, N> {
+    let t = S::transpose([
         S::load(ptrs[0]),
         S::load(ptrs[1]),
         S::load(ptrs[2]),
@@ -463,11 +495,16 @@ pub unsafe fn load_rows<S: Ifma>(ptrs: [*const u64; 8]) -> Fe8<S> {
         S::load(ptrs[5]),
         S::load(ptrs[6]),
         S::load(ptrs[7]),
-    ]))
+    ]);
+    let mut out = [S::zero(); N];
+    for j in 0..N {
+        out[j] = t[j];
+    }
+    Fe8(out)
 }
 
 /// Eight elements written to `ptrs` (lane k to the 64 bytes at `ptrs[k]`):
-/// a transpose and eight 64-byte stores.
+/// a transpose and eight 64-byte stores; limbs N..8 written zero.
 ///
 /// # Safety
 ///
@@ -475,8 +512,12 @@ pub unsafe fn load_rows<S: Ifma>(ptrs: [*const u64; 8]) -> Fe8<S> {
 /// writing 64 bytes, the ranges pairwise disjoint and not behind any live
 /// reference.
 #[inline(always)]
-pub unsafe fn store_rows<S: Ifma>(ptrs: [*mut u64; 8], v: &Fe8<S>) {
-    let rows = S::transpose(v.0);
+pub unsafe fn store_rows<S: Ifma, const N: usize>(ptrs: [*mut u64; 8], v: &Fe8<S, N>) {
+    let mut limbs = [S::zero(); LIMBS];
+    for j in 0..N {
+        limbs[j] = v.0[j];
+    }
+    let rows = S::transpose(limbs);
     for (p, r) in ptrs.iter().zip(rows) {
         S::store(*p, r);
     }
@@ -488,22 +529,22 @@ pub unsafe fn store_rows<S: Ifma>(ptrs: [*mut u64; 8], v: &Fe8<S>) {
 ///
 /// Only where `S::available()`.
 #[inline(always)]
-pub unsafe fn lane<S: Ifma>(v: &Fe8<S>, k: usize) -> Limbs52 {
+pub unsafe fn lane<S: Ifma, const N: usize>(v: &Fe8<S, N>, k: usize) -> Limbs52 {
     let mut out = [0u64; LIMBS];
-    for (j, o) in out.iter_mut().enumerate() {
-        *o = S::to_array(v.0[j])[k];
+    for j in 0..N {
+        out[j] = S::to_array(v.0[j])[k];
     }
     Limbs52(out)
 }
 
-/// Eight scalar values as one 8-lane value.
+/// Eight scalar values as one 8-lane value (limbs N..8 of each ignored).
 ///
 /// # Safety
 ///
 /// Only where `S::available()`.
 #[inline(always)]
-pub unsafe fn from_lanes<S: Ifma>(x: &[Limbs52]) -> Fe8<S> {
-    let mut out = [S::zero(); LIMBS];
+pub unsafe fn from_lanes<S: Ifma, const N: usize>(x: &[Limbs52]) -> Fe8<S, N> {
+    let mut out = [S::zero(); N];
     for (j, o) in out.iter_mut().enumerate() {
         let mut l = [0u64; 8];
         for (k, e) in x.iter().take(8).enumerate() {
@@ -550,14 +591,14 @@ mod tests {
         w
     }
     use rand::SeedableRng;
-    use zkmsm_field::{Bls12_377Fq, Bls12_381Fq};
+    use zkmsm_field::{Bls12_377Fq, Bls12_381Fq, Bn254Fq};
 
-    fn check<F: PrimeField, S: Ifma>() {
+    fn check<F: PrimeField, S: Ifma, const N: usize>() {
         if !S::available() {
             eprintln!("{} not available here: skipped", S::NAME);
             return;
         }
-        let f = Field52::<F>::new().unwrap();
+        let f = Field52::<F, N>::new().unwrap();
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         let mut special = vec![F::ZERO, F::ONE, -F::ONE, -F::ONE.double(), F::from_u64(2)];
         special.extend((0..1000).map(|_| F::random(&mut rng)));
@@ -566,8 +607,8 @@ mod tests {
             let b: [F; 8] = core::array::from_fn(|k| a[(k + 3) % 8] + F::from_u64(k as u64));
             // SAFETY: `available()` checked the features.
             unsafe {
-                let va: Fe8<S> = from_lanes(&a.map(|x| f.to_limbs52(&x)));
-                let vb: Fe8<S> = from_lanes(&b.map(|x| f.to_limbs52(&x)));
+                let va: Fe8<S, N> = from_lanes(&a.map(|x| f.to_limbs52(&x)));
+                let vb: Fe8<S, N> = from_lanes(&b.map(|x| f.to_limbs52(&x)));
                 let k = f.vconsts::<S>();
                 let prod = k.mul(&va, &vb);
                 let diff = k.sub(&va, &vb, &k.q4);
@@ -578,7 +619,7 @@ mod tests {
                 let big = k.sub2(&k.sub2(&va, &vb, &vb, &k.q8), &vb, &vb, &k.q4);
                 let red = k.reduce(&big);
                 for i in 0..8 {
-                    let back = |v: &Fe8<S>| f.from_limbs52(&lane(v, i));
+                    let back = |v: &Fe8<S, N>| f.from_limbs52(&lane(v, i));
                     assert_eq!(back(&prod), a[i] * b[i]);
                     assert_eq!(back(&diff), a[i] - b[i]);
                     assert_eq!(back(&d2), a[i] - b[i] - b[i]);
@@ -605,24 +646,28 @@ mod tests {
     /// the exact ones: canonical limbs, the same values plus q and plus 2q
     /// (products are reduced below 2q, not q), zero, one and q - 1; and the
     /// inversion's identity (the limbs of a^-1, canonical).
-    fn scaled_conversions<F: PrimeField>() {
-        let f = Field52::<F>::new().unwrap();
+    fn scaled_conversions<F: PrimeField, const N: usize>() {
+        let f = Field52::<F, N>::new().unwrap();
         let mut rng = rand::rngs::StdRng::seed_from_u64(19);
-        let shift = F::from_u64(1 << 32);
+        let bits = 52 * N;
+        let mut shift = F::ONE;
+        for _ in 0..bits - 8 * F::NUM_BYTES {
+            shift = shift.double();
+        }
         let values: Vec<F> = [F::ZERO, F::ONE, -F::ONE, F::from_u64(2)]
             .into_iter()
             .chain((0..300).map(|_| F::random(&mut rng)))
             .collect();
         // the definition, independently of the one-product conversions: the
-        // limbs of the integer x 2^416 mod q
+        // limbs of the integer x 2^(52 N) mod q
         let mut r = F::ONE;
-        for _ in 0..416 {
+        for _ in 0..bits {
             r = r.double();
         }
         let mut cases: Vec<Limbs52> = Vec::new();
         for x in &values {
             let canonical = f.to_limbs52(x);
-            assert_eq!(canonical.0, words_to_limbs(&bytes_to_words(&(*x * r).to_bytes_le()), 52, false), "x 2^416");
+            assert_eq!(canonical.0, words_to_limbs(&bytes_to_words(&(*x * r).to_bytes_le()), 52, false), "x 2^(52 N)");
             cases.push(canonical);
             for m in [1, 2] {
                 let w = add_words(&limbs_to_words(&canonical.0, 52, true), &q_times(&f.q64, m));
@@ -645,59 +690,82 @@ mod tests {
 
     #[test]
     fn scaled_conversions_match_exact() {
-        scaled_conversions::<Bls12_377Fq>();
-        scaled_conversions::<Bls12_381Fq>();
+        scaled_conversions::<Bls12_377Fq, 8>();
+        scaled_conversions::<Bls12_381Fq, 8>();
+        scaled_conversions::<Bn254Fq, 5>();
+    }
+
+    /// Which limb counts take which field: the margin of the lazy reduction
+    /// (q < 2^(52 N - 6)) decides.
+    #[test]
+    fn limb_counts_that_fit() {
+        assert!(fits::<Bls12_381Fq>(8) && fits::<Bls12_377Fq>(8) && fits::<Bn254Fq>(5));
+        assert!(!fits::<Bls12_381Fq>(7), "381 + 6 bits > 364");
+        assert!(!fits::<Bn254Fq>(4), "254 + 6 bits > 208");
+        assert!(fits::<Bn254Fq>(6) && fits::<Bn254Fq>(8));
+        assert!(Field52::<Bn254Fq, 4>::new().is_none());
     }
 
     #[test]
     fn vector_arithmetic_matches_scalar() {
-        check::<Bls12_377Fq, Emulated>();
-        check::<Bls12_381Fq, Emulated>();
-        check::<Bls12_377Fq, Avx512>();
-        check::<Bls12_381Fq, Avx512>();
+        check::<Bls12_377Fq, Emulated, 8>();
+        check::<Bls12_381Fq, Emulated, 8>();
+        check::<Bn254Fq, Emulated, 5>();
+        check::<Bls12_377Fq, Avx512, 8>();
+        check::<Bls12_381Fq, Avx512, 8>();
+        check::<Bn254Fq, Avx512, 5>();
     }
 
     /// The dedicated square against the product `mul(a, a)` and the scalar
-    /// field, on the edge of its input range: 0, 1, q - 1 and 64q - 1 in
-    /// raw limbs, the Montgomery forms of 1 and -1, every limb at its maximum
-    /// (2^52 - 1) under the largest top limb that keeps the value below 64q
-    /// and below 2^384, and random limbs under those bounds.
-    fn square_matches_product<F: PrimeField, S: Ifma>() {
+    /// field, on the edge of an input range below Kq (K = 8, A B = 64, the
+    /// promise at every limb count; K = 64 where 12 spare bits allow it, as
+    /// on the BLS12 fields): 0, 1, q - 1 and Kq - 1 in raw limbs, the
+    /// Montgomery forms of 1 and -1, every limb at its maximum (2^52 - 1)
+    /// under the largest top limb that keeps the value below Kq and below
+    /// 2^(8 NUM_BYTES), and random limbs under those bounds.
+    fn square_matches_product<F: PrimeField, S: Ifma, const N: usize>() {
         if !S::available() {
             eprintln!("{} not available here: skipped", S::NAME);
             return;
         }
         use rand::Rng;
-        let f = Field52::<F>::new().unwrap();
+        let f = Field52::<F, N>::new().unwrap();
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
         let limbs_of_words = |w: [u64; 7]| Limbs52(words_to_limbs(&w, 52, false));
         let times = |m: u64| q_times(&f.q64, m);
-        // top limbs: one below 64q's (so the value is below 64q whatever the
-        // lower limbs), and 2^384's minus one
-        let top64 = words_to_limbs(&times(64), 52, false)[7] - 1;
-        let top384 = (1u64 << (384 - 364)) - 1;
+        let k_bound: u64 = if F::NUM_BITS as usize + 12 <= 52 * N { 64 } else { 8 };
+        // top limbs: one below Kq's (so the value is below Kq whatever the
+        // lower limbs), and 2^(8 NUM_BYTES)'s minus one
+        let top_q8 = words_to_limbs(&times(k_bound), 52, false)[N - 1] - 1;
+        let top_words = (1u64 << (8 * F::NUM_BYTES - 52 * (N - 1))) - 1;
         let mut q_minus_1 = f.q64;
         q_minus_1[0] -= 1;
-        let mut q64_minus_1 = times(64);
-        sub_in_place(&mut q64_minus_1, &[1, 0, 0, 0, 0, 0, 0]);
+        let mut q8_minus_1 = times(k_bound);
+        sub_in_place(&mut q8_minus_1, &[1, 0, 0, 0, 0, 0, 0]);
+        let with_top = |pattern: [u64; 8], top: u64| {
+            let mut l = [0u64; 8];
+            l[..N - 1].copy_from_slice(&pattern[..N - 1]);
+            l[N - 1] = top;
+            Limbs52(l)
+        };
         let mut vals = vec![
             Limbs52([0; 8]),
             Limbs52([1, 0, 0, 0, 0, 0, 0, 0]),
             limbs_of_words(q_minus_1),
-            limbs_of_words(q64_minus_1),
+            limbs_of_words(q8_minus_1),
             f.to_limbs52(&F::ONE),
             f.to_limbs52(&-F::ONE),
-            Limbs52([MASK, MASK, MASK, MASK, MASK, MASK, MASK, top64]),
-            Limbs52([MASK, MASK, MASK, MASK, MASK, MASK, MASK, top384]),
-            Limbs52([MASK, 0, MASK, 0, MASK, 0, MASK, top64]),
-            Limbs52([0, MASK, 0, MASK, 0, MASK, 0, top64]),
+            with_top([MASK; 8], top_q8),
+            with_top([MASK; 8], top_words.min(top_q8)),
+            with_top([MASK, 0, MASK, 0, MASK, 0, MASK, 0], top_q8),
+            with_top([0, MASK, 0, MASK, 0, MASK, 0, MASK], top_q8),
         ];
         while vals.len() < 8 * 250 {
-            let top = if rng.gen() { top64 } else { top384 };
-            let mut l: [u64; 8] = core::array::from_fn(|_| rng.gen::<u64>() & MASK);
-            l[7] = rng.gen_range(0..=top);
+            let top = if rng.gen() { top_q8 } else { top_words.min(top_q8) };
+            let mut l: [u64; 8] = core::array::from_fn(|j| if j < N { rng.gen::<u64>() & MASK } else { 0 });
+            l[N - 1] = rng.gen_range(0..=top);
             if rng.gen_range(0..4) == 0 {
-                l[rng.gen_range(0..7)] = MASK;
+                l[rng.gen_range(0..N - 1)] = MASK;
             }
             vals.push(Limbs52(l));
         }
@@ -709,7 +777,7 @@ mod tests {
             // SAFETY: `available()` checked the features.
             unsafe {
                 let k = f.vconsts::<S>();
-                let v: Fe8<S> = from_lanes(chunk);
+                let v: Fe8<S, N> = from_lanes(chunk);
                 let sq = k.square(&v);
                 let prod = k.mul(&v, &v);
                 for i in 0..8 {
@@ -718,7 +786,7 @@ mod tests {
                     assert_eq!(f.canonical_words(&s), f.canonical_words(&p), "square vs product of {:?}", chunk[i]);
                     // below q (1 + 2^-22): within 2q
                     assert!(!geq(&limbs_to_words(&s.0, 52, true), &times(2)), "square above 2q");
-                    if chunk[i].0[7] <= top384 {
+                    if chunk[i].0[N - 1] <= top_words {
                         let x = f.from_limbs52(&chunk[i]);
                         assert_eq!(f.from_limbs52(&s), x.square());
                     }
@@ -729,10 +797,12 @@ mod tests {
 
     #[test]
     fn square_equals_product_on_edges_and_random() {
-        square_matches_product::<Bls12_377Fq, Emulated>();
-        square_matches_product::<Bls12_381Fq, Emulated>();
-        square_matches_product::<Bls12_377Fq, Avx512>();
-        square_matches_product::<Bls12_381Fq, Avx512>();
+        square_matches_product::<Bls12_377Fq, Emulated, 8>();
+        square_matches_product::<Bls12_381Fq, Emulated, 8>();
+        square_matches_product::<Bn254Fq, Emulated, 5>();
+        square_matches_product::<Bls12_377Fq, Avx512, 8>();
+        square_matches_product::<Bls12_381Fq, Avx512, 8>();
+        square_matches_product::<Bn254Fq, Avx512, 5>();
     }
 
     /// The emulation against the instructions, on random and extreme limbs

@@ -11,30 +11,31 @@
 pub mod field52;
 pub mod ops;
 
-use crate::backend::lanes::engine::{LanePoints, LaneWindow};
 use crate::backend::lanes::simd::Kernel;
+use crate::backend::lanes::sized::{SizedPoints, SizedWindow};
 use crate::backend::lanes::{LaneField, Limbs};
-use crate::scheduler::{ScheduleStats, Scheduler};
-use crate::Plan;
 use field52::{Fe8, Field52, Limbs52, VConsts};
 use ops::{Avx512, Ifma};
-use zkmsm_curve::{Affine, MsmCurve, SwCurve};
+use zkmsm_curve::SwCurve;
 use zkmsm_field::PrimeField;
 
-/// [`field52`] as a [`LaneField`]: eight lanes.
-pub struct Ifma52<F: PrimeField, S: Ifma = Avx512> {
-    field: Field52<F>,
+/// [`field52`] as a [`LaneField`]: eight lanes of N limbs.
+pub struct Ifma52<F: PrimeField, S: Ifma = Avx512, const N: usize = { field52::LIMBS }> {
+    field: Field52<F, N>,
     _ops: core::marker::PhantomData<S>,
 }
 
-impl<F: PrimeField, S: Ifma> LaneField<F> for Ifma52<F, S> {
+impl<F: PrimeField, S: Ifma, const N: usize> LaneField<F> for Ifma52<F, S, N> {
     const LANES: usize = 8;
-    type Fe = Fe8<S>;
-    type Consts = VConsts<S>;
+    type Fe = Fe8<S, N>;
+    type Consts = VConsts<S, N>;
     const NAME: &'static str = S::NAME;
 
     fn available() -> bool {
         S::available()
+    }
+    fn fits() -> bool {
+        field52::fits::<F>(N)
     }
     fn new() -> Option<Self> {
         Some(Self { field: Field52::new()?, _ops: core::marker::PhantomData })
@@ -66,30 +67,30 @@ impl<F: PrimeField, S: Ifma> LaneField<F> for Ifma52<F, S> {
         S::run(k)
     }
     #[inline(always)]
-    unsafe fn consts(&self) -> VConsts<S> {
+    unsafe fn consts(&self) -> VConsts<S, N> {
         self.field.vconsts::<S>()
     }
     /// Eight 64-byte loads and a transpose, not gathers (which load the 64
     /// limbs one by one; see docs/BENCHMARKS.md).
     #[inline(always)]
-    unsafe fn load(ptrs: &[*const u64]) -> Fe8<S> {
+    unsafe fn load(ptrs: &[*const u64]) -> Fe8<S, N> {
         field52::load_rows([ptrs[0], ptrs[1], ptrs[2], ptrs[3], ptrs[4], ptrs[5], ptrs[6], ptrs[7]])
     }
     /// A transpose and eight 64-byte stores (not scatters).
     #[inline(always)]
-    unsafe fn store(ptrs: &[*mut u64], v: &Fe8<S>) {
+    unsafe fn store(ptrs: &[*mut u64], v: &Fe8<S, N>) {
         field52::store_rows([ptrs[0], ptrs[1], ptrs[2], ptrs[3], ptrs[4], ptrs[5], ptrs[6], ptrs[7]], v)
     }
     #[inline(always)]
-    unsafe fn one(&self, _k: &VConsts<S>) -> Fe8<S> {
+    unsafe fn one(&self, _k: &VConsts<S, N>) -> Fe8<S, N> {
         field52::from_lanes(&[self.field.to_limbs52(&F::ONE); 8])
     }
     #[inline(always)]
-    unsafe fn lane(v: &Fe8<S>, i: usize) -> Limbs {
+    unsafe fn lane(v: &Fe8<S, N>, i: usize) -> Limbs {
         field52::lane(v, i).0
     }
     #[inline(always)]
-    unsafe fn from_lanes(x: &[Limbs]) -> Fe8<S> {
+    unsafe fn from_lanes(x: &[Limbs]) -> Fe8<S, N> {
         let mut l = [Limbs52::default(); 8];
         for (o, x) in l.iter_mut().zip(x) {
             *o = Limbs52(*x);
@@ -97,45 +98,53 @@ impl<F: PrimeField, S: Ifma> LaneField<F> for Ifma52<F, S> {
         field52::from_lanes(&l)
     }
     #[inline(always)]
-    unsafe fn mul2(k: &VConsts<S>, a: &Fe8<S>, b: &Fe8<S>, c: &Fe8<S>, d: &Fe8<S>) -> (Fe8<S>, Fe8<S>) {
+    unsafe fn mul2(
+        k: &VConsts<S, N>,
+        a: &Fe8<S, N>,
+        b: &Fe8<S, N>,
+        c: &Fe8<S, N>,
+        d: &Fe8<S, N>,
+    ) -> (Fe8<S, N>, Fe8<S, N>) {
         k.mul2(a, b, c, d)
     }
     #[inline(always)]
-    unsafe fn square2(k: &VConsts<S>, a: &Fe8<S>, b: &Fe8<S>) -> (Fe8<S>, Fe8<S>) {
+    unsafe fn square2(k: &VConsts<S, N>, a: &Fe8<S, N>, b: &Fe8<S, N>) -> (Fe8<S, N>, Fe8<S, N>) {
         // interleaved: decompression's chains of squarings have nothing else
         // to overlap (a lane root 10% less CPU time than two squares in
         // turn); beside the rest of a batch addition it measures the same
         k.square2(a, b)
     }
     #[inline(always)]
-    unsafe fn sub4(k: &VConsts<S>, a: &Fe8<S>, b: &Fe8<S>) -> Fe8<S> {
+    unsafe fn sub4(k: &VConsts<S, N>, a: &Fe8<S, N>, b: &Fe8<S, N>) -> Fe8<S, N> {
         k.sub(a, b, &k.q4)
     }
     #[inline(always)]
-    unsafe fn sub8(k: &VConsts<S>, a: &Fe8<S>, b: &Fe8<S>, c: &Fe8<S>) -> Fe8<S> {
+    unsafe fn sub8(k: &VConsts<S, N>, a: &Fe8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>) -> Fe8<S, N> {
         k.sub2(a, b, c, &k.q8)
     }
     #[inline(always)]
-    unsafe fn reduce(k: &VConsts<S>, a: &Fe8<S>) -> Fe8<S> {
+    unsafe fn reduce(k: &VConsts<S, N>, a: &Fe8<S, N>) -> Fe8<S, N> {
         k.reduce(a)
     }
     #[inline(always)]
-    unsafe fn neg_where(k: &VConsts<S>, a: &Fe8<S>, mask: u32) -> Fe8<S> {
+    unsafe fn neg_where(k: &VConsts<S, N>, a: &Fe8<S, N>, mask: u32) -> Fe8<S, N> {
         k.neg_where(a, mask as u8)
     }
 }
 
-/// The IFMA arithmetic of a curve's base field.
-type IfmaField<C> = Ifma52<<C as SwCurve>::Base>;
+/// The IFMA arithmetic of a curve's base field in eight limbs (the BLS12 fields).
+type IfmaWide<C> = Ifma52<<C as SwCurve>::Base, Avx512, 8>;
+/// The IFMA arithmetic in five limbs (fields below 2^254: BN254).
+type IfmaNarrow<C> = Ifma52<<C as SwCurve>::Base, Avx512, 5>;
 
-/// Points converted for the IFMA engine.
-pub type IfmaPoints<C> = LanePoints<C, IfmaField<C>>;
+/// Points converted for the IFMA engine, at the limb count of the curve's field.
+pub type IfmaPoints<C> = SizedPoints<C, IfmaWide<C>, IfmaNarrow<C>>;
 
 /// One window's buckets filled by the IFMA engine, still in limbs.
-pub type IfmaWindow<'a, C> = LaneWindow<'a, C, IfmaField<C>>;
+pub type IfmaWindow<'a, C> = SizedWindow<'a, C, IfmaWide<C>, IfmaNarrow<C>>;
 
 /// The prepared-file layout of the IFMA engine's points: [`LanePoint`](crate::backend::lanes::engine::LanePoint)
-/// records, radix-2^52 limbs in Montgomery form for 2^416.
+/// records, radix-2^52 limbs in Montgomery form for 2^(52 N) (N = 8; 5 on BN254), eight limbs stored.
 pub const LAYOUT: &str = "ifma52-point52";
 /// Bits per limb of [`LAYOUT`].
 pub const RADIX: u32 = 52;
@@ -147,43 +156,39 @@ pub fn enabled() -> bool {
     *ON.get_or_init(|| Avx512::available() && std::env::var_os("ZKMSM_NO_IFMA").is_none_or(|v| v != "1"))
 }
 
-/// Convert points once (callers check [`enabled`] first).
-pub fn prepare<C: MsmCurve>(points: &[Affine<C>]) -> IfmaPoints<C> {
-    IfmaPoints::prepare(points)
-}
-
-/// As [`prepare`], freeing the affine points as they are converted.
-pub fn prepare_owned<C: MsmCurve>(points: Vec<Affine<C>>) -> IfmaPoints<C> {
-    IfmaPoints::prepare_owned(points)
-}
-
-/// One window's buckets, scheduled by `scheduler` in batches of `batch`,
-/// with what the scheduler did.
-pub fn accumulate<'a, C: MsmCurve>(
-    prepared: &'a IfmaPoints<C>,
-    digits: &[i32],
-    plan: &Plan,
-    scheduler: &dyn Scheduler,
-    batch: usize,
-) -> (IfmaWindow<'a, C>, ScheduleStats) {
-    crate::backend::lanes::engine::accumulate(prepared, digits, plan, scheduler, batch)
-}
-
 #[cfg(test)]
 mod tests {
     use super::ops::{Avx512, Emulated};
     use super::Ifma52;
     use crate::backend::lanes::engine::tests::window_sum_equals_shared_aggregation;
-    use zkmsm_curve::{Bls12_377, Bls12_381};
+    use zkmsm_curve::{Bls12_377, Bls12_381, Bn254};
 
-    /// The IFMA engine, emulated (every x86-64 CPU) and real (where present).
+    /// The IFMA engine, emulated (every x86-64 CPU) and real (where present),
+    /// at eight limbs (BLS12) and five (BN254).
     #[test]
     fn ifma_lanes_equal_reference() {
         type Fq381 = <Bls12_381 as zkmsm_curve::SwCurve>::Base;
         type Fq377 = <Bls12_377 as zkmsm_curve::SwCurve>::Base;
+        type Fq254 = <Bn254 as zkmsm_curve::SwCurve>::Base;
         window_sum_equals_shared_aggregation::<Bls12_381, Ifma52<Fq381, Emulated>>();
         window_sum_equals_shared_aggregation::<Bls12_377, Ifma52<Fq377, Emulated>>();
+        window_sum_equals_shared_aggregation::<Bn254, Ifma52<Fq254, Emulated, 5>>();
         window_sum_equals_shared_aggregation::<Bls12_381, Ifma52<Fq381, Avx512>>();
         window_sum_equals_shared_aggregation::<Bls12_377, Ifma52<Fq377, Avx512>>();
+        window_sum_equals_shared_aggregation::<Bn254, Ifma52<Fq254, Avx512, 5>>();
+    }
+
+    /// The limb count follows the field: eight on BLS12, five on BN254.
+    #[test]
+    fn bn254_takes_five_limbs() {
+        use super::ops::Ifma;
+        use crate::backend::lanes::sized::SizedPoints;
+        let g = [<Bn254 as zkmsm_curve::SwCurve>::generator()];
+        if !Avx512::available() {
+            return;
+        }
+        assert!(matches!(super::IfmaPoints::<Bn254>::prepare(&g), SizedPoints::Narrow(_)));
+        let h = [<Bls12_381 as zkmsm_curve::SwCurve>::generator()];
+        assert!(matches!(super::IfmaPoints::<Bls12_381>::prepare(&h), SizedPoints::Wide(_)));
     }
 }
