@@ -5,7 +5,7 @@
 //!
 //!     cargo bench -p zkmsm --bench auto_sweep -- [curve] [max_log_n] [rounds]
 //!
-//! (defaults: both curves, every n from 1 to 16, then four sizes per
+//! (curve: bls12-377, bls12-381, both or bn254; defaults: both BLS12 curves, every n from 1 to 16, then four sizes per
 //! doubling (2^(k/4), rounded) up to 2^max_log_n, max_log_n 18, 7 rounds; up
 //! to 22 adds the larger sizes, whose points take a while to generate.)
 
@@ -111,5 +111,9 @@ fn main() {
     if curve == "both" || curve == "bls12-381" {
         let w = sweep::<Bls12_381>(max_log_n, rounds);
         println!("bls12-381: worst auto/best {w:.2}");
+    }
+    if curve == "bn254" {
+        let w = sweep::<Bn254>(max_log_n, rounds);
+        println!("bn254: worst auto/best {w:.2}");
     }
 }

@@ -265,12 +265,18 @@ impl EngineCurve for Bls12_381 {
     }
 }
 
-/// BN254's 254-bit field does not fit the lane engines (made for the 48-byte
-/// BLS12 base fields): batch-affine runs its scalar arithmetic, and `auto`
-/// has BN254's own crossover.
+/// BN254: the IFMA engine takes its 254-bit field in five limbs, and `auto`
+/// is then the lane rule of the BLS12 curves (measured on BN254 too:
+/// docs/BENCHMARKS.md "BN254"); where no lane engine takes it, batch-affine
+/// runs its scalar arithmetic and `auto` has BN254's own crossover.
 impl EngineCurve for Bn254 {
     fn auto_backend(n: usize) -> BackendChoice {
-        crate::backend::choice::auto_backend_bn254(n)
+        let arith = Arithmetic::detect();
+        if crate::backend::lanes::lanes_fit::<Self>(arith) {
+            auto_backend(arith, false, n)
+        } else {
+            crate::backend::choice::auto_backend_bn254(n)
+        }
     }
     fn twisted_edwards(_: &MsmBuilder, _: Cow<'_, [Affine<Self>]>) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
         Err(MsmError::Unsupported(

@@ -41,13 +41,16 @@ pub enum BatchAffinePoints<C: MsmCurve> {
     Fma(FmaPoints<C>),
 }
 
-/// The four-lane FMA arithmetic this CPU runs.
+/// The four-lane FMA arithmetic this CPU runs, in eight limbs (the BLS12 fields).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-type FmaField<C> = super::lanes::Fma51<<C as zkmsm_curve::SwCurve>::Base, super::lanes::NativeSimd>;
+type FmaWide<C> = super::lanes::Fma51<<C as zkmsm_curve::SwCurve>::Base, super::lanes::NativeSimd, 8>;
+/// The same in six limbs (fields below 2^280: BN254).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+type FmaNarrow<C> = super::lanes::Fma51<<C as zkmsm_curve::SwCurve>::Base, super::lanes::NativeSimd, 6>;
 
-/// Points for the four-lane FMA engine of this CPU.
+/// Points for the four-lane FMA engine of this CPU, at the limb count of the curve's field.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-pub type FmaPoints<C> = super::lanes::engine::LanePoints<C, FmaField<C>>;
+pub type FmaPoints<C> = super::lanes::sized::SizedPoints<C, FmaWide<C>, FmaNarrow<C>>;
 
 impl<S: Scheduler + Default> Default for BatchAffineBackend<S> {
     fn default() -> Self {
@@ -129,7 +132,7 @@ enum Filled<'a, C: MsmCurve> {
     #[cfg(target_arch = "x86_64")]
     Ifma(Box<super::lanes::ifma::IfmaWindow<'a, C>>),
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    Fma(Box<super::lanes::engine::LaneWindow<'a, C, FmaField<C>>>),
+    Fma(Box<super::lanes::sized::SizedWindow<'a, C, FmaWide<C>, FmaNarrow<C>>>),
 }
 
 impl<C: MsmCurve> WindowBuckets<C, Xyzz<C>> for BatchAffineWindow<'_, C> {
@@ -333,7 +336,7 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
             }
             #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             BatchAffinePoints::Fma(p) => {
-                let (window, stats) = super::lanes::engine::accumulate(p, digits, plan, &self.scheduler, batch);
+                let (window, stats) = p.accumulate(digits, plan, &self.scheduler, batch);
                 return BatchAffineWindow { buckets: Filled::Fma(Box::new(window)), stats };
             }
         };

@@ -540,14 +540,22 @@ fn on_best_lanes<F: PrimeField, W: OnLanes<F>>(work: W) -> W::Out {
     match pow_engine::<F>() {
         #[cfg(target_arch = "x86_64")]
         "ifma" => {
-            let field = <crate::backend::lanes::ifma::Ifma52<F> as LaneField<F>>::new().expect("checked");
-            work.lanes(&field)
+            // eight limbs for the BLS12 fields, five where they fit (BN254)
+            type Ifma<F, const N: usize> =
+                crate::backend::lanes::ifma::Ifma52<F, crate::backend::lanes::ifma::ops::Avx512, N>;
+            match <Ifma<F, 5> as LaneField<F>>::new() {
+                Some(field) => work.lanes(&field),
+                None => work.lanes(&<Ifma<F, 8> as LaneField<F>>::new().expect("checked")),
+            }
         }
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         "fma" => {
-            type Fma<F> = crate::backend::lanes::Fma51<F, crate::backend::lanes::NativeSimd>;
-            let field = <Fma<F> as LaneField<F>>::new().expect("checked");
-            work.lanes(&field)
+            // eight limbs for the BLS12 fields, six where they fit (BN254)
+            type Fma<F, const L: usize> = crate::backend::lanes::Fma51<F, crate::backend::lanes::NativeSimd, L>;
+            match <Fma<F, 6> as LaneField<F>>::new() {
+                Some(field) => work.lanes(&field),
+                None => work.lanes(&<Fma<F, 8> as LaneField<F>>::new().expect("checked")),
+            }
         }
         _ => work.scalar(),
     }
@@ -568,12 +576,14 @@ pub fn sqrt_batch<F: PrimeField>(table: &SqrtTable<F>, values: &[F]) -> Vec<Opti
 pub fn pow_engine<F: PrimeField>() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     if crate::backend::lanes::ifma::enabled()
-        && <crate::backend::lanes::ifma::Ifma52<F> as LaneField<F>>::new().is_some()
+        && (crate::backend::lanes::ifma::field52::fits::<F>(8) || crate::backend::lanes::ifma::field52::fits::<F>(5))
     {
         return "ifma";
     }
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    if crate::backend::lanes::fma_enabled() && crate::backend::lanes::field51::Field51::<F>::new().is_some() {
+    if crate::backend::lanes::fma_enabled()
+        && (crate::backend::lanes::field51::fits::<F>(8) || crate::backend::lanes::field51::fits::<F>(6))
+    {
         return "fma";
     }
     "scalar"
@@ -603,7 +613,7 @@ mod tests {
     use crate::backend::lanes::simd::Portable;
     use crate::backend::lanes::Fma51;
     use rand::SeedableRng;
-    use zkmsm_field::{Bls12_377Fq, Bls12_381Fq};
+    use zkmsm_field::{Bls12_377Fq, Bls12_381Fq, Bn254Fq};
 
     fn inputs<F: PrimeField>(n: usize) -> Vec<F> {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(9);
@@ -660,8 +670,10 @@ mod tests {
         {
             lanes_match::<Bls12_377Fq, Fma51<Bls12_377Fq, crate::backend::lanes::NativeSimd>>(300);
             lanes_match::<Bls12_381Fq, Fma51<Bls12_381Fq, crate::backend::lanes::NativeSimd>>(300);
+            lanes_match::<Bn254Fq, Fma51<Bn254Fq, crate::backend::lanes::NativeSimd, 6>>(300);
         }
         lanes_match::<Bls12_381Fq, Fma51<Bls12_381Fq, Portable>>(9);
+        lanes_match::<Bn254Fq, Fma51<Bn254Fq, Portable, 6>>(9);
     }
 
     #[test]
@@ -671,6 +683,7 @@ mod tests {
             use crate::backend::lanes::ifma::Ifma52;
             lanes_match::<Bls12_377Fq, Ifma52<Bls12_377Fq>>(300);
             lanes_match::<Bls12_381Fq, Ifma52<Bls12_381Fq>>(300);
+            lanes_match::<Bn254Fq, Ifma52<Bn254Fq, crate::backend::lanes::ifma::ops::Avx512, 5>>(300);
         }
     }
 
@@ -721,8 +734,12 @@ mod tests {
         {
             use crate::backend::lanes::ifma::Ifma52;
             roots_match_every_field::<Ifma52<Bls12_377Fq>, Ifma52<Bls12_381Fq>>();
+            roots_match::<Bn254Fq, Ifma52<Bn254Fq, crate::backend::lanes::ifma::ops::Avx512, 5>>(200);
         }
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        roots_match::<Bn254Fq, Fma51<Bn254Fq, crate::backend::lanes::NativeSimd, 6>>(200);
         roots_match::<Bls12_381Fq, Fma51<Bls12_381Fq, Portable>>(20);
+        roots_match::<Bn254Fq, Fma51<Bn254Fq, Portable, 6>>(20);
     }
 
     /// The perfect hash finds every root of unity and nothing else (other

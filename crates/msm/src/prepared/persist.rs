@@ -135,7 +135,7 @@ where
             #[cfg(target_arch = "x86_64")]
             BatchAffinePoints::Ifma(p) => Layout::of(crate::backend::lanes::ifma::LAYOUT, p.points()),
             #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            BatchAffinePoints::Fma(p) => Layout::of(crate::backend::lanes::FMA_LAYOUT, &p.points),
+            BatchAffinePoints::Fma(p) => Layout::of(crate::backend::lanes::FMA_LAYOUT, p.points()),
         }
     }
     fn write_records(prepared: &BatchAffinePoints<C>, sink: Sink) -> io::Result<()> {
@@ -144,7 +144,7 @@ where
             #[cfg(target_arch = "x86_64")]
             BatchAffinePoints::Ifma(p) => p.points().write_records(sink),
             #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            BatchAffinePoints::Fma(p) => p.points.write_records(sink),
+            BatchAffinePoints::Fma(p) => p.points().write_records(sink),
         }
     }
     /// Any layout this CPU runs, whichever the backend would choose now (a

@@ -687,7 +687,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::pipeline::bucket_aggregation::running_sum;
     use crate::scheduler::{DelayedScheduler, GreedyScheduler};
-    use zkmsm_curve::{Bls12_377, Bls12_381};
+    use zkmsm_curve::{Bls12_377, Bls12_381, Bn254};
 
     /// Lane aggregation equals the shared XYZZ running sum, and the buckets
     /// equal the scalar engine's, on random digits and on inputs that force
@@ -764,6 +764,7 @@ pub(crate) mod tests {
     #[test]
     fn portable_lanes_equal_reference() {
         window_sum_equals_shared_aggregation::<Bls12_381, Fma51<<Bls12_381 as zkmsm_curve::SwCurve>::Base, Portable>>();
+        window_sum_equals_shared_aggregation::<Bn254, Fma51<<Bn254 as zkmsm_curve::SwCurve>::Base, Portable, 6>>();
     }
 
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -772,6 +773,7 @@ pub(crate) mod tests {
         type S = super::super::NativeSimd;
         window_sum_equals_shared_aggregation::<Bls12_381, Fma51<<Bls12_381 as zkmsm_curve::SwCurve>::Base, S>>();
         window_sum_equals_shared_aggregation::<Bls12_377, Fma51<<Bls12_377 as zkmsm_curve::SwCurve>::Base, S>>();
+        window_sum_equals_shared_aggregation::<Bn254, Fma51<<Bn254 as zkmsm_curve::SwCurve>::Base, S, 6>>();
         let _ = S::NAME;
     }
 

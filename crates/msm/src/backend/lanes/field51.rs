@@ -1,7 +1,9 @@
 //! Four field elements at once in double-precision FMA, for CPUs without
-//! AVX-512 IFMA: a 381-bit-or-smaller prime field in radix 2^51 (8 limbs, 408
-//! bits) with Montgomery constant R = 2^408, over any [`Simd`] (AVX2 + FMA,
-//! NEON, plain Rust).
+//! AVX-512 IFMA: a prime field in radix 2^51, L limbs (L = 8, 408 bits, for
+//! the 381-bit BLS12 fields; L = 6, 306 bits, for BN254's 254-bit field)
+//! with Montgomery constant R = 2^(51 L), over any [`Simd`] (AVX2 + FMA,
+//! NEON, plain Rust). In memory an element is always eight limbs, the
+//! unused ones zero.
 //!
 //! A limb product a * b (a, b < 2^51, so a * b < 2^102) is split exactly by
 //! two FMAs (Emmart, Zheng and Weems, "Faster modular exponentiation using
@@ -27,7 +29,8 @@
 //! field_lanes`).
 //!
 //! Reduction is lazy, as in the IFMA arithmetic: a product of inputs below 64q
-//! is below q (1 + 2^-15) (q < 2^382 leaves 26 spare bits); differences add a
+//! is below q (1 + 2^-14) (the field is taken with at least 26 spare bits: q
+//! < 2^(51 L - 26)); differences add a
 //! multiple of q to stay positive; [`Consts::reduce`] brings a value below 16q
 //! under 2q with a floating-point quotient estimate.
 //!
@@ -78,8 +81,8 @@ macro_rules! unroll16 {
     }};
 }
 
-/// Limbs of an element in radix 2^51 (8 x 51 = 408 bits hold a 384-bit q with room for lazy
-/// reduction).
+/// Limbs of an element in memory, in radix 2^51 (8 x 51 = 408 bits hold a 384-bit q with room
+/// for lazy reduction): the most any field here needs.
 pub const LIMBS: usize = 8;
 const MASK: u64 = (1 << 51) - 1;
 /// bits(2^103), carried by every high part.
@@ -97,49 +100,52 @@ const TWO52: f64 = f64::from_bits(EXP52);
 /// Offset that keeps a column positive until its carry leaves (a multiple of 2^51).
 const COLUMN_OFFSET: u64 = 1 << 62;
 
-/// One element: 8 limbs of 51 bits, little-endian, the top one holding the
-/// rest (value below 2^408). Bit 63 of the top limb is free; the engine uses
-/// it as a flag.
+/// One element: limbs of 51 bits, little-endian (L used, the rest zero), the
+/// top one holding the rest. Bit 63 of limb 7 is free; the engine uses it
+/// as a flag.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Limbs51(pub [u64; LIMBS]);
 
-/// Four elements, limb-major: `self.0[j]` holds limb j of the four lanes.
-pub struct Fe4<S: Simd>(pub [S::I; LIMBS]);
+/// Four elements of L limbs, limb-major: `self.0[j]` holds limb j of the four lanes.
+pub struct Fe4<S: Simd, const L: usize = LIMBS>(pub [S::I; L]);
 
-impl<S: Simd> Clone for Fe4<S> {
+impl<S: Simd, const L: usize> Clone for Fe4<S, L> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<S: Simd> Copy for Fe4<S> {}
+impl<S: Simd, const L: usize> Copy for Fe4<S, L> {}
 
 /// Scalar-side constants of a field, derived from its canonical encoding.
 #[derive(Clone, Debug)]
-pub struct Field51<F: PrimeField> {
-    /// q in radix-2^51 limbs.
+pub struct Field51<F: PrimeField, const L: usize = LIMBS> {
+    /// q in radix-2^51 limbs (zero above L).
     pub q: [u64; LIMBS],
     q64: [u64; 7],
     /// -q^-1 mod 2^51
     qinv: u64,
-    /// 2^24 = 2^408 / 2^384 (this radix's Montgomery constant over `F`'s)
-    /// and its inverse: limbs are `F`'s Montgomery words of x 2^24.
+    /// 2^(51 L - 8 NUM_BYTES) (this radix's Montgomery constant over `F`'s:
+    /// 2^24 on BLS12, 2^50 on BN254) and its inverse: limbs are `F`'s
+    /// Montgomery words of x times it.
     shift: F,
     shift_inv: F,
     /// One, as limbs.
     one: Limbs51,
 }
 
-/// Whether this arithmetic takes field F: it is made for the 48-byte BLS12
-/// base fields, and its lazy reduction needs q < 2^382.
-pub fn fits<F: PrimeField>() -> bool {
-    F::NUM_BYTES == 48 && F::NUM_BITS <= 381
+/// Whether the arithmetic of L limbs takes field F: its lazy reduction
+/// needs 26 spare bits (q < 2^(51 L - 26)), and R = 2^(51 L) at least F's
+/// own Montgomery constant 2^(8 NUM_BYTES) (the conversions scale by their
+/// ratio).
+pub const fn fits<F: PrimeField>(l: usize) -> bool {
+    l >= 3 && l <= LIMBS && F::NUM_BITS as usize + 26 <= 51 * l && 8 * F::NUM_BYTES <= 51 * l
 }
 
-impl<F: PrimeField> Field51<F> {
-    /// `None` unless this arithmetic takes F ([`fits`]).
+impl<F: PrimeField, const L: usize> Field51<F, L> {
+    /// `None` unless this limb count takes F ([`fits`]).
     pub fn new() -> Option<Self> {
-        if !fits::<F>() {
+        if !fits::<F>(L) {
             return None;
         }
         let mut q64 = bytes_to_words(&(-F::ONE).to_bytes_le());
@@ -150,20 +156,23 @@ impl<F: PrimeField> Field51<F> {
             inv = inv.wrapping_mul(2u64.wrapping_sub(q64[0].wrapping_mul(inv)));
         }
         let qinv = inv.wrapping_neg() & MASK;
-        let shift = F::from_u64(1 << (51 * LIMBS - 8 * F::NUM_BYTES));
+        let mut shift = F::ONE;
+        for _ in 0..51 * L - 8 * F::NUM_BYTES {
+            shift = shift.double();
+        }
         let shift_inv = shift.inverse()?;
         let mut f = Self { q, q64, qinv, shift, shift_inv, one: Limbs51::default() };
         f.one = f.to_limbs(&F::ONE);
         Some(f)
     }
 
-    /// x as limbs of x * 2^408 mod q (canonical).
+    /// x as limbs of x * 2^(51 L) mod q (canonical).
     pub fn to_limbs(&self, x: &F) -> Limbs51 {
         self.raw_to_limbs(&(*x * self.shift))
     }
 
     /// Limbs holding the value of `F`'s Montgomery words of x (canonical):
-    /// the limbs of x / 2^24, without a multiplication.
+    /// the limbs of x / shift, without a multiplication.
     pub fn raw_to_limbs(&self, x: &F) -> Limbs51 {
         let mut w = [0u64; 7];
         x.write_montgomery_words(&mut w);
@@ -171,13 +180,13 @@ impl<F: PrimeField> Field51<F> {
     }
 
     /// The element whose `F` Montgomery words are the value these limbs hold
-    /// (any value below 2^400), reduced: the limbs' element times 2^24,
-    /// without a multiplication.
+    /// (any value below 2^400), reduced: the limbs' element times the
+    /// shift, without a multiplication.
     pub fn raw_from_limbs(&self, l: &Limbs51) -> F {
         F::from_montgomery_words(&self.canonical_words(l)).expect("reduced below q")
     }
 
-    /// 2^48: the inverse of [`Self::raw_from_limbs`]'s element times this,
+    /// shift^2: the inverse of [`Self::raw_from_limbs`]'s element times this,
     /// through [`Self::raw_to_limbs`], gives the limbs of the inverse.
     pub fn raw_inverse_factor(&self) -> F {
         self.shift.square()
@@ -216,40 +225,42 @@ impl<F: PrimeField> Field51<F> {
     ///
     /// Only where `S::available()`.
     #[inline(always)]
-    pub unsafe fn consts<S: Simd>(&self) -> Consts<S> {
-        let limbs_i = |w: &[u64; 7]| words_to_limbs(w, 51, true).map(|v| S::splat_i(v));
+    pub unsafe fn consts<S: Simd>(&self) -> Consts<S, L> {
+        let first = |l: [u64; LIMBS]| -> [u64; L] { core::array::from_fn(|j| l[j]) };
+        let limbs_i = |w: &[u64; 7]| first(words_to_limbs(w, 51, true)).map(|v| S::splat_i(v));
+        let q = first(self.q);
         let mut columns = [S::splat_i(0); 2 * LIMBS];
-        for (k, col) in columns.iter_mut().enumerate() {
-            let lows = |k: usize| if k < 2 * LIMBS - 1 { (k + 1).min(2 * LIMBS - 1 - k) as u64 } else { 0 };
+        for (k, col) in columns.iter_mut().enumerate().take(2 * L) {
+            let lows = |k: usize| if k < 2 * L - 1 { (k + 1).min(2 * L - 1 - k) as u64 } else { 0 };
             let his = if k == 0 { 0 } else { lows(k - 1) };
             // two families of products (a b and m q) land in every column
             let bias = 2u64.wrapping_mul(lows(k).wrapping_mul(LO_BIAS).wrapping_add(his.wrapping_mul(HI_BIAS)));
-            let offset = if k < 2 * LIMBS - 1 { COLUMN_OFFSET } else { 0 };
+            let offset = if k < 2 * L - 1 { COLUMN_OFFSET } else { 0 };
             let carried = if k == 0 { 0 } else { COLUMN_OFFSET >> 51 };
             *col = S::splat_i(offset.wrapping_sub(bias).wrapping_sub(carried));
         }
-        // m_k q_0 (k < 8) is not added as a split product: the column's
+        // m_k q_0 (k < L) is not added as a split product: the column's
         // carry comes from one exact FMA instead (see `montgomery`), so its
         // low part's bias leaves column k, its high part's column k + 1,
         // which instead gets the bits of 2^52 + 2 + c'
-        for k in 0..LIMBS {
+        for k in 0..L {
             columns[k] = S::add_i(columns[k], S::splat_i(LO_BIAS));
             columns[k + 1] = S::add_i(columns[k + 1], S::splat_i(HI_BIAS.wrapping_sub(EXP52 + 2)));
         }
         // squaring computes each cross product once: one bias instead of two
         let mut columns_sq = columns;
-        for i in 0..LIMBS {
-            for j in i + 1..LIMBS {
+        for i in 0..L {
+            for j in i + 1..L {
                 columns_sq[i + j] = S::add_i(columns_sq[i + j], S::splat_i(LO_BIAS));
                 columns_sq[i + j + 1] = S::add_i(columns_sq[i + j + 1], S::splat_i(HI_BIAS));
             }
         }
-        let q_hi = (self.q64[5] as f64) + (self.q64[6] as f64) * 2f64.powi(64);
+        let q_float: f64 = self.q64.iter().enumerate().map(|(i, &w)| w as f64 * 2f64.powi(64 * i as i32)).sum();
         Consts {
-            qf: self.q.map(|v| S::splat_f(v as f64)),
-            q: self.q.map(|v| S::splat_i(v)),
-            q_lo32: self.q.map(|v| S::splat_i(v & 0xffff_ffff)),
-            q_hi: self.q.map(|v| S::splat_i(v >> 32)),
+            qf: q.map(|v| S::splat_f(v as f64)),
+            q: q.map(|v| S::splat_i(v)),
+            q_lo32: q.map(|v| S::splat_i(v & 0xffff_ffff)),
+            q_hi: q.map(|v| S::splat_i(v >> 32)),
             q4: limbs_i(&mul_small(&self.q64, 4)),
             q8: limbs_i(&mul_small(&self.q64, 8)),
             q0_scaled: S::splat_f(self.q[0] as f64 * 2f64.powi(-51)),
@@ -267,22 +278,22 @@ impl<F: PrimeField> Field51<F> {
             two52: S::splat_f(TWO52),
             two51: S::splat_f(2f64.powi(51)),
             one: S::splat_f(1.0),
-            // value / 2^306 ~ limb7 2^51 + limb6; q / 2^306 = q_hi 2^(320-306)
-            q_top_inv: S::splat_f(1.0 / (q_hi * 2f64.powi(14))),
+            // value / 2^(51 (L - 2)) ~ limb(L-1) 2^51 + limb(L-2)
+            q_top_inv: S::splat_f(2f64.powi(51 * (L as i32 - 2)) / q_float),
         }
     }
 }
 
 /// Vector constants, built once per engine.
-pub struct Consts<S: Simd> {
-    qf: [S::F; LIMBS],
-    q: [S::I; LIMBS],
-    q_lo32: [S::I; LIMBS],
-    q_hi: [S::I; LIMBS],
+pub struct Consts<S: Simd, const L: usize = LIMBS> {
+    qf: [S::F; L],
+    q: [S::I; L],
+    q_lo32: [S::I; L],
+    q_hi: [S::I; L],
     /// 4q in every lane, for subtractions that keep results non-negative.
-    pub q4: [S::I; LIMBS],
+    pub q4: [S::I; L],
     /// 8q in every lane.
-    pub q8: [S::I; LIMBS],
+    pub q8: [S::I; L],
     /// q_0 / 2^51 (exact).
     q0_scaled: S::F,
     /// The bits of 2.0: OR-ing x < 2^51 into them gives 2 + x / 2^51.
@@ -291,6 +302,7 @@ pub struct Consts<S: Simd> {
     /// -q^-1 mod 2^51 in two 32-bit halves.
     qinv_lo: S::I,
     qinv_hi: S::I,
+    /// Each column's starting value (2L used).
     columns: [S::I; 2 * LIMBS],
     columns_sq: [S::I; 2 * LIMBS],
     mask: S::I,
@@ -304,14 +316,14 @@ pub struct Consts<S: Simd> {
     q_top_inv: S::F,
 }
 
-impl<S: Simd> Clone for Consts<S> {
+impl<S: Simd, const L: usize> Clone for Consts<S, L> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<S: Simd> Copy for Consts<S> {}
+impl<S: Simd, const L: usize> Copy for Consts<S, L> {}
 
-impl<S: Simd> Consts<S> {
+impl<S: Simd, const L: usize> Consts<S, L> {
     /// An integer below 2^52 as a double.
     #[inline(always)]
     unsafe fn float_of(&self, x: S::I) -> S::F {
@@ -332,9 +344,9 @@ impl<S: Simd> Consts<S> {
 
     /// Carry-propagate limbs that may be negative or above 2^51.
     #[inline(always)]
-    unsafe fn normalize(&self, mut t: [S::I; LIMBS]) -> Fe4<S> {
+    unsafe fn normalize(&self, mut t: [S::I; L]) -> Fe4<S, L> {
         unroll8!(j, {
-            if j < LIMBS - 1 {
+            if j < L - 1 {
                 let c = self.carry_signed(t[j]);
                 t[j] = S::and_i(t[j], self.mask);
                 t[j + 1] = S::add_i(t[j + 1], c);
@@ -343,10 +355,10 @@ impl<S: Simd> Consts<S> {
         Fe4(t)
     }
 
-    /// a * b / 2^408 mod q for inputs below 64q; the result is below q (1 + 2^-15),
+    /// a * b / 2^(51 L) mod q for inputs below 64q; the result is below q (1 + 2^-14),
     /// its limbs normalized.
     #[inline(always)]
-    pub unsafe fn mul(&self, a: &Fe4<S>, b: &Fe4<S>) -> Fe4<S> {
+    pub unsafe fn mul(&self, a: &Fe4<S, L>, b: &Fe4<S, L>) -> Fe4<S, L> {
         let [r] = self.montgomery::<1>([&a.0], [&b.0], false);
         r
     }
@@ -354,21 +366,21 @@ impl<S: Simd> Consts<S> {
     /// Two independent products, their instructions interleaved: one
     /// product's column chain leaves the pipes idle part of the time.
     #[inline(always)]
-    pub unsafe fn mul2(&self, a: &Fe4<S>, b: &Fe4<S>, c: &Fe4<S>, d: &Fe4<S>) -> (Fe4<S>, Fe4<S>) {
+    pub unsafe fn mul2(&self, a: &Fe4<S, L>, b: &Fe4<S, L>, c: &Fe4<S, L>, d: &Fe4<S, L>) -> (Fe4<S, L>, Fe4<S, L>) {
         let [r, s] = self.montgomery::<2>([&a.0, &c.0], [&b.0, &d.0], false);
         (r, s)
     }
 
     /// a^2, with each cross product computed once (doubled operand).
     #[inline(always)]
-    pub unsafe fn square(&self, a: &Fe4<S>) -> Fe4<S> {
+    pub unsafe fn square(&self, a: &Fe4<S, L>) -> Fe4<S, L> {
         let [r] = self.montgomery::<1>([&a.0], [&a.0], true);
         r
     }
 
     /// Two independent squares, interleaved.
     #[inline(always)]
-    pub unsafe fn square2(&self, a: &Fe4<S>, b: &Fe4<S>) -> (Fe4<S>, Fe4<S>) {
+    pub unsafe fn square2(&self, a: &Fe4<S, L>, b: &Fe4<S, L>) -> (Fe4<S, L>, Fe4<S, L>) {
         let [r, s] = self.montgomery::<2>([&a.0, &b.0], [&a.0, &b.0], true);
         (r, s)
     }
@@ -385,80 +397,86 @@ impl<S: Simd> Consts<S> {
     #[allow(unused_assignments)] // the last column's successors
     unsafe fn montgomery<const N: usize>(
         &self,
-        a: [&[S::I; LIMBS]; N],
-        b: [&[S::I; LIMBS]; N],
+        a: [&[S::I; L]; N],
+        b: [&[S::I; L]; N],
         square: bool,
-    ) -> [Fe4<S>; N] {
+    ) -> [Fe4<S, L>; N] {
         let zero_f = S::splat_f(0.0);
-        let mut af = [[zero_f; LIMBS]; N];
-        let mut bf = [[zero_f; LIMBS]; N];
+        let mut af = [[zero_f; L]; N];
+        let mut bf = [[zero_f; L]; N];
         for n in 0..N {
             unroll8!(j, {
-                af[n][j] = self.float_of(a[n][j]);
-                bf[n][j] = if square { self.float_of(S::add_i(b[n][j], b[n][j])) } else { self.float_of(b[n][j]) };
+                if j < L {
+                    af[n][j] = self.float_of(a[n][j]);
+                    bf[n][j] = if square { self.float_of(S::add_i(b[n][j], b[n][j])) } else { self.float_of(b[n][j]) };
+                }
             });
         }
         let cols = if square { &self.columns_sq } else { &self.columns };
-        let mut m = [[zero_f; LIMBS]; N];
-        let mut r = [[S::splat_i(0); LIMBS]; N];
+        let mut m = [[zero_f; L]; N];
+        let mut r = [[S::splat_i(0); L]; N];
         let mut cur = [cols[0]; N];
         let mut next = [cols[1]; N];
         unroll16!(k, {
-            // the products that do not wait for a quotient digit first, then
-            // those with m_i, the most recent last: the column completes soon
-            // after m_(k-1) is known
-            unroll8!(i, {
-                if i <= k && k - i < LIMBS {
-                    let j = k - i;
-                    for n in 0..N {
-                        if !square || i < j {
-                            self.mac(&mut cur[n], &mut next[n], af[n][i], &bf[n][j]);
-                        } else if i == j {
-                            self.mac(&mut cur[n], &mut next[n], af[n][i], &af[n][i]);
+            if k < 2 * L {
+                // the products that do not wait for a quotient digit first, then
+                // those with m_i, the most recent last: the column completes soon
+                // after m_(k-1) is known
+                unroll8!(i, {
+                    if i < L && i <= k && k - i < L {
+                        let j = k - i;
+                        for n in 0..N {
+                            if !square || i < j {
+                                self.mac(&mut cur[n], &mut next[n], af[n][i], &bf[n][j]);
+                            } else if i == j {
+                                self.mac(&mut cur[n], &mut next[n], af[n][i], &af[n][i]);
+                            }
                         }
                     }
-                }
-            });
-            unroll8!(i, {
-                if i < k && k - i < LIMBS {
-                    for n in 0..N {
-                        self.mac(&mut cur[n], &mut next[n], m[n][i], &self.qf[k - i]);
+                });
+                unroll8!(i, {
+                    if i < L && i < k && k - i < L {
+                        for n in 0..N {
+                            self.mac(&mut cur[n], &mut next[n], m[n][i], &self.qf[k - i]);
+                        }
                     }
-                }
-            });
-            for n in 0..N {
-                if k < LIMBS {
-                    // m_k = x (-q^-1) mod 2^51 for x the column's low 51
-                    // bits, in 32-bit pieces (x0 + 2^32 x1 times i0 + 2^32
-                    // i1: x0 i0 + 2^32 (x0 i1 + x1 i0) mod 2^51), integer
-                    // multiplications whose chain is shorter than the
-                    // floating-point split's; the column's bits above 51
-                    // only reach the product from 2^51 on
-                    let c = cur[n];
-                    let low = S::mul_u32(c, self.qinv_lo);
-                    let cross = S::add_i(S::mul_u32(c, self.qinv_hi), S::mul_u32(S::shr32(c), self.qinv_lo));
-                    m[n][k] = self.float_of(S::and_i(S::add_i(low, S::shl32(cross)), self.mask));
-                    // the column plus m_k q_0 is 2^51 (floor(column / 2^51) + c'),
-                    // c' = (x + m_k q_0) / 2^51 an integer below 2^51 + 1:
-                    // m_k (q_0 / 2^51) + (2 + x / 2^51) = 2 + c' is exact in
-                    // one FMA, and adding 2^52 gives its bits (the column
-                    // constants take the 2^52 + 2 back); no split product
-                    // m_k q_0, and the carry waits for m_k by one FMA and one
-                    // addition only
-                    let xs = S::i_as_f(S::or_i(S::and_i(c, self.mask), self.two_bits));
-                    let y = S::sub_f(S::fma(m[n][k], self.q0_scaled, xs), self.minus_two52);
-                    cur[n] = S::add_i(next[n], S::add_i(S::shr51(c), S::f_as_i(y)));
-                    next[n] = cols[k + 2];
-                } else if k < 2 * LIMBS - 1 {
-                    r[n][k - LIMBS] = S::and_i(cur[n], self.mask);
-                    cur[n] = S::add_i(next[n], S::shr51(cur[n]));
-                    next[n] = if k + 2 < 2 * LIMBS { cols[k + 2] } else { S::splat_i(0) };
-                } else {
-                    r[n][LIMBS - 1] = cur[n];
+                });
+                for n in 0..N {
+                    if k < L {
+                        // m_k = x (-q^-1) mod 2^51 for x the column's low 51
+                        // bits, in 32-bit pieces (x0 + 2^32 x1 times i0 + 2^32
+                        // i1: x0 i0 + 2^32 (x0 i1 + x1 i0) mod 2^51), integer
+                        // multiplications whose chain is shorter than the
+                        // floating-point split's; the column's bits above 51
+                        // only reach the product from 2^51 on
+                        let c = cur[n];
+                        let low = S::mul_u32(c, self.qinv_lo);
+                        let cross = S::add_i(S::mul_u32(c, self.qinv_hi), S::mul_u32(S::shr32(c), self.qinv_lo));
+                        m[n][k] = self.float_of(S::and_i(S::add_i(low, S::shl32(cross)), self.mask));
+                        // the column plus m_k q_0 is 2^51 (floor(column / 2^51) + c'),
+                        // c' = (x + m_k q_0) / 2^51 an integer below 2^51 + 1:
+                        // m_k (q_0 / 2^51) + (2 + x / 2^51) = 2 + c' is exact in
+                        // one FMA, and adding 2^52 gives its bits (the column
+                        // constants take the 2^52 + 2 back); no split product
+                        // m_k q_0, and the carry waits for m_k by one FMA and one
+                        // addition only
+                        let xs = S::i_as_f(S::or_i(S::and_i(c, self.mask), self.two_bits));
+                        let y = S::sub_f(S::fma(m[n][k], self.q0_scaled, xs), self.minus_two52);
+                        cur[n] = S::add_i(next[n], S::add_i(S::shr51(c), S::f_as_i(y)));
+                        // k + 2 <= L + 1 < 2L here; `min` only keeps the
+                        // unrolled copies for k >= 2L (never run) in bounds
+                        next[n] = cols[(k + 2).min(2 * LIMBS - 1)];
+                    } else if k < 2 * L - 1 {
+                        r[n][k - L] = S::and_i(cur[n], self.mask);
+                        cur[n] = S::add_i(next[n], S::shr51(cur[n]));
+                        next[n] = if k + 2 < 2 * L { cols[(k + 2).min(2 * LIMBS - 1)] } else { S::splat_i(0) };
+                    } else {
+                        r[n][L - 1] = cur[n];
+                    }
                 }
             }
         });
-        let mut out = [Fe4([S::splat_i(0); LIMBS]); N];
+        let mut out = [Fe4([S::splat_i(0); L]); N];
         for n in 0..N {
             out[n] = Fe4(r[n]);
         }
@@ -467,32 +485,38 @@ impl<S: Simd> Consts<S> {
 
     /// a + k - b, with k a multiple of q above b (keeps the result positive).
     #[inline(always)]
-    pub unsafe fn sub(&self, a: &Fe4<S>, b: &Fe4<S>, k: &[S::I; LIMBS]) -> Fe4<S> {
+    pub unsafe fn sub(&self, a: &Fe4<S, L>, b: &Fe4<S, L>, k: &[S::I; L]) -> Fe4<S, L> {
         let mut t = a.0;
         unroll8!(j, {
-            t[j] = S::sub_i(S::add_i(t[j], k[j]), b.0[j]);
+            if j < L {
+                t[j] = S::sub_i(S::add_i(t[j], k[j]), b.0[j]);
+            }
         });
         self.normalize(t)
     }
 
     /// a + k - b - c.
     #[inline(always)]
-    pub unsafe fn sub2(&self, a: &Fe4<S>, b: &Fe4<S>, c: &Fe4<S>, k: &[S::I; LIMBS]) -> Fe4<S> {
+    pub unsafe fn sub2(&self, a: &Fe4<S, L>, b: &Fe4<S, L>, c: &Fe4<S, L>, k: &[S::I; L]) -> Fe4<S, L> {
         let mut t = a.0;
         unroll8!(j, {
-            t[j] = S::sub_i(S::sub_i(S::add_i(t[j], k[j]), b.0[j]), c.0[j]);
+            if j < L {
+                t[j] = S::sub_i(S::sub_i(S::add_i(t[j], k[j]), b.0[j]), c.0[j]);
+            }
         });
         self.normalize(t)
     }
 
     /// Lanes whose `negate` bit is set become q - a (a canonical: the result is in (0, q]).
     #[inline(always)]
-    pub unsafe fn neg_where(&self, a: &Fe4<S>, negate: [bool; 4]) -> Fe4<S> {
+    pub unsafe fn neg_where(&self, a: &Fe4<S, L>, negate: [bool; 4]) -> Fe4<S, L> {
         let m = S::set_i(negate.map(|b| if b { u64::MAX } else { 0 }));
         let mut t = a.0;
         unroll8!(j, {
-            let neg = S::sub_i(self.q[j], a.0[j]);
-            t[j] = S::xor_i(a.0[j], S::and_i(S::xor_i(neg, a.0[j]), m));
+            if j < L {
+                let neg = S::sub_i(self.q[j], a.0[j]);
+                t[j] = S::xor_i(a.0[j], S::and_i(S::xor_i(neg, a.0[j]), m));
+            }
         });
         self.normalize(t)
     }
@@ -501,16 +525,18 @@ impl<S: Simd> Consts<S> {
     /// just under an integer): subtract k q, k one less than a floating-point
     /// estimate of the quotient (never too large).
     #[inline(always)]
-    pub unsafe fn reduce(&self, a: &Fe4<S>) -> Fe4<S> {
-        let top = S::fma(self.float_of(a.0[LIMBS - 1]), self.two51, self.float_of(a.0[LIMBS - 2]));
+    pub unsafe fn reduce(&self, a: &Fe4<S, L>) -> Fe4<S, L> {
+        let top = S::fma(self.float_of(a.0[L - 1]), self.two51, self.float_of(a.0[L - 2]));
         let est = S::floor_f(S::mul_f(top, self.q_top_inv));
         let k = S::max_f(S::sub_f(est, self.one), S::splat_f(0.0));
         // k < 16 as an integer: the bits of k + 2^52 above 2^52
         let k = S::sub_i(S::f_as_i(S::fma(k, self.one, self.two52)), self.exp52);
         let mut t = a.0;
         unroll8!(j, {
-            let kq = S::add_i(S::mul_u32(k, self.q_lo32[j]), S::shl32(S::mul_u32(k, self.q_hi[j])));
-            t[j] = S::sub_i(t[j], kq);
+            if j < L {
+                let kq = S::add_i(S::mul_u32(k, self.q_lo32[j]), S::shl32(S::mul_u32(k, self.q_hi[j])));
+                t[j] = S::sub_i(t[j], kq);
+            }
         });
         self.normalize(t)
     }
@@ -522,10 +548,12 @@ impl<S: Simd> Consts<S> {
 ///
 /// Only where `S::available()`.
 #[inline(always)]
-pub unsafe fn lane<S: Simd>(v: &Fe4<S>, k: usize) -> Limbs51 {
+pub unsafe fn lane<S: Simd, const L: usize>(v: &Fe4<S, L>, k: usize) -> Limbs51 {
     let mut out = [0u64; LIMBS];
     unroll8!(j, {
-        out[j] = S::get_i(v.0[j])[k];
+        if j < L {
+            out[j] = S::get_i(v.0[j])[k];
+        }
     });
     Limbs51(out)
 }
@@ -536,10 +564,12 @@ pub unsafe fn lane<S: Simd>(v: &Fe4<S>, k: usize) -> Limbs51 {
 ///
 /// Only where `S::available()`.
 #[inline(always)]
-pub unsafe fn from_lanes<S: Simd>(x: &[Limbs51; 4]) -> Fe4<S> {
-    let mut out = [S::splat_i(0); LIMBS];
+pub unsafe fn from_lanes<S: Simd, const L: usize>(x: &[Limbs51; 4]) -> Fe4<S, L> {
+    let mut out = [S::splat_i(0); L];
     unroll8!(j, {
-        out[j] = S::set_i([x[0].0[j], x[1].0[j], x[2].0[j], x[3].0[j]]);
+        if j < L {
+            out[j] = S::set_i([x[0].0[j], x[1].0[j], x[2].0[j], x[3].0[j]]);
+        }
     });
     Fe4(out)
 }
@@ -549,7 +579,7 @@ mod tests {
     use super::super::simd::{Kernel, Portable};
     use super::*;
     use rand::SeedableRng;
-    use zkmsm_field::{Bls12_377Fq, Bls12_381Fq};
+    use zkmsm_field::{Bls12_377Fq, Bls12_381Fq, Bn254Fq};
 
     fn below(w: &[u64; 7], bound: &[u64; 7]) -> bool {
         !geq(w, bound)
@@ -558,14 +588,14 @@ mod tests {
     type Four = [Limbs51; 4];
 
     /// Every operation on one set of lanes.
-    struct Ops<'a, F: PrimeField, S> {
-        f: &'a Field51<F>,
+    struct Ops<'a, F: PrimeField, S, const L: usize> {
+        f: &'a Field51<F, L>,
         a: [F; 4],
         b: [F; 4],
         _simd: core::marker::PhantomData<S>,
     }
 
-    impl<F: PrimeField, S: Simd> Kernel for Ops<'_, F, S> {
+    impl<F: PrimeField, S: Simd, const L: usize> Kernel for Ops<'_, F, S, L> {
         type Output = (Four, Four, Four, Four, Four, Four, Four, Four);
         #[inline(always)]
         fn run(self) -> Self::Output {
@@ -573,8 +603,8 @@ mod tests {
             // SAFETY: only run through `S::run`, after `S::available()`.
             unsafe {
                 let k = f.consts::<S>();
-                let va = from_lanes::<S>(&self.a.map(|x| f.to_limbs(&x)));
-                let vb = from_lanes::<S>(&self.b.map(|x| f.to_limbs(&x)));
+                let va = from_lanes::<S, L>(&self.a.map(|x| f.to_limbs(&x)));
+                let vb = from_lanes::<S, L>(&self.b.map(|x| f.to_limbs(&x)));
                 let prod = k.mul(&va, &vb);
                 let sq = k.square(&va);
                 let (prod2, sq3) = k.mul2(&va, &vb, &vb, &vb);
@@ -592,18 +622,18 @@ mod tests {
                 let big = k.sub2(&k.sub2(&va, &vb, &vb, &k.q8), &vb, &vb, &k.q8);
                 let red = k.reduce(&big);
                 let lazy = k.mul(&big, &d2);
-                let out = |v: &Fe4<S>| -> Four { core::array::from_fn(|i| lane(v, i)) };
+                let out = |v: &Fe4<S, L>| -> Four { core::array::from_fn(|i| lane(v, i)) };
                 (out(&prod), out(&sq), out(&sq2), out(&diff), out(&d2), out(&neg), out(&red), out(&lazy))
             }
         }
     }
 
-    fn check<F: PrimeField, S: Simd>() {
+    fn check<F: PrimeField, S: Simd, const L: usize>() {
         if !S::available() {
             eprintln!("{} not available here: skipped", S::NAME);
             return;
         }
-        let f = Field51::<F>::new().unwrap();
+        let f = Field51::<F, L>::new().unwrap();
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         let mut special = vec![F::ZERO, F::ONE, -F::ONE, -F::ONE.double(), F::from_u64(2), F::from_u64(3)];
         special.extend((0..2000).map(|_| F::random(&mut rng)));
@@ -614,7 +644,7 @@ mod tests {
             let b: [F; 4] = core::array::from_fn(|k| a[(k + 1) % 4] + F::from_u64(k as u64));
             // SAFETY: `available()` checked above.
             let (prod, sq, sq2, diff, d2, neg, red, lazy) =
-                unsafe { S::run(Ops::<F, S> { f: &f, a, b, _simd: core::marker::PhantomData }) };
+                unsafe { S::run(Ops::<F, S, L> { f: &f, a, b, _simd: core::marker::PhantomData }) };
             for i in 0..4 {
                 let back = |v: &[Limbs51; 4]| f.from_limbs(&v[i]);
                 assert_eq!(back(&prod), a[i] * b[i]);
@@ -627,7 +657,8 @@ mod tests {
                 assert_eq!(back(&lazy), (a[i] - b[i].double().double()) * (a[i] - b[i].double()));
                 for (v, bound) in [(&prod, &two_q), (&sq, &two_q), (&sq2, &two_q), (&lazy, &two_q), (&red, &three_q)] {
                     let l = v[i];
-                    assert!(l.0[..LIMBS - 1].iter().all(|&x| x <= MASK), "limbs normalized");
+                    assert!(l.0[..L - 1].iter().all(|&x| x <= MASK), "limbs normalized");
+                    assert!(l.0[L..].iter().all(|&x| x == 0), "limbs above L zero");
                     assert!(below(&limbs_to_words(&l.0, 51, false), bound), "below the bound");
                 }
             }
@@ -642,10 +673,10 @@ mod tests {
     /// bounds the engine gives them: canonical limbs, values up to q + q
     /// (lazily reduced products), every limb at 2^51 - 1 under a small top
     /// limb, zero and q - 1; and the batch inversion's identity.
-    fn scaled_conversions<F: PrimeField>() {
-        let f = Field51::<F>::new().unwrap();
+    fn scaled_conversions<F: PrimeField, const L: usize>() {
+        let f = Field51::<F, L>::new().unwrap();
         let mut rng = rand::rngs::StdRng::seed_from_u64(17);
-        let shift = F::from_u64(1 << 24);
+        let shift = F::from_u64(1 << (51 * L - 8 * F::NUM_BYTES));
         let mut cases: Vec<Limbs51> = [F::ZERO, F::ONE, -F::ONE, F::from_u64(2)]
             .iter()
             .chain((0..300).map(|_| F::random(&mut rng)).collect::<Vec<_>>().iter())
@@ -665,8 +696,10 @@ mod tests {
             })
             .collect();
         cases.extend(lazy);
-        let mut max = Limbs51([MASK; LIMBS]);
-        max.0[LIMBS - 1] = 1 << 30; // about 2^387: several q
+        let mut max = Limbs51([0; LIMBS]);
+        max.0[..L].fill(MASK);
+        // about 2^(8 NUM_BYTES + 3): several q
+        max.0[L - 1] = 1 << (8 * F::NUM_BYTES + 3 - 51 * (L - 1));
         cases.push(max);
         cases.push(Limbs51(words_to_limbs(
             &{
@@ -687,9 +720,7 @@ mod tests {
             if !x.is_zero() {
                 let inv = f.raw_to_limbs(&(u.inverse().unwrap() * f.raw_inverse_factor()));
                 assert_eq!(f.from_limbs(&inv), x.inverse().unwrap(), "inverse through the scaled values");
-                assert!(
-                    inv.0[..LIMBS - 1].iter().all(|&v| v <= MASK) && below(&limbs_to_words(&inv.0, 51, false), &f.q64)
-                );
+                assert!(inv.0[..L - 1].iter().all(|&v| v <= MASK) && below(&limbs_to_words(&inv.0, 51, false), &f.q64));
             }
         }
     }
@@ -698,34 +729,34 @@ mod tests {
     /// canonical, limbs normalized, so that every column and quotient digit
     /// meets its largest operands), zero, one and q - 1, against the scalar
     /// field.
-    struct Bounds<'a, F: PrimeField, S> {
-        f: &'a Field51<F>,
+    struct Bounds<'a, F: PrimeField, S, const L: usize> {
+        f: &'a Field51<F, L>,
         a: [Limbs51; 4],
         b: [Limbs51; 4],
         _simd: core::marker::PhantomData<S>,
     }
 
-    impl<F: PrimeField, S: Simd> Kernel for Bounds<'_, F, S> {
+    impl<F: PrimeField, S: Simd, const L: usize> Kernel for Bounds<'_, F, S, L> {
         type Output = (Four, Four, Four);
         #[inline(always)]
         fn run(self) -> Self::Output {
             // SAFETY: only run through `S::run`, after `S::available()`.
             unsafe {
                 let k = self.f.consts::<S>();
-                let (va, vb) = (from_lanes::<S>(&self.a), from_lanes::<S>(&self.b));
+                let (va, vb) = (from_lanes::<S, L>(&self.a), from_lanes::<S, L>(&self.b));
                 let prod = k.mul(&va, &vb);
                 let (sq, sq2) = k.square2(&va, &vb);
-                let out = |v: &Fe4<S>| -> Four { core::array::from_fn(|i| lane(v, i)) };
+                let out = |v: &Fe4<S, L>| -> Four { core::array::from_fn(|i| lane(v, i)) };
                 (out(&prod), out(&sq), out(&sq2))
             }
         }
     }
 
-    fn at_the_bounds<F: PrimeField, S: Simd>() {
+    fn at_the_bounds<F: PrimeField, S: Simd, const L: usize>() {
         if !S::available() {
             return;
         }
-        let f = Field51::<F>::new().unwrap();
+        let f = Field51::<F, L>::new().unwrap();
         let mut rng = rand::rngs::StdRng::seed_from_u64(23);
         let mut values = vec![F::ZERO, F::ONE, -F::ONE, F::from_u64(2), -F::from_u64(2)];
         values.extend((0..400).map(|_| F::random(&mut rng)));
@@ -749,14 +780,15 @@ mod tests {
             let a = core::array::from_fn(|k| lifted(&x[k], ms[k]));
             let b = core::array::from_fn(|k| lifted(&y[k], ms[(k + 1) % 4]));
             // SAFETY: `available()` checked above.
-            let (prod, sq, sq2) = unsafe { S::run(Bounds::<F, S> { f: &f, a, b, _simd: core::marker::PhantomData }) };
+            let (prod, sq, sq2) =
+                unsafe { S::run(Bounds::<F, S, L> { f: &f, a, b, _simd: core::marker::PhantomData }) };
             let two_q = mul_small(&f.q64, 2);
             for k in 0..4 {
                 assert_eq!(f.from_limbs(&prod[k]), x[k] * y[k], "{} product", S::NAME);
                 assert_eq!(f.from_limbs(&sq[k]), x[k].square(), "{} square", S::NAME);
                 assert_eq!(f.from_limbs(&sq2[k]), y[k].square(), "{} square", S::NAME);
                 for v in [&prod[k], &sq[k], &sq2[k]] {
-                    assert!(v.0[..LIMBS - 1].iter().all(|&l| l <= MASK), "limbs normalized");
+                    assert!(v.0[..L - 1].iter().all(|&l| l <= MASK), "limbs normalized");
                     assert!(below(&limbs_to_words(&v.0, 51, false), &two_q), "below 2q");
                 }
             }
@@ -765,44 +797,59 @@ mod tests {
 
     #[test]
     fn products_at_the_input_bound() {
-        at_the_bounds::<Bls12_377Fq, Portable>();
-        at_the_bounds::<Bls12_381Fq, Portable>();
+        at_the_bounds::<Bls12_377Fq, Portable, 8>();
+        at_the_bounds::<Bls12_381Fq, Portable, 8>();
+        at_the_bounds::<Bn254Fq, Portable, 6>();
         #[cfg(target_arch = "x86_64")]
         {
-            at_the_bounds::<Bls12_377Fq, super::super::simd::Avx2>();
-            at_the_bounds::<Bls12_381Fq, super::super::simd::Avx2>();
+            at_the_bounds::<Bls12_377Fq, super::super::simd::Avx2, 8>();
+            at_the_bounds::<Bls12_381Fq, super::super::simd::Avx2, 8>();
+            at_the_bounds::<Bn254Fq, super::super::simd::Avx2, 6>();
         }
         #[cfg(target_arch = "aarch64")]
         {
-            at_the_bounds::<Bls12_377Fq, super::super::simd::Neon>();
-            at_the_bounds::<Bls12_381Fq, super::super::simd::Neon>();
+            at_the_bounds::<Bls12_377Fq, super::super::simd::Neon, 8>();
+            at_the_bounds::<Bls12_381Fq, super::super::simd::Neon, 8>();
+            at_the_bounds::<Bn254Fq, super::super::simd::Neon, 6>();
         }
     }
 
     #[test]
     fn scaled_conversions_match_exact() {
-        scaled_conversions::<Bls12_377Fq>();
-        scaled_conversions::<Bls12_381Fq>();
+        scaled_conversions::<Bls12_377Fq, 8>();
+        scaled_conversions::<Bls12_381Fq, 8>();
+        scaled_conversions::<Bn254Fq, 6>();
+    }
+
+    /// Which limb counts take which field: 26 spare bits decide.
+    #[test]
+    fn limb_counts_that_fit() {
+        assert!(fits::<Bls12_381Fq>(8) && fits::<Bls12_377Fq>(8) && fits::<Bn254Fq>(6));
+        assert!(!fits::<Bls12_381Fq>(7) && !fits::<Bn254Fq>(5));
+        assert!(Field51::<Bn254Fq, 5>::new().is_none());
     }
 
     #[test]
     fn portable_matches_scalar() {
-        check::<Bls12_377Fq, Portable>();
-        check::<Bls12_381Fq, Portable>();
+        check::<Bls12_377Fq, Portable, 8>();
+        check::<Bls12_381Fq, Portable, 8>();
+        check::<Bn254Fq, Portable, 6>();
     }
 
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx2_matches_scalar() {
-        check::<Bls12_377Fq, super::super::simd::Avx2>();
-        check::<Bls12_381Fq, super::super::simd::Avx2>();
+        check::<Bls12_377Fq, super::super::simd::Avx2, 8>();
+        check::<Bls12_381Fq, super::super::simd::Avx2, 8>();
+        check::<Bn254Fq, super::super::simd::Avx2, 6>();
     }
 
     #[cfg(target_arch = "aarch64")]
     #[test]
     fn neon_matches_scalar() {
-        check::<Bls12_377Fq, super::super::simd::Neon>();
-        check::<Bls12_381Fq, super::super::simd::Neon>();
+        check::<Bls12_377Fq, super::super::simd::Neon, 8>();
+        check::<Bls12_381Fq, super::super::simd::Neon, 8>();
+        check::<Bn254Fq, super::super::simd::Neon, 6>();
     }
 
     /// The largest limbs the splitting meets: products of 2^51 - 1 (and the

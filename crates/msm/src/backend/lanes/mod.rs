@@ -122,9 +122,9 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
     unsafe fn neg_where(k: &Self::Consts, a: &Self::Fe, mask: u32) -> Self::Fe;
 }
 
-/// [`field51`] on a [`Simd`]: four lanes.
-pub struct Fma51<F: PrimeField, S: Simd> {
-    field: field51::Field51<F>,
+/// [`field51`] on a [`Simd`]: four lanes of L limbs.
+pub struct Fma51<F: PrimeField, S: Simd, const L: usize = { field51::LIMBS }> {
+    field: field51::Field51<F, L>,
     _simd: core::marker::PhantomData<S>,
 }
 
@@ -136,8 +136,8 @@ pub type NativeSimd = simd::Avx2;
 pub type NativeSimd = simd::Neon;
 
 /// The prepared-file layout of the FMA engine's points: [`engine::LanePoint`]
-/// records, radix-2^51 limbs in Montgomery form for 2^408 (the same on
-/// every [`Simd`]).
+/// records, radix-2^51 limbs in Montgomery form for 2^(51 L) (L = 8; 6 on
+/// BN254), eight limbs stored (the same on every [`Simd`]).
 pub const FMA_LAYOUT: &str = "fma51-point51";
 /// Bits per limb of [`FMA_LAYOUT`].
 pub const FMA_RADIX: u32 = 51;
@@ -166,7 +166,7 @@ pub fn lanes_fit<C: zkmsm_curve::MsmCurve>(arithmetic: crate::backend::choice::A
         #[cfg(not(target_arch = "x86_64"))]
         Arithmetic::Ifma => false,
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        Arithmetic::Fma => Fma51::<C::Base, NativeSimd>::fits(),
+        Arithmetic::Fma => crate::backend::FmaPoints::<C>::fits(),
         #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         Arithmetic::Fma => false,
     }
@@ -185,17 +185,17 @@ pub fn fma_enabled() -> bool {
     false
 }
 
-impl<F: PrimeField, S: Simd> LaneField<F> for Fma51<F, S> {
+impl<F: PrimeField, S: Simd, const L: usize> LaneField<F> for Fma51<F, S, L> {
     const LANES: usize = 4;
-    type Fe = field51::Fe4<S>;
-    type Consts = field51::Consts<S>;
+    type Fe = field51::Fe4<S, L>;
+    type Consts = field51::Consts<S, L>;
     const NAME: &'static str = S::NAME;
 
     fn available() -> bool {
         S::available()
     }
     fn fits() -> bool {
-        field51::fits::<F>()
+        field51::fits::<F>(L)
     }
     fn new() -> Option<Self> {
         Some(Self { field: field51::Field51::new()?, _simd: core::marker::PhantomData })
@@ -209,7 +209,7 @@ impl<F: PrimeField, S: Simd> LaneField<F> for Fma51<F, S> {
     fn neg_limbs(&self, y: &Limbs) -> Limbs {
         self.field.neg_limbs(&field51::Limbs51(*y)).0
     }
-    /// rho = 2^24: the limbs' value read as `F`'s Montgomery words, no multiplication.
+    /// rho = 2^(51 L - 8 NUM_BYTES): the limbs' value read as `F`'s Montgomery words, no multiplication.
     fn scaled_value_of(&self, l: &Limbs) -> F {
         self.field.raw_from_limbs(&field51::Limbs51(*l))
     }
@@ -232,11 +232,17 @@ impl<F: PrimeField, S: Simd> LaneField<F> for Fma51<F, S> {
     }
     #[inline(always)]
     unsafe fn load(ptrs: &[*const u64]) -> Self::Fe {
-        field51::Fe4(S::gather8([ptrs[0], ptrs[1], ptrs[2], ptrs[3]]))
+        let all = S::gather8([ptrs[0], ptrs[1], ptrs[2], ptrs[3]]);
+        let mut limbs = [S::splat_i(0); L];
+        limbs.copy_from_slice(&all[..L]);
+        field51::Fe4(limbs)
     }
+    /// Limbs L..8 written zero.
     #[inline(always)]
     unsafe fn store(ptrs: &[*mut u64], v: &Self::Fe) {
-        S::scatter8([ptrs[0], ptrs[1], ptrs[2], ptrs[3]], &v.0)
+        let mut all = [S::splat_i(0); 8];
+        all[..L].copy_from_slice(&v.0);
+        S::scatter8([ptrs[0], ptrs[1], ptrs[2], ptrs[3]], &all)
     }
     #[inline(always)]
     unsafe fn one(&self, _k: &Self::Consts) -> Self::Fe {

@@ -232,9 +232,7 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
     #[inline(always)]
     unsafe fn top(&self, t: &Columns<S>) -> Fe8<S, N> {
         let mut out = [S::zero(); N];
-        for j in 0..N {
-            out[j] = t[N + j];
-        }
+        out.copy_from_slice(&t[N..2 * N]);
         self.normalize(out)
     }
 
@@ -497,9 +495,7 @@ pub unsafe fn load_rows<S: Ifma, const N: usize>(ptrs: [*const u64; 8]) -> Fe8<S
         S::load(ptrs[7]),
     ]);
     let mut out = [S::zero(); N];
-    for j in 0..N {
-        out[j] = t[j];
-    }
+    out.copy_from_slice(&t[..N]);
     Fe8(out)
 }
 
@@ -514,9 +510,7 @@ pub unsafe fn load_rows<S: Ifma, const N: usize>(ptrs: [*const u64; 8]) -> Fe8<S
 #[inline(always)]
 pub unsafe fn store_rows<S: Ifma, const N: usize>(ptrs: [*mut u64; 8], v: &Fe8<S, N>) {
     let mut limbs = [S::zero(); LIMBS];
-    for j in 0..N {
-        limbs[j] = v.0[j];
-    }
+    limbs[..N].copy_from_slice(&v.0);
     let rows = S::transpose(limbs);
     for (p, r) in ptrs.iter().zip(rows) {
         S::store(*p, r);
