@@ -121,8 +121,8 @@ pub const IFMA_LANES_FROM: usize = 256;
 /// bench`, docs/BENCHMARKS.md).
 pub const SCALAR_FROM: usize = 1 << 13;
 
-/// BN254 (scalar arithmetic: the lane engines do not take its field): from
-/// this many points batch-affine beats XYZZ. `zkmsm bench --curve bn254
+/// BN254 on a CPU with no lane engine (scalar arithmetic): from this many
+/// points batch-affine beats XYZZ. `zkmsm bench --curve bn254
 /// --backend xyzz --backend batch-affine`, AMD EPYC Zen 4, 2 cores, medians
 /// of 7: 2^8 XYZZ 1.76 ms against 1.90, 2^9 3.53 against 3.35, 2^10 6.43
 /// against 5.74, 2^16 200 against 150 (docs/BENCHMARKS.md, "BN254").

@@ -8,6 +8,10 @@
 //!   ([`field51`]), on AVX2 + FMA (x86-64 CPUs without AVX-512 IFMA: AMD Zen
 //!   1-3, Intel before Ice Lake) or NEON (every aarch64 CPU);
 //! - the eight-lane AVX-512 IFMA arithmetic (`super::ifma`), where present.
+//!
+//! Each arithmetic has its limb count as a type parameter (eight for the
+//! 381-bit BLS12 fields, fewer for BN254's 254 bits); [`sized`] picks the
+//! count from the curve's field when points are prepared.
 
 // The trait's `# Safety` section covers every `unsafe fn` in it.
 #![allow(clippy::missing_safety_doc)]
@@ -23,9 +27,10 @@ mod words;
 use simd::{Kernel, Simd};
 use zkmsm_field::PrimeField;
 
-/// One element in memory: eight 64-bit limbs (64 bytes), little-endian, in
-/// the arithmetic's own radix and Montgomery form. Bit 63 of the top limb is
-/// free in every radix here; the engine uses it as the point-at-infinity flag.
+/// One element in memory: eight 64-bit limbs (64 bytes, one cache line),
+/// little-endian, in the arithmetic's own radix and Montgomery form; an
+/// arithmetic of fewer limbs leaves the rest zero. Bit 63 of limb 7 is free
+/// in every radix here; the engine uses it as the point-at-infinity flag.
 pub type Limbs = [u64; 8];
 
 /// What the lane engine needs from a vector field arithmetic: elements of
@@ -108,7 +113,10 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
     /// Limbs as lanes (`x.len() == LANES`).
     unsafe fn from_lanes(x: &[Limbs]) -> Self::Fe;
 
-    /// a * b and c * d, Montgomery, inputs below 64q, results below 2q.
+    /// a * b and c * d, Montgomery, results below 2q, for a below A q and b
+    /// below B q with A B <= 64 (every arithmetic promises this much; the
+    /// engine's largest A B is 2 x 7 = 14, a chain product below 2q times a
+    /// denominator below 7q).
     unsafe fn mul2(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe, c: &Self::Fe, d: &Self::Fe) -> (Self::Fe, Self::Fe);
     /// a^2 and b^2, as [`Self::mul2`].
     unsafe fn square2(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> (Self::Fe, Self::Fe);
