@@ -2,7 +2,8 @@
 //! additions into distinct occupied buckets, no scheduling, everything in
 //! cache. What the lane engine costs beyond its multiplications. Runs the
 //! four-lane FMA engine and, where the CPU has AVX-512 IFMA, the eight-lane
-//! IFMA engine; and first measures the core clock while running (a chain of
+//! IFMA engine, each on BLS12-377 (eight limbs) and BN254 (six FMA limbs,
+//! five IFMA limbs); and first measures the core clock while running (a chain of
 //! dependent 1-cycle integer adds against this thread's CPU time, which a
 //! preempted thread does not accrue) and the
 //! latency and throughput of 512-bit `vpmadd52luq`/`vpmadd52huq`, so that
@@ -17,7 +18,7 @@ use zkmsm::backend::lanes::engine::{bare_batches, LanePoints};
 use zkmsm::backend::lanes::ifma::{ops::Avx512, ops::Ifma, Ifma52};
 use zkmsm::backend::lanes::{simd::Simd, Fma51, LaneField, NativeSimd};
 use zkmsm::gen::random_points;
-use zkmsm::{Bls12_377, SwCurve};
+use zkmsm::{Bls12_377, Bn254, MsmCurve, SwCurve};
 
 /// Iterations of each vector probe loop (as many as the clock's add chain).
 const ITERS: u64 = common::CHAIN_ITERS;
@@ -124,9 +125,9 @@ fn stats(rounds: usize, mut f: impl FnMut() -> f64) -> (f64, f64) {
     (v[rounds / 2], v[0])
 }
 
-fn lane_batch<L: LaneField<<Bls12_377 as SwCurve>::Base>>(batch: usize, rounds: usize, ghz: f64) {
-    let points = random_points::<Bls12_377>(batch + 1, 1).points;
-    let prepared = LanePoints::<Bls12_377, L>::prepare(&points);
+fn lane_batch<C: MsmCurve, L: LaneField<C::Base>>(batch: usize, rounds: usize, ghz: f64) {
+    let points = random_points::<C>(batch + 1, 1).points;
+    let prepared = LanePoints::<C, L>::prepare(&points);
     let reps = 200_000 / batch;
     let (med, best) = stats(rounds, || {
         let t = thread_time();
@@ -134,7 +135,8 @@ fn lane_batch<L: LaneField<<Bls12_377 as SwCurve>::Base>>(batch: usize, rounds: 
         (thread_time() - t) / (reps * batch) as f64
     });
     println!(
-        "lane batch of {batch} ({}): {:.1} ns per addition median, {:.1} best of {rounds}; {:.0} cycles median at {ghz:.2} GHz",
+        "{} lane batch of {batch} ({}): {:.1} ns per addition median, {:.1} best of {rounds}; {:.0} cycles median at {ghz:.2} GHz",
+        C::NAME,
         L::NAME,
         med * 1e9,
         best * 1e9,
@@ -175,11 +177,15 @@ fn main() {
             cyc(mixed)
         );
     }
+    type Fq377 = <Bls12_377 as SwCurve>::Base;
+    type Fq254 = <Bn254 as SwCurve>::Base;
     if NativeSimd::available() {
-        lane_batch::<Fma51<<Bls12_377 as SwCurve>::Base, NativeSimd>>(batch, rounds, ghz);
+        lane_batch::<Bls12_377, Fma51<Fq377, NativeSimd>>(batch, rounds, ghz);
+        lane_batch::<Bn254, Fma51<Fq254, NativeSimd, 6>>(batch, rounds, ghz);
     }
     if Avx512::available() {
-        lane_batch::<Ifma52<<Bls12_377 as SwCurve>::Base, Avx512>>(batch, rounds, ghz);
+        lane_batch::<Bls12_377, Ifma52<Fq377, Avx512>>(batch, rounds, ghz);
+        lane_batch::<Bn254, Ifma52<Fq254, Avx512, 5>>(batch, rounds, ghz);
     }
     let (add_after, _) = stats(rounds, add_chain);
     println!("core clock after: {:.3} GHz median", n / add_after / 1e9);

@@ -272,7 +272,7 @@ impl EngineCurve for Bls12_381 {
 impl EngineCurve for Bn254 {
     fn auto_backend(n: usize) -> BackendChoice {
         let arith = Arithmetic::detect();
-        if crate::backend::lanes::lanes_fit::<Self>(arith) {
+        if crate::backend::lanes_fit::<Self>(arith) {
             auto_backend(arith, false, n)
         } else {
             crate::backend::choice::auto_backend_bn254(n)

@@ -52,6 +52,23 @@ type FmaNarrow<C> = super::lanes::Fma51<<C as zkmsm_curve::SwCurve>::Base, super
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub type FmaPoints<C> = super::lanes::sized::SizedPoints<C, FmaWide<C>, FmaNarrow<C>>;
 
+/// Whether `arithmetic` takes curve C's base field (at one of its limb
+/// counts). Curves whose field a lane arithmetic does not take run
+/// batch-affine on scalar arithmetic.
+pub fn lanes_fit<C: MsmCurve>(arithmetic: Arithmetic) -> bool {
+    match arithmetic {
+        Arithmetic::Scalar => true,
+        #[cfg(target_arch = "x86_64")]
+        Arithmetic::Ifma => super::lanes::ifma::IfmaPoints::<C>::fits(),
+        #[cfg(not(target_arch = "x86_64"))]
+        Arithmetic::Ifma => false,
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        Arithmetic::Fma => FmaPoints::<C>::fits(),
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        Arithmetic::Fma => false,
+    }
+}
+
 impl<S: Scheduler + Default> Default for BatchAffineBackend<S> {
     fn default() -> Self {
         Self::new(S::default())
@@ -84,9 +101,9 @@ impl<S: Scheduler> BatchAffineBackend<S> {
     }
 
     /// The arithmetic this backend runs on curve C: scalar where its lane
-    /// engine does not take C's field ([`super::lanes::lanes_fit`]).
+    /// engine does not take C's field ([`lanes_fit`]).
     pub fn arithmetic_on<C: MsmCurve>(&self) -> Arithmetic {
-        if super::lanes::lanes_fit::<C>(self.arithmetic) {
+        if lanes_fit::<C>(self.arithmetic) {
             self.arithmetic
         } else {
             Arithmetic::Scalar

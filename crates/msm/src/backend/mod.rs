@@ -13,7 +13,7 @@ mod xyzz;
 pub use batch_affine::BatchAffineWindow;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub use batch_affine::FmaPoints;
-pub use batch_affine::{BatchAffineBackend, BatchAffinePoints};
+pub use batch_affine::{lanes_fit, BatchAffineBackend, BatchAffinePoints};
 pub use twisted_edwards::TwistedEdwardsBackend;
 pub use xyzz::XyzzBackend;
 

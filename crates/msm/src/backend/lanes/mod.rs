@@ -162,24 +162,6 @@ pub fn batch_size_for(buckets: usize) -> usize {
     (buckets / 16).clamp(256, 1024).min((buckets / 4).max(64))
 }
 
-/// Whether `arithmetic` takes curve C's base field (at one of its limb
-/// counts). Curves whose field a lane arithmetic does not take run
-/// batch-affine on scalar arithmetic.
-pub fn lanes_fit<C: zkmsm_curve::MsmCurve>(arithmetic: crate::backend::choice::Arithmetic) -> bool {
-    use crate::backend::choice::Arithmetic;
-    match arithmetic {
-        Arithmetic::Scalar => true,
-        #[cfg(target_arch = "x86_64")]
-        Arithmetic::Ifma => ifma::IfmaPoints::<C>::fits(),
-        #[cfg(not(target_arch = "x86_64"))]
-        Arithmetic::Ifma => false,
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        Arithmetic::Fma => crate::backend::FmaPoints::<C>::fits(),
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-        Arithmetic::Fma => false,
-    }
-}
-
 /// Whether the four-lane FMA engine runs here: AVX2 + FMA (x86-64) or NEON
 /// (aarch64), and not turned off with `ZKMSM_NO_FMA=1` (to compare with the
 /// scalar path).
