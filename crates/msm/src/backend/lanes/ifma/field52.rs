@@ -252,8 +252,9 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
     /// a * b / 2^(52 N) mod q, for a below A q and b below B q with A B <= 64
     /// (normalized limbs); the result is below a b / 2^(52 N) + q < 2q. The
     /// N^2 products go into 2N columns, then N reduction rounds (separated
-    /// operand scanning: 2 N^2 vpmadd52 of products, 2 N^2 - N of
-    /// reduction, see `reduce_round`; 256 at N = 8, 95 at N = 5).
+    /// operand scanning: 2 N^2 vpmadd52 of products, 2N a reduction round
+    /// with its quotient digit, see `reduce_round`: 4 N^2 in all, 256 at
+    /// N = 8, 100 at N = 5).
     /// Rows and rounds are separate calls with constant column indices, not
     /// loops: the earlier interleaved form (CIOS: a round of products, its
     /// reduction, a shift of t by one limb), written as a loop, kept t in
@@ -373,7 +374,7 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
 
     /// `a * a / 2^(52 N) mod q`, as [`Self::mul`] (same bounds), with
     /// N (N - 1) + 2N instead of 2 N^2 product vpmadd52 (200 in all at N = 8,
-    /// 75 at N = 5): the products a_i a_j (i < j) are taken once and the
+    /// 80 at N = 5): the products a_i a_j (i < j) are taken once and the
     /// columns doubled, then the squares a_i^2, then the N reduction rounds
     /// on the 2N columns (separated operand scanning).
     ///
