@@ -13,7 +13,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt};
 use zkmsm::encoded::{self, ContextOptions, Curve, EncodedContext, ErrorKind, InputError, PointFormat};
-use zkmsm::{BackendChoice, Validation};
+use zkmsm::{BackendChoice, ScalarEndian, Validation};
 
 /// Bytes of the arkworks length prefix the CLI accepts before points and scalars.
 const PREFIX_BYTES: usize = 8;
@@ -60,6 +60,15 @@ fn format_of(py: Python<'_>, name: &str) -> PyResult<PointFormat> {
     }
 }
 
+/// `scalar_endian`: "little" (default) or "big" (the EVM's order).
+fn endian_of(py: Python<'_>, name: &str) -> PyResult<ScalarEndian> {
+    match name {
+        "little" => Ok(ScalarEndian::Little),
+        "big" => Ok(ScalarEndian::Big),
+        _ => Err(unsupported(py, format!("unknown scalar_endian {name:?}: expected \"little\" or \"big\""))),
+    }
+}
+
 /// `precompute`: a Python int (not a bool) in 1..=2^32-1; errors name it.
 fn precompute_of(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<u32> {
     if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
@@ -81,7 +90,7 @@ struct Context {
 #[pymethods]
 impl Context {
     #[new]
-    #[pyo3(signature = (curve, points, format = "compressed", precompute = None, validate = true, backend = "auto"))]
+    #[pyo3(signature = (curve, points, format = "compressed", precompute = None, validate = true, backend = "auto", scalar_endian = "little"))]
     fn new(
         py: Python<'_>,
         curve: &str,
@@ -90,9 +99,11 @@ impl Context {
         precompute: Option<&Bound<'_, PyAny>>,
         validate: bool,
         backend: &str,
+        scalar_endian: &str,
     ) -> PyResult<Self> {
         let curve = curve_of(py, curve)?;
         let format = format_of(py, format)?;
+        let scalar_endian = endian_of(py, scalar_endian)?;
         let backend = BackendChoice::from_name(backend).ok_or_else(|| {
             let names: Vec<&str> = BackendChoice::ALL.iter().map(|b| b.name()).collect();
             unsupported(py, format!("unknown backend {backend:?}: expected one of {}", names.join(", ")))
@@ -103,6 +114,7 @@ impl Context {
             validation: if validate { Validation::Full } else { Validation::AlreadyValidated },
             backend,
             precompute: Some(precompute),
+            scalar_endian,
         };
         let bytes = input_bytes(points, "points", Element::Bytes, |len| {
             point_work(len / curve.point_size(format), precompute)
@@ -186,16 +198,18 @@ fn points_fit(curve: Curve, points_len: usize, n: usize, format: Option<PointFor
 /// the format detected from the sizes when `format` is None; either input
 /// may start with the 8-byte length prefix.
 #[pyfunction]
-#[pyo3(signature = (curve, points, scalars, format = None))]
+#[pyo3(signature = (curve, points, scalars, format = None, scalar_endian = "little"))]
 fn msm<'py>(
     py: Python<'py>,
     curve: &str,
     points: &Bound<'py, PyAny>,
     scalars: &Bound<'py, PyAny>,
     format: Option<&str>,
+    scalar_endian: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let curve = curve_of(py, curve)?;
     let format = format.map(|f| format_of(py, f)).transpose()?;
+    let scalar_endian = endian_of(py, scalar_endian)?;
     let s = input_bytes(scalars, "scalars", Element::BytesOrU64, |len| scalar_work(len / SCALAR_BYTES))?;
     let s: &[u8] = encoded::strip_scalars_prefix(&s).map_err(|e| py_err(py, e))?;
     let n = s.len() / SCALAR_BYTES;
@@ -208,7 +222,7 @@ fn msm<'py>(
         }
     })?;
     let p: &[u8] = &p;
-    let r = py.detach(|| encoded::msm(curve, p, s, format)).map_err(|e| py_err(py, e))?;
+    let r = py.detach(|| encoded::msm(curve, p, s, format, scalar_endian)).map_err(|e| py_err(py, e))?;
     Ok(PyBytes::new(py, &r))
 }
 

@@ -151,3 +151,12 @@ def test_bn254_evm_layout(inputs):
     with pytest.raises(zkmsm.PointError) as e:
         zkmsm.Context("bn254", points[:64] + b"\xff" * 64, format="evm")
     assert (e.value.index, e.value.offset) == (1, 64)
+    # the EVM's scalars: big-endian 32-byte words
+    be = b"".join(scalars[i : i + 32][::-1] for i in range(0, len(scalars), 32))
+    assert zkmsm.Context("bn254", points, format="evm", scalar_endian="big").msm(be).hex() == expected
+    assert zkmsm.msm("bn254", points, be, format="evm", scalar_endian="big").hex() == expected
+    with pytest.raises(zkmsm.ScalarError) as e:
+        zkmsm.msm("bn254", points, be[:32] + b"\xff" + be[33:], format="evm", scalar_endian="big")
+    assert (e.value.index, e.value.offset) == (1, 32)
+    with pytest.raises(zkmsm.ZkmsmError, match="unknown scalar_endian"):
+        zkmsm.msm("bn254", points, be, format="evm", scalar_endian="middle")

@@ -36,13 +36,15 @@ class Context:
         precompute: int = 1,
         validate: bool = True,
         backend: str = "auto",
+        scalar_endian: str = "little",
     ) -> None:
         """`curve`: "bls12-377", "bls12-381" or "bn254"; `format`: "compressed", "evm" or
         "uncompressed"; `precompute` > 1: fixed-base mode with that many
         shifted copies of the points; `validate`: check curve and subgroup
         (as the CLI does; with False the result for points off the curve or
         outside the subgroup is unspecified); `backend`: "auto", "xyzz", "batch-affine",
-        "batch-affine-delayed", "twisted-edwards" (BLS12-377)."""
+        "batch-affine-delayed", "twisted-edwards" (BLS12-377); `scalar_endian`:
+        "little" (default) or "big" (the EVM's order) for the scalars of `msm`."""
 
     def msm(self, scalars: BytesLike, encoding: str = "compressed") -> bytes:
         """sum_i scalars[i] * points[i] as the encoded point (48 bytes compressed)."""
@@ -55,8 +57,11 @@ class Context:
     @property
     def backend(self) -> str: ...
 
-def msm(curve: str, points: BytesLike, scalars: BytesLike, format: Optional[str] = None) -> bytes:
-    """One-shot MSM as `zkmsm msm` reads two files (format detected from the sizes when None)."""
+def msm(
+    curve: str, points: BytesLike, scalars: BytesLike, format: Optional[str] = None, scalar_endian: str = "little"
+) -> bytes:
+    """One-shot MSM as `zkmsm msm` reads two files (format detected from the sizes when None;
+    `scalar_endian` "big": 32-byte big-endian scalars, the EVM's order)."""
 
 def sum_points(curve: str, points: Sequence[bytes]) -> bytes:
     """The sum of encoded points (compressed or uncompressed), compressed."""

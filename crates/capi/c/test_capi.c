@@ -94,6 +94,30 @@ int main(int argc, char **argv) {
     to_hex(out, psize, hex);
     CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "oneshot: %d %s", rc, err());
 
+    /* The scalars big-endian (each 32-byte word reversed), said by the flag
+     * ZKMSM_SCALARS_BIG_ENDIAN: the same result from a context and the
+     * one-shot; a big-endian scalar >= r named at its byte offset. */
+    unsigned char *be = malloc(slen);
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 32; k++) be[32 * i + k] = scalars[32 * i + 31 - k];
+    ZkmsmContext *bectx = NULL;
+    rc = zkmsm_context_new(curve, points, plen, ZKMSM_COMPRESSED | ZKMSM_SCALARS_BIG_ENDIAN, 1, 0, &bectx);
+    CHECK(rc == ZKMSM_OK, "big-endian context: %d %s", rc, err());
+    rc = zkmsm_msm(bectx, be, slen, out, sizeof out);
+    to_hex(out, psize, hex);
+    CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "big-endian msm: %d %s %s", rc, err(), hex);
+    rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT | ZKMSM_SCALARS_BIG_ENDIAN, be, slen, out, sizeof out);
+    to_hex(out, psize, hex);
+    CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "big-endian oneshot: %d %s", rc, err());
+    if (n > 1) {
+        be[32] = 0xff; /* scalar 1's most significant byte: above r */
+        rc = zkmsm_msm(bectx, be, slen, out, sizeof out);
+        CHECK(rc == ZKMSM_ERR_SCALARS && zkmsm_last_error_index() == 1 && zkmsm_last_error_offset() == 32,
+              "big-endian scalar >= r: %d %s", rc, err());
+    }
+    zkmsm_context_free(bectx);
+    free(be);
+
     /* A scalar >= r (all 0xff) at index 3: its index and byte offset. */
     unsigned char *bad_s = malloc(slen);
     memcpy(bad_s, scalars, slen);

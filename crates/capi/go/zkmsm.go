@@ -33,6 +33,9 @@ const (
 	Uncompressed Format = C.ZKMSM_UNCOMPRESSED
 	EVM          Format = C.ZKMSM_EVM
 	Detect       Format = C.ZKMSM_DETECT
+	// ScalarsBigEndian, OR-ed into a Format, says the scalars are 32-byte
+	// big-endian integers (the EVM's order), e.g. EVM | ScalarsBigEndian.
+	ScalarsBigEndian Format = C.ZKMSM_SCALARS_BIG_ENDIAN
 )
 
 // Error is a zkmsm error: its code, one-line message, and the index and byte

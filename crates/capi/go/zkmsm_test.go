@@ -58,6 +58,17 @@ func TestSameAsCLI(t *testing.T) {
 			if err != nil || hex.EncodeToString(got) != want {
 				t.Fatalf("%s %s: one-shot %x, %v; CLI %s", c.name, format, got, err, want)
 			}
+			// the same scalars big-endian: each 32-byte word reversed
+			be := make([]byte, len(scalars))
+			for i := 0; i < len(scalars); i += 32 {
+				for k := 0; k < 32; k++ {
+					be[i+k] = scalars[i+31-k]
+				}
+			}
+			got, err = MSM(c.curve, points, f|ScalarsBigEndian, be)
+			if err != nil || hex.EncodeToString(got) != want {
+				t.Fatalf("%s %s: big-endian one-shot %x, %v; CLI %s", c.name, format, got, err, want)
+			}
 		}
 	}
 }

@@ -31,6 +31,10 @@
 // Point format for the one-shot MSM: detect from the sizes, as the CLI does.
 #define ZKMSM_DETECT 2
 
+// Flag OR-ed into a point format: the scalars are 32-byte big-endian
+// integers (the EVM's and Solidity's order) instead of little-endian.
+#define ZKMSM_SCALARS_BIG_ENDIAN 256
+
 // Bytes an output buffer must hold: the largest result (a compressed G1
 // point of a BLS12 curve). A result takes `zkmsm_point_size(curve,
 // ZKMSM_COMPRESSED)` bytes of it: 48 on the BLS12 curves, 32 on BN254.

@@ -24,7 +24,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use zkmsm::encoded::{
     self, strip_scalars_prefix, ContextOptions, Curve, EncodedContext, ErrorKind, InputError, PointFormat,
 };
-use zkmsm::Validation;
+use zkmsm::{ScalarEndian, Validation};
 
 /// Curve: BLS12-377 G1.
 pub const ZKMSM_BLS12_377: u32 = 0;
@@ -42,6 +42,9 @@ pub const ZKMSM_UNCOMPRESSED: u32 = 1;
 pub const ZKMSM_EVM: u32 = 3;
 /// Point format for the one-shot MSM: detect from the sizes, as the CLI does.
 pub const ZKMSM_DETECT: u32 = 2;
+/// Flag OR-ed into a point format: the scalars are 32-byte big-endian
+/// integers (the EVM's and Solidity's order) instead of little-endian.
+pub const ZKMSM_SCALARS_BIG_ENDIAN: u32 = 0x100;
 
 /// Bytes an output buffer must hold: the largest result (a compressed G1
 /// point of a BLS12 curve). A result takes `zkmsm_point_size(curve,
@@ -149,7 +152,7 @@ fn curve_of(curve: u32) -> Result<Curve, i32> {
 }
 
 fn format_of(format: u32) -> Result<Option<PointFormat>, i32> {
-    match format {
+    match format & !ZKMSM_SCALARS_BIG_ENDIAN {
         ZKMSM_COMPRESSED => Ok(Some(PointFormat::Compressed)),
         ZKMSM_UNCOMPRESSED => Ok(Some(PointFormat::Uncompressed)),
         ZKMSM_EVM => Ok(Some(PointFormat::Evm)),
@@ -158,6 +161,15 @@ fn format_of(format: u32) -> Result<Option<PointFormat>, i32> {
             set_error(&format!("unknown point format {format}"), None, None);
             Err(ZKMSM_ERR_UNSUPPORTED)
         }
+    }
+}
+
+/// The scalars' byte order a format argument carries ([`ZKMSM_SCALARS_BIG_ENDIAN`]).
+fn endian_of(format: u32) -> ScalarEndian {
+    if format & ZKMSM_SCALARS_BIG_ENDIAN != 0 {
+        ScalarEndian::Big
+    } else {
+        ScalarEndian::Little
     }
 }
 
@@ -218,6 +230,7 @@ pub unsafe extern "C" fn zkmsm_context_new(
         unsafe { *out = std::ptr::null_mut() };
         let run = || -> Result<*mut ZkmsmContext, i32> {
             let curve = curve_of(curve)?;
+            let scalar_endian = endian_of(format);
             let Some(format) = format_of(format)? else {
                 set_error("a context needs ZKMSM_COMPRESSED or ZKMSM_UNCOMPRESSED", None, None);
                 return Err(ZKMSM_ERR_UNSUPPORTED);
@@ -230,6 +243,7 @@ pub unsafe extern "C" fn zkmsm_context_new(
                 format,
                 validation: if validate != 0 { Validation::Full } else { Validation::AlreadyValidated },
                 precompute: Some(precompute.max(1)),
+                scalar_endian,
                 ..Default::default()
             };
             let ctx = EncodedContext::new(curve, points, &options).map_err(report)?;
@@ -333,6 +347,7 @@ pub unsafe extern "C" fn zkmsm_msm_oneshot(
     guard(|| {
         let run = || -> Result<Vec<u8>, i32> {
             let curve = curve_of(curve)?;
+            let scalar_endian = endian_of(format);
             let format = format_of(format)?;
             check_out(out, out_len)?;
             // SAFETY: caller's contract.
@@ -347,7 +362,7 @@ pub unsafe extern "C" fn zkmsm_msm_oneshot(
             }
             let work = point_work(n, 1).zip(scalar_work(n)).and_then(|(p, s)| p.checked_add(s));
             reserve(work, &format!("an MSM on {n} points"))?;
-            encoded::msm(curve, points, scalars, format).map_err(report)
+            encoded::msm(curve, points, scalars, format, scalar_endian).map_err(report)
         };
         match run() {
             // SAFETY: caller's contract on `out`.

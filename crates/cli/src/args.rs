@@ -60,6 +60,24 @@ impl From<FormatName> for zkmsm_curve::PointFormat {
     }
 }
 
+/// Byte order of the 32-byte scalars.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndianName {
+    /// least significant byte first (arkworks, zkmsm's files)
+    Little,
+    /// most significant byte first (the EVM's precompiles, Solidity's uint256)
+    Big,
+}
+
+impl From<EndianName> for zkmsm::ScalarEndian {
+    fn from(e: EndianName) -> Self {
+        match e {
+            EndianName::Little => zkmsm::ScalarEndian::Little,
+            EndianName::Big => zkmsm::ScalarEndian::Big,
+        }
+    }
+}
+
 /// Bucket-accumulation backends (see docs/ARCHITECTURE.md).
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BackendName {
@@ -168,6 +186,9 @@ pub struct GenArgs {
     /// Point encoding (uncompressed loads faster: no square roots).
     #[arg(long, value_enum, default_value = "compressed")]
     pub point_format: FormatName,
+    /// Byte order of the scalars written.
+    #[arg(long, value_enum, default_value = "little")]
+    pub scalar_endian: EndianName,
 }
 
 #[derive(Args, Debug)]
@@ -180,12 +201,15 @@ pub struct MsmArgs {
     /// Points already validated and converted by `zkmsm prepare` (mapped, not read); the file fixes the backend and precomputation.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["points", "point_format", "backend", "precompute", "check", "memory_budget", "rtl_cores", "rtl_adder"])]
     pub prepared: Option<PathBuf>,
-    /// Scalars: 32-byte little-endian integers below r (optionally with an 8-byte length prefix); `-`: standard input.
+    /// Scalars: 32-byte integers below r, little-endian unless `--scalar-endian big` (optionally with an 8-byte length prefix); `-`: standard input.
     #[arg(long)]
     pub scalars: PathBuf,
     /// Point encoding; detected from the file size when omitted.
     #[arg(long, value_enum)]
     pub point_format: Option<FormatName>,
+    /// Byte order of the scalars (`big`: the EVM's, with `--point-format evm`).
+    #[arg(long, value_enum, default_value = "little")]
+    pub scalar_endian: EndianName,
     /// Window size c (default: the cost model's choice).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub window: Option<u32>,

@@ -54,6 +54,7 @@ pub use engine::MsmEngine;
 pub use error::MsmError;
 pub use input::load::decode_points;
 pub use input::record::{BadRecord, Input, LayoutFault, PointFault, RecordFault};
+pub use input::scalars::ScalarEndian;
 pub use input::validate::Validation;
 pub use pipeline::glv::GlvMode;
 pub use pipeline::plan::Plan;

@@ -100,6 +100,8 @@ pub struct OutOfCoreOptions {
     pub glv: GlvMode,
     /// Window size c of each chunk's MSM (`None`: the cost model's).
     pub window: Option<u32>,
+    /// Byte order of the scalars (default little-endian).
+    pub scalar_endian: crate::ScalarEndian,
 }
 
 impl OutOfCoreOptions {
@@ -112,6 +114,7 @@ impl OutOfCoreOptions {
             validation: Validation::Full,
             glv: GlvMode::Auto,
             window: None,
+            scalar_endian: crate::ScalarEndian::Little,
         }
     }
 }
@@ -233,7 +236,7 @@ pub fn msm_files<C: EngineCurve>(
         let t = std::time::Instant::now();
         let s_base = s_header + first * SCALAR_BYTES;
         read_at(&scalars, scalars_path, sb, s_base)?;
-        let s = decode_scalar_run::<C>(sb, first, s_base as u64).map_err(bad(scalars_path))?;
+        let s = decode_scalar_run::<C>(sb, first, s_base as u64, opts.scalar_endian).map_err(bad(scalars_path))?;
         let p_base = p_header + first * size;
         read_at(&points, points_path, pb, p_base)?;
         let p = decode_point_run::<C>(pb, layout.format, opts.validation, first, p_base as u64)

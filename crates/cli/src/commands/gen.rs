@@ -15,7 +15,7 @@ use crate::output::Output;
 use crate::progress;
 use std::io::IsTerminal;
 use std::time::Instant;
-use zkmsm::io::{encode_points, encode_scalars, SCALAR_BYTES};
+use zkmsm::io::{encode_points, encode_scalars_in, SCALAR_BYTES};
 use zkmsm::{Affine, MsmCurve};
 use zkmsm_curve::PointFormat;
 
@@ -72,7 +72,8 @@ pub fn gen<C: MsmCurve>(a: &GenArgs) -> Result<(), CliError> {
     let t = Instant::now();
     let pb = progress::spinner(format!("generating {n} {} points and scalars", C::NAME));
     let points = encode_points(&zkmsm::gen::random_points::<C>(n, a.seed).points, format, false);
-    let scalars = encode_scalars(&zkmsm::gen::random_scalars::<C>(n, a.seed.wrapping_add(1)));
+    let scalars =
+        encode_scalars_in(&zkmsm::gen::random_scalars::<C>(n, a.seed.wrapping_add(1)), a.scalar_endian.into());
     pb.set_message(format!("writing {} and {}", shown(&a.points), shown(&a.scalars)));
     if points_out.is_file() && scalars_out.is_file() {
         write_pair(points_out, &points, scalars_out, &scalars)?;

@@ -44,6 +44,7 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
             format: a.point_format.map(Into::into),
             validation: Validation::Full,
             max_points: a.max_points,
+            scalar_endian: a.scalar_endian.into(),
             progress: &|done, total| {
                 pb.set_length(total as u64);
                 pb.set_position(done as u64);
@@ -121,6 +122,7 @@ fn out_of_core<C: zkmsm::EngineCurve>(a: &MsmArgs, points: &Path, budget: usize)
     }
     let opts = zkmsm::out_of_core::OutOfCoreOptions {
         format: a.point_format.map(Into::into),
+        scalar_endian: a.scalar_endian.into(),
         backend: a.backend.choice().ok_or_else(|| {
             zkmsm::MsmError::Unsupported("--memory-budget runs the library's backends, not --backend rtl".into())
         })?,

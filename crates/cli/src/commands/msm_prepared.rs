@@ -18,7 +18,7 @@ pub fn msm_prepared<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliE
     // the file first: a file of another curve is named as that, not as scalars out of range
     let mut ctx = zkmsm::open_prepared_with::<C>(file, a.glv.mode())?;
     // mapped, used in place: nothing copied
-    let scalars = zkmsm::io::map_scalars::<C>(&a.scalars)?;
+    let scalars = zkmsm::io::map_scalars_in::<C>(&a.scalars, a.scalar_endian.into())?;
     if scalars.len() != ctx.len() {
         return Err(CliError::PreparedCount {
             prepared: file.to_path_buf(),

@@ -63,6 +63,7 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
                 pb.set_length(total as u64);
                 pb.set_position(done as u64);
             },
+            ..Default::default()
         },
     )?;
     pb.finish_and_clear();

@@ -14,7 +14,7 @@ use crate::engine::MsmEngine;
 use crate::input::io::{detect_layout, PointsLayout, LENGTH_PREFIX_BYTES, SCALAR_BYTES};
 use crate::input::load::{decode_points as decode_validated, Validation};
 use crate::input::record::{BadRecord, Input, LayoutFault, RecordFault};
-use crate::input::scalars::check_scalars;
+use crate::input::scalars::{check_scalars, ScalarEndian};
 use crate::MsmBuilder;
 use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
@@ -150,11 +150,16 @@ pub fn decode_point_run<C: MsmCurve>(
     decode_validated::<C>(body, format, validation).map_err(|b| b.shifted(first, base))
 }
 
-/// Scalars from a run of 32-byte little-endian encodings (a whole number of
-/// them), the first being scalar number `first` at byte offset `base`; each
-/// is checked < r.
-pub fn decode_scalar_run<C: MsmCurve>(body: &[u8], first: usize, base: u64) -> Result<Vec<ScalarLimbs>, BadRecord> {
-    let limbs: Vec<ScalarLimbs> = body.par_chunks_exact(SCALAR_BYTES).map(zkmsm_field::limbs::from_le_bytes).collect();
+/// Scalars from a run of 32-byte encodings in `endian` order (a whole
+/// number of them), the first being scalar number `first` at byte offset
+/// `base`; each is checked < r.
+pub fn decode_scalar_run<C: MsmCurve>(
+    body: &[u8],
+    first: usize,
+    base: u64,
+    endian: ScalarEndian,
+) -> Result<Vec<ScalarLimbs>, BadRecord> {
+    let limbs: Vec<ScalarLimbs> = body.par_chunks_exact(SCALAR_BYTES).map(|b| endian.limbs(b)).collect();
     check_scalars::<C>(&limbs).map_err(|e| {
         let k = match e {
             MsmError::ScalarNotReduced { index } => index,
@@ -209,8 +214,8 @@ fn layout_for(curve: Curve, len: usize, format: PointFormat) -> Result<PointsLay
     }
 }
 
-/// Scalars from their 32-byte little-endian encodings, each checked < r.
-pub fn decode_scalars<C: MsmCurve>(bytes: &[u8]) -> Result<Vec<ScalarLimbs>, InputError> {
+/// Scalars from their 32-byte encodings in `endian` order, each checked < r.
+pub fn decode_scalars<C: MsmCurve>(bytes: &[u8], endian: ScalarEndian) -> Result<Vec<ScalarLimbs>, InputError> {
     if !bytes.len().is_multiple_of(SCALAR_BYTES) {
         let whole = bytes.len() / SCALAR_BYTES;
         let extra = bytes.len() % SCALAR_BYTES;
@@ -226,7 +231,7 @@ pub fn decode_scalars<C: MsmCurve>(bytes: &[u8]) -> Result<Vec<ScalarLimbs>, Inp
             message,
         ));
     }
-    decode_scalar_run::<C>(bytes, 0, 0).map_err(InputError::from)
+    decode_scalar_run::<C>(bytes, 0, 0, endian).map_err(InputError::from)
 }
 
 /// The scalars' body: a whole number of 32-byte scalars, or the same after
@@ -264,6 +269,8 @@ pub struct ContextOptions {
     pub backend: BackendChoice,
     /// Fixed-base mode with this many shifted copies (`None` or `Some(1)`: plain).
     pub precompute: Option<u32>,
+    /// Byte order of the scalars given to the context (default little-endian).
+    pub scalar_endian: ScalarEndian,
 }
 
 impl Default for ContextOptions {
@@ -273,6 +280,7 @@ impl Default for ContextOptions {
             validation: Validation::Full,
             backend: BackendChoice::Auto,
             precompute: None,
+            scalar_endian: ScalarEndian::Little,
         }
     }
 }
@@ -344,6 +352,7 @@ fn build_engine<C: EngineCurve>(
 pub struct EncodedContext {
     curve: Curve,
     format: PointFormat,
+    scalar_endian: ScalarEndian,
     engine: Engine,
 }
 
@@ -363,7 +372,7 @@ impl EncodedContext {
             }
             Curve::Bn254 => Engine::Bn254(build_engine(decode_points(points, layout, options.validation)?, options)?),
         };
-        Ok(Self { curve, format: options.format, engine })
+        Ok(Self { curve, format: options.format, scalar_endian: options.scalar_endian, engine })
     }
 
     /// The curve.
@@ -391,8 +400,8 @@ impl EncodedContext {
         with_engine!(&self.engine, e, C => e.backend_name())
     }
 
-    /// Scalars for this context: 32 bytes each, as many as the points, each
-    /// below r. Decoding is separate from [`Self::msm_limbs`] so that a caller
+    /// Scalars for this context: 32 bytes each in its byte order, as many
+    /// as the points, each below r. Decoding is separate from [`Self::msm_limbs`] so that a caller
     /// can copy the scalars out of its buffers first (the Python package does
     /// it holding the GIL, then runs the MSM without it).
     pub fn decode_scalars(&self, bytes: &[u8]) -> Result<Vec<ScalarLimbs>, InputError> {
@@ -403,7 +412,7 @@ impl EncodedContext {
                 format!("{n} points but {} scalars: the lengths must be equal", bytes.len() / SCALAR_BYTES),
             ));
         }
-        with_curve!(self.curve, C => decode_scalars::<C>(bytes))
+        with_curve!(self.curve, C => decode_scalars::<C>(bytes, self.scalar_endian))
     }
 
     /// The MSM of decoded scalars, as the affine point's encoding in `out`.
@@ -432,9 +441,16 @@ impl EncodedContext {
 /// One-shot MSM on encoded points and scalars, as `zkmsm msm` reads its
 /// files: the number of points is the number of scalars, the points'
 /// format (with or without the length prefix) is detected from their size
-/// when `format` is `None`. Result: the compressed encoding.
-pub fn msm(curve: Curve, points: &[u8], scalars: &[u8], format: Option<PointFormat>) -> Result<Vec<u8>, InputError> {
-    let limbs = with_curve!(curve, C => decode_scalars::<C>(scalars))?;
+/// when `format` is `None`; scalars in `endian` order. Result: the
+/// compressed encoding.
+pub fn msm(
+    curve: Curve,
+    points: &[u8],
+    scalars: &[u8],
+    format: Option<PointFormat>,
+    endian: ScalarEndian,
+) -> Result<Vec<u8>, InputError> {
+    let limbs = with_curve!(curve, C => decode_scalars::<C>(scalars, endian))?;
     let n = limbs.len();
     let layout = with_curve!(curve, C => detect_layout::<C>(points.len(), n, format)).ok_or_else(|| {
         let (c, u) = (curve.point_size(PointFormat::Compressed), curve.point_size(PointFormat::Uncompressed));

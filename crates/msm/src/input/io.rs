@@ -15,7 +15,7 @@
 
 use crate::input::load::{decode_chunk, validate_decoded, Validation};
 use crate::input::record::{BadRecord, Held, Input, LayoutFault, PointFault, RecordFault};
-use crate::input::scalars::check_scalars;
+use crate::input::scalars::{check_scalars, ScalarEndian};
 use crate::input::validate::BATCH_POINTS as VALIDATION_BATCH;
 use crate::store::Store;
 use crate::{MsmError, ScalarLimbs};
@@ -173,11 +173,19 @@ pub struct ReadOptions<'a> {
     pub max_points: usize,
     /// Called with the number of points decoded and validated so far, and of all.
     pub progress: &'a (dyn Fn(usize, usize) + Sync),
+    /// Byte order of the scalars (default little-endian).
+    pub scalar_endian: ScalarEndian,
 }
 
 impl Default for ReadOptions<'_> {
     fn default() -> Self {
-        Self { format: None, validation: Validation::Full, max_points: DEFAULT_MAX_POINTS, progress: &|_, _| {} }
+        Self {
+            format: None,
+            validation: Validation::Full,
+            max_points: DEFAULT_MAX_POINTS,
+            progress: &|_, _| {},
+            scalar_endian: ScalarEndian::Little,
+        }
     }
 }
 
@@ -223,7 +231,7 @@ pub fn read_msm_inputs<C: MsmCurve>(
         };
         return Err(whole(&scalars.name, Input::Scalars, at, fault));
     }
-    let (scalar_values, scalars_prefixed) = read_scalars_from::<C>(&mut scalars, opts.max_points)?;
+    let (scalar_values, scalars_prefixed) = read_scalars_in::<C>(&mut scalars, opts.max_points, opts.scalar_endian)?;
     let n = scalar_values.len();
     if let Some(plen) = points.len {
         check_counts::<C>(&points.name, plen as usize, n, &scalars.name, opts.format)?;
@@ -305,6 +313,15 @@ pub fn read_scalars_from<C: MsmCurve>(
     src: &mut Source,
     max_count: usize,
 ) -> Result<(Vec<ScalarLimbs>, bool), MsmError> {
+    read_scalars_in::<C>(src, max_count, ScalarEndian::Little)
+}
+
+/// As [`read_scalars_from`], the scalars in `endian` order.
+pub fn read_scalars_in<C: MsmCurve>(
+    src: &mut Source,
+    max_count: usize,
+    endian: ScalarEndian,
+) -> Result<(Vec<ScalarLimbs>, bool), MsmError> {
     let most = stream_bytes(max_count, SCALAR_BYTES);
     if src.buffer_up_to(most)?.is_none() {
         let fault = LayoutFault::StreamAboveLimit { limit: max_count, past: most, hint: "" };
@@ -329,7 +346,7 @@ pub fn read_scalars_from<C: MsmCurve>(
         src.read_exact(Input::Scalars, bytes)?;
         // on every core: one core converting them (and faulting the
         // vector's pages in) left the other idle for ~30 ms at 2^20
-        scalars.par_extend(bytes.par_chunks_exact(SCALAR_BYTES).map(zkmsm_field::limbs::from_le_bytes));
+        scalars.par_extend(bytes.par_chunks_exact(SCALAR_BYTES).map(|b| endian.limbs(b)));
     }
     check_scalars_reduced::<C>(&path, header, &scalars)?;
     Ok((scalars, prefixed))
@@ -381,6 +398,16 @@ fn check_scalars_reduced<C: MsmCurve>(path: &Path, header: usize, scalars: &[Sca
 /// input, a file that cannot be mapped (a pipe) and big-endian machines
 /// read as [`read_scalars`] does.
 pub fn map_scalars<C: MsmCurve>(path: &Path) -> Result<Store<ScalarLimbs>, MsmError> {
+    map_scalars_in::<C>(path, ScalarEndian::Little)
+}
+
+/// As [`map_scalars`] for scalars in `endian` order: big-endian ones are
+/// read (their bytes are not their limbs), little-endian ones mapped.
+pub fn map_scalars_in<C: MsmCurve>(path: &Path, endian: ScalarEndian) -> Result<Store<ScalarLimbs>, MsmError> {
+    if endian == ScalarEndian::Big {
+        let mut src = Source::open(path)?;
+        return Ok(read_scalars_in::<C>(&mut src, DEFAULT_MAX_POINTS, endian)?.0.into());
+    }
     #[cfg(target_endian = "little")]
     if path.as_os_str() != "-" {
         let file = File::open(path).map_err(io_error(path))?;
@@ -591,6 +618,11 @@ pub fn write_points<C: MsmCurve>(path: &Path, points: &[Affine<C>], format: Poin
 /// The scalars file's bytes: each scalar as 32 little-endian bytes, no prefix.
 pub fn encode_scalars(scalars: &[ScalarLimbs]) -> Vec<u8> {
     scalars.iter().flat_map(|s| s.iter().flat_map(|l| l.to_le_bytes())).collect()
+}
+
+/// Scalars as 32-byte encodings in `endian` order.
+pub fn encode_scalars_in(scalars: &[ScalarLimbs], endian: ScalarEndian) -> Vec<u8> {
+    scalars.iter().flat_map(|s| endian.bytes(s)).collect()
 }
 
 /// Write scalars to `path` (`-`: standard output).

@@ -44,7 +44,7 @@ fn same_as_cli<C: EngineCurve>(curve: Curve) {
                 let ppath = dir.path().join("p.bin");
                 std::fs::write(&ppath, &pbytes).unwrap();
                 let expected = cli_path::<C>(&ppath, &spath);
-                let one_shot = encoded::msm(curve, &pbytes, &sbytes, None).unwrap();
+                let one_shot = encoded::msm(curve, &pbytes, &sbytes, None, ScalarEndian::Little).unwrap();
                 assert_eq!(encoded::hex(&one_shot), expected, "one-shot n={n} {format:?} prefixed={prefixed}");
                 for precompute in [None, Some(1), Some(3)] {
                     let opts = ContextOptions { format, precompute, ..Default::default() };
@@ -71,8 +71,14 @@ fn same_as_cli<C: EngineCurve>(curve: Curve) {
             assert_eq!(
                 encoded::hex(&sum),
                 encoded::hex(
-                    &encoded::msm(curve, &encode_points(&points, PointFormat::Compressed, false), &sbytes, None)
-                        .unwrap()
+                    &encoded::msm(
+                        curve,
+                        &encode_points(&points, PointFormat::Compressed, false),
+                        &sbytes,
+                        None,
+                        ScalarEndian::Little
+                    )
+                    .unwrap()
                 )
             );
         }
@@ -157,7 +163,9 @@ fn errors<C: EngineCurve>(curve: Curve) {
     assert_eq!(e.message, "scalars: byte offset 96: truncated scalar: 100 bytes is 3 whole 32-byte scalars plus 4");
     let e = ctx.msm(&encode_scalars(&scalars[..9])).err().unwrap();
     assert_eq!((e.kind, &e.record), (ErrorKind::LengthMismatch, &None), "{e}");
-    let e = encoded::msm(curve, &good, &encode_scalars(&random_scalars::<C>(9, 5)), None).err().unwrap();
+    let e = encoded::msm(curve, &good, &encode_scalars(&random_scalars::<C>(9, 5)), None, ScalarEndian::Little)
+        .err()
+        .unwrap();
     assert_eq!(e.kind, ErrorKind::LengthMismatch, "{e}");
     let e = EncodedContext::new(curve, &good, &ContextOptions { precompute: Some(0), ..opts }).err().unwrap();
     assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
