@@ -617,7 +617,7 @@ pub fn write_points<C: MsmCurve>(path: &Path, points: &[Affine<C>], format: Poin
 
 /// The scalars file's bytes: each scalar as 32 little-endian bytes, no prefix.
 pub fn encode_scalars(scalars: &[ScalarLimbs]) -> Vec<u8> {
-    scalars.iter().flat_map(|s| s.iter().flat_map(|l| l.to_le_bytes())).collect()
+    encode_scalars_in(scalars, ScalarEndian::Little)
 }
 
 /// Scalars as 32-byte encodings in `endian` order.
