@@ -129,6 +129,7 @@ LINTS=(
   "zk_msm_top, lock table, NCORES = 2|--top-module zk_msm_top -GDP=0 -GLOCK=1 -GRQ=1 -GPD=1024 -GSLAT=2000 -GNCORES=2"
   # the batched-affine core as crates/rtl/build.rs Verilates it (by define)
   "zk_msm_top, the batched-affine core on BLS12-381, NCORES = 2|--top-module zk_msm_top -DZK_CORE_AFF -DZK_CORE_BLS12_381 -DZK_NCORES=2"
+  "zk_msm_top, the batched-affine core on BN254 (NB = 256), NCORES = 2|--top-module zk_msm_top -DZK_CORE_AFF -DZK_CORE_BN254 -DZK_NCORES=2"
   "zk_dp_aff_tb, BLS12-381|-DZK_AFF_TB_381 --top-module zk_dp_aff_tb"
   "zk_dp_aff_tb, BLS12-381, RW = 48|-DZK_AFF_TB_381 -DZK_AFF_TB_RW=48 --top-module zk_dp_aff_tb"
   "zk_tb_top, RW = 48|-DZK_TB_RW=48 --top-module zk_tb_top"

@@ -53,11 +53,11 @@ CFG=(--config "$ZKMSM_CARGO_CONFIG")
 # with one set of features, instead of a second build of the CLI and the
 # RTL crate in rtl/test.sh.
 FEAT=(--features zkmsm-rtl/verilated,zkmsm-cli/rtl)
-# Four of the five Verilated models: the BLS12-377 batched-affine core is
+# Five of the six Verilated models: the BLS12-377 batched-affine core is
 # minutes of C++ more and its adder has its own bench in rtl/test.sh; its
 # tests check that it is refused in one line instead. RTL_FULL=1 builds all.
 if [ "${RTL_FULL:-0}" != 1 ]; then
-  export ZKMSM_RTL_MODELS=${ZKMSM_RTL_MODELS:-te,int,lk,aff381}
+  export ZKMSM_RTL_MODELS=${ZKMSM_RTL_MODELS:-te,int,lk,aff381,affbn254}
 fi
 
 say "cargo fmt --check"

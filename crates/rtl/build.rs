@@ -11,14 +11,15 @@
 //!   latency 2,000 (CMAX 8, PD 1024, BRL 2);
 //! * `Vzk_aff381`, `Vzk_aff377`: the batched-affine core as synthesized
 //!   (DP 2, the lock table, PD 1024, RQ 1, CMAX 16, BRL 2) on BLS12-381 and
-//!   on BLS12-377, the multiplier compiled once as a hierarchical block.
+//!   on BLS12-377, the multiplier compiled once as a hierarchical block;
+//! * `Vzk_affbn254`: the same core on BN254, at its own width (NB 256).
 //!
 //! All with two cores on one point stream (NCORES 2, fan-out FIFOs of 4):
 //! a run uses one or both (the CORES register), so one build serves the
 //! one-core and the two-core tests.
 //!
 //! `ZKMSM_RTL_MODELS` (a comma-separated subset of te, int, lk, aff381,
-//! aff377; default all) builds fewer: each model is minutes of C++, and
+//! aff377, affbn254; default all) builds fewer: each model is minutes of C++, and
 //! `bash scripts/test.sh` leaves out aff377 (its adder has its own bench in
 //! rtl/test.sh; `RTL_FULL=1` builds it). A model left out is refused at run
 //! time in one line (`Kind::built`).
@@ -82,8 +83,10 @@ mod verilated {
     const AFF381_PARAMS: &[&str] =
         &["-DZK_CORE_AFF", "-DZK_CORE_BLS12_381", "-DZK_NCORES=2", "-DZK_FQ_MUL=zk_fq_mul_aff381"];
     const AFF377_PARAMS: &[&str] = &["-DZK_CORE_AFF", "-DZK_NCORES=2", "-DZK_FQ_MUL=zk_fq_mul_aff377"];
+    const AFFBN254_PARAMS: &[&str] =
+        &["-DZK_CORE_AFF", "-DZK_CORE_BN254", "-DZK_NCORES=2", "-DZK_FQ_MUL=zk_fq_mul_affbn254"];
 
-    const MODELS: [&str; 5] = ["te", "int", "lk", "aff381", "aff377"];
+    const MODELS: [&str; 6] = ["te", "int", "lk", "aff381", "aff377", "affbn254"];
 
     /// The models to build: `ZKMSM_RTL_MODELS`, or all.
     pub fn wanted() -> Vec<&'static str> {
@@ -127,12 +130,13 @@ mod verilated {
 
         let jobs = std::env::var("NUM_JOBS").unwrap_or_else(|_| "2".into());
         // (name, prefix, parameters, hierarchical, the driver's define)
-        let models: [(&str, &str, &[&str], bool, &str); 5] = [
+        let models: [(&str, &str, &[&str], bool, &str); 6] = [
             ("te", "Vzk_te", TE_PARAMS, true, "ZK_WITH_TE"),
             ("int", "Vzk_int", INT_PARAMS, false, "ZK_WITH_INT"),
             ("lk", "Vzk_lk", LOCK_PARAMS, false, "ZK_WITH_INT_LOCK"),
             ("aff381", "Vzk_aff381", AFF381_PARAMS, true, "ZK_WITH_AFF381"),
             ("aff377", "Vzk_aff377", AFF377_PARAMS, true, "ZK_WITH_AFF377"),
+            ("affbn254", "Vzk_affbn254", AFFBN254_PARAMS, true, "ZK_WITH_AFFBN254"),
         ];
         let mut driver = cc::Build::new();
         driver.cpp(true).std("c++17").opt_level(2).include(&include).include(include.join("vltstd"));

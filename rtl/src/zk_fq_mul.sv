@@ -125,6 +125,11 @@ module `ZK_FQ_MUL #(  // zk_fq_mul unless renamed (zk_params.svh)
       always_ff @(posedge clk) c <= thi + mq[TWMAX-1:NB] + {{(NB - 1) {1'b0}}, nz};
     end else begin : g_serial
       localparam integer NSTEP = NB / RW;
+      // NB / RW steps reduce by 2^NB only when RW divides NB: any other
+      // width fails to elaborate instead of computing another function
+      if (NB % RW != 0) begin : g_rw_must_divide_nb
+        zk_fq_mul_rw_must_divide_nb u_bad ();
+      end
       logic [TWMAX-1:0] tv[NSTEP+1];
       always_comb tv[0] = prod;
       genvar s;

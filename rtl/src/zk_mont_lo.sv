@@ -13,7 +13,7 @@
 module zk_mont_lo #(
     parameter integer         NB    = `ZK_NB,
     parameter logic   [511:0] K     = 512'h1,  // the constant, < 2^NB
-    parameter integer         WW    = 48,        // word width of x (NB % WW == 0)
+    parameter integer         WW    = 48,        // word width of x (the last word zero-padded)
     parameter integer         WIN   = `ZK_WIN    // wNAF window (>= 3 for NB = 384)
 ) (
     input  logic          clk,
@@ -21,7 +21,7 @@ module zk_mont_lo #(
     output logic [NB-1:0] y
 );
 `include "zk_funcs.svh"
-  localparam integer NW = NB / WW;
+  localparam integer NW = (NB + WW - 1) / WW;  // (NB = 256: five words and 16 bits)
   localparam integer NODD = 1 << (WIN - 2);  // odd multiples 1, 3, ..
   localparam integer MW = WW + WIN - 1;  // width of (2^(WIN-1)-1)*word
   localparam logic [4095:0] DIG = zk_wnaf(K, WIN);
@@ -42,10 +42,12 @@ module zk_mont_lo #(
   logic [MW-1:0] om_c[NW*NODD];
   logic [MW-1:0] om[NW*NODD];
   logic [MW-1:0] wx, mk;
+  logic [NW*WW-1:0] xp;
+  assign xp = (NW * WW)'(x);
   always_comb begin
     for (int w = 0; w < NW; w++) begin
       wx = '0;
-      wx[WW-1:0] = x[w*WW+:WW];
+      wx[WW-1:0] = xp[w*WW+:WW];
       for (int j = 0; j < NODD; j++) begin
         mk = '0;
         for (int i = 0; i < WIN; i++) if ((((2 * j + 1) >> i) & 1) != 0) mk = mk + (wx << i);

@@ -10,6 +10,8 @@
 //                      else the twisted Edwards core
 //   ZK_CORE_BLS12_381  BLS12-381's base field (the batched-affine core
 //                      only); else zk_params.svh's ZK_Q (BLS12-377)
+//   ZK_CORE_BN254      BN254's base field at NB = RW = 256 (the
+//                      batched-affine core only)
 `ifdef ZK_CORE_AFF
 `define ZK_TOP_DP 2
 `define ZK_TOP_LOCK 1
@@ -27,9 +29,18 @@
 `ifdef ZK_CORE_BLS12_381
 `define ZK_TOP_Q `ZK_Q_BLS12_381
 `define ZK_TOP_QBITS `ZK_QBITS_BLS12_381
+`define ZK_TOP_NB `ZK_NB
+`define ZK_TOP_RW `ZK_RW
+`elsif ZK_CORE_BN254
+`define ZK_TOP_Q `ZK_Q_BN254
+`define ZK_TOP_QBITS `ZK_QBITS_BN254
+`define ZK_TOP_NB `ZK_NB_BN254
+`define ZK_TOP_RW `ZK_NB_BN254
 `else
 `define ZK_TOP_Q `ZK_Q
 `define ZK_TOP_QBITS `ZK_QBITS
+`define ZK_TOP_NB `ZK_NB
+`define ZK_TOP_RW `ZK_RW
 `endif
 // zk_msm_top -- the accelerator: control/status registers (AXI4-Lite), the
 // point reader (point memory through DataMover-style command/data streams,
@@ -60,13 +71,13 @@
 // buckets). Counters: the largest over the cores (CYCLES, ACC_CYCLES,
 // PENDING_HWM) or the sum (the others). Parameters as zk_msm_core's.
 module zk_msm_top #(
-    parameter integer         NB     = `ZK_NB,
+    parameter integer         NB     = `ZK_TOP_NB,
     parameter integer         QBITS  = `ZK_TOP_QBITS,
     parameter logic   [511:0] Q      = `ZK_TOP_Q,
     parameter integer         LEVELS = `ZK_LEVELS,
     parameter integer         TA     = `ZK_TA,
     parameter integer         TB     = `ZK_TB,
-    parameter integer         RW     = `ZK_RW,
+    parameter integer         RW     = `ZK_TOP_RW,
     parameter integer         WIN    = `ZK_WIN,
     parameter integer         FANIN  = `ZK_FANIN,
     parameter integer         SPLIT  = `ZK_SPLIT,

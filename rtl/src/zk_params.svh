@@ -72,4 +72,11 @@
 // (the twisted Edwards core stays on ZK_Q).
 `define ZK_Q_BLS12_381 512'h1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
 `define ZK_QBITS_BLS12_381 381
+// BN254's base field, for the batched-affine adder at its own width: NB 256
+// (q < 2^254 = 2^(NB-2), the adder's bound), so the core's Montgomery radix
+// 2^256 is the host's and a coordinate is four 64-bit words; the multiplier
+// keeps the one-word reduction (RW = NB).
+`define ZK_Q_BN254 512'h30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47
+`define ZK_QBITS_BN254 254
+`define ZK_NB_BN254 256
 `endif

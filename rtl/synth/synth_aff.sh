@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Resources of the batched-affine adder: Yosys `synth_xilinx -family xcup`
 # (UltraScale+, DSP48E2) on zk_dp_aff with its inverters, BLS12-381 by
-# default (CURVE=377: BLS12-377). The hierarchy is kept, so the multiplier
+# default (CURVE=377: BLS12-377; CURVE=bn254: BN254 at NB = RW = 256). The hierarchy is kept, so the multiplier
 # and the inverter are synthesized once each; `stat -top` counts them once
 # per instance. Logic depth (`ltp`, cells between flip-flops) of one
 # inverter step: what limits its clock.
 #
 #   bash rtl/synth/synth_aff.sh              # writes rtl/build/synth_aff381/*, prints a summary
 #   CURVE=377 bash rtl/synth/synth_aff.sh
+#   CURVE=bn254 bash rtl/synth/synth_aff.sh   # rtl/build/synth_affbn254/*
 #   REPORT_ONLY=1 bash rtl/synth/synth_aff.sh  # only pass 2, on the saved synth.il
 #   MUL=bb bash rtl/synth/synth_aff.sh       # the multipliers as black boxes (no DSP, minutes
 #                                            # less): everything else, to add to 7 x zk_fq_mul
@@ -54,25 +55,30 @@ module zk_fq_mul #(
 endmodule
 SV
 fi
-if [ "$CURVE" = 381 ]; then QP='`ZK_Q_BLS12_381'; QB='`ZK_QBITS_BLS12_381'; else QP='`ZK_Q'; QB='`ZK_QBITS'; fi
+case $CURVE in
+  381) QP='`ZK_Q_BLS12_381'; QB='`ZK_QBITS_BLS12_381'; NBV=384; RWV='`ZK_RW'; NAME=BLS12-381 ;;
+  377) QP='`ZK_Q'; QB='`ZK_QBITS'; NBV=384; RWV='`ZK_RW'; NAME=BLS12-377 ;;
+  bn254) QP='`ZK_Q_BN254'; QB='`ZK_QBITS_BN254'; NBV=256; RWV=256; NAME=BN254 ;;
+  *) echo "CURVE: 381, 377 or bn254" >&2; exit 2 ;;
+esac
 # the top: zk_dp_aff on the chosen field (a define, not chparam: a 512-bit constant)
 cat >"$OUT/zk_dp_aff_top.sv" <<SV
 \`include "zk_params.svh"
 module zk_dp_aff_top (
     input  logic         clk, rst, in_valid, in_sub,
     input  logic [15:0]  in_tag,
-    input  logic [768:0] bucket,
-    input  logic [767:0] point,
+    input  logic [$((2 * NBV)):0] bucket,
+    input  logic [$((2 * NBV - 1)):0] point,
     output logic         out_valid,
     output logic [15:0]  out_tag,
-    output logic [768:0] out_value
+    output logic [$((2 * NBV)):0] out_value
 );
-  zk_dp_aff #(.Q($QP), .QBITS($QB), .TAGW(16)) u_aff (.*);
+  zk_dp_aff #(.NB($NBV), .RW($RWV), .Q($QP), .QBITS($QB), .TAGW(16)) u_aff (.*);
 endmodule
 SV
 
 if [ "${REPORT_ONLY:-0}" != 1 ]; then
-  echo "== pass 1: synth_xilinx -family xcup, zk_dp_aff on BLS12-$CURVE ($(date -u +%H:%M:%S))"
+  echo "== pass 1: synth_xilinx -family xcup, zk_dp_aff on $NAME ($(date -u +%H:%M:%S))"
   cat >"$OUT/synth.ys" <<YS
 read_verilog -sv $DEFS -I$RTL/src $SRCS $OUT/zk_dp_aff_top.sv
 hierarchy -check -top zk_dp_aff_top

@@ -41,6 +41,9 @@
 #ifdef ZK_WITH_AFF377
 #include "Vzk_aff377.h"
 #endif
+#ifdef ZK_WITH_AFFBN254
+#include "Vzk_affbn254.h"
+#endif
 
 namespace {
 
@@ -503,6 +506,9 @@ zk_sim* zk_sim_new(int kind, const zk_sim_opts* o) {
 #endif
 #ifdef ZK_WITH_AFF377
   if (kind == ZK_SIM_AFF377) s->impl.reset(new Sim<Vzk_aff377>(o));
+#endif
+#ifdef ZK_WITH_AFFBN254
+  if (kind == ZK_SIM_AFFBN254) s->impl.reset(new Sim<Vzk_affbn254>(o));
 #endif
   if (!s->impl || !s->impl->err.empty()) {
     delete s;

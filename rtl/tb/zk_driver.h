@@ -16,9 +16,10 @@ extern "C" {
 //   ZK_SIM_INT: the integer stand-in datapath (DP = 0), small and fast
 //   ZK_SIM_INT_LOCK: the stand-in with the lock table (LOCK = 1) at a
 //               datapath latency of thousands of cycles
-//   ZK_SIM_AFF381, ZK_SIM_AFF377: the batched-affine core (DP = 2, LOCK = 1,
-//               RQ = 1) on BLS12-381 and on BLS12-377
-enum { ZK_SIM_INT = 0, ZK_SIM_TE = 1, ZK_SIM_INT_LOCK = 2, ZK_SIM_AFF381 = 3, ZK_SIM_AFF377 = 4 };
+//   ZK_SIM_AFF381, ZK_SIM_AFF377, ZK_SIM_AFFBN254: the batched-affine core
+//               (DP = 2, LOCK = 1, RQ = 1) on BLS12-381, on BLS12-377 and
+//               on BN254 (NB = 256)
+enum { ZK_SIM_INT = 0, ZK_SIM_TE = 1, ZK_SIM_INT_LOCK = 2, ZK_SIM_AFF381 = 3, ZK_SIM_AFF377 = 4, ZK_SIM_AFFBN254 = 5 };
 
 typedef struct zk_sim zk_sim;
 

@@ -27,3 +27,7 @@ constexpr int ZK_CW = 64;
 constexpr int ZK_Q_BLS12_381_BITS = 512;
 constexpr const char* ZK_Q_BLS12_381_HEX = "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab";
 constexpr int ZK_QBITS_BLS12_381 = 381;
+constexpr int ZK_Q_BN254_BITS = 512;
+constexpr const char* ZK_Q_BN254_HEX = "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47";
+constexpr int ZK_QBITS_BN254 = 254;
+constexpr int ZK_NB_BN254 = 256;

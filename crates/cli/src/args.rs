@@ -91,7 +91,7 @@ pub enum BackendName {
     BatchAffineDelayed,
     /// Twisted Edwards extended buckets, 7-multiplication additions (BLS12-377 only).
     TwistedEdwards,
-    /// The RTL core, simulated by Verilator (BLS12-381 and BLS12-377, `--rtl-adder`; zkmsm-cli built with `--features rtl`).
+    /// The RTL core, simulated by Verilator (BLS12-381, BLS12-377 and BN254, `--rtl-adder`; zkmsm-cli built with `--features rtl`).
     Rtl,
 }
 

@@ -44,19 +44,21 @@ fn rtl_backend_without_the_feature_fails_before_loading() {
     assert!(err.contains("--features rtl"), "{err}");
 }
 
-/// BLS12-381 has no twisted Edwards form: `--rtl-adder edwards` on it is
-/// refused in one line before any input is read (without the feature, the
-/// missing cores are named first).
+/// BLS12-381 and BN254 have no twisted Edwards form: `--rtl-adder edwards`
+/// on them is refused in one line before any input is read (without the
+/// feature, the missing cores are named first).
 #[test]
 fn rtl_edwards_core_is_bls12_377_only() {
     let want = if cfg!(feature = "rtl") { "no twisted Edwards form" } else { "--features rtl" };
-    let args = ["demo", "--curve", "bls12-381", "--log-n", "2", "--backend", "rtl", "--rtl-adder", "edwards"];
-    let err = one_line_error(&args);
-    assert!(err.contains(want), "{err}");
-    let missing = "/nonexistent/zkmsm-rtl-test/points.bin";
-    let args = ["msm", "--curve", "bls12-381", "--points", missing, "--scalars", missing, "--backend", "rtl"];
-    let err = one_line_error(&[&args[..], &["--rtl-adder", "edwards"]].concat());
-    assert!(err.contains(want) && !err.contains("nonexistent"), "{err}");
+    for curve in ["bls12-381", "bn254"] {
+        let args = ["demo", "--curve", curve, "--log-n", "2", "--backend", "rtl", "--rtl-adder", "edwards"];
+        let err = one_line_error(&args);
+        assert!(err.contains(want), "{err}");
+        let missing = "/nonexistent/zkmsm-rtl-test/points.bin";
+        let args = ["msm", "--curve", curve, "--points", missing, "--scalars", missing, "--backend", "rtl"];
+        let err = one_line_error(&[&args[..], &["--rtl-adder", "edwards"]].concat());
+        assert!(err.contains(want) && !err.contains("nonexistent"), "{err}");
+    }
 }
 
 #[test]
@@ -81,25 +83,28 @@ fn rtl_demo_matches_and_reports_cycles() {
 }
 
 /// `zkmsm gen` files through `zkmsm msm --backend rtl --rtl-cores 2` (two
-/// cores on one point stream): BLS12-381 on the batched-affine core (its
-/// default), BLS12-377 on the twisted Edwards core (its default) and on the
-/// batched-affine one; each the same result as the CPU engine (XYZZ, and the
-/// bucket-free reference with `--check`), the cores' accumulation cycles
-/// equal to the model's. A build whose `ZKMSM_RTL_MODELS` left out the
-/// BLS12-377 batched-affine model refuses that case in one line instead.
+/// cores on one point stream): BLS12-381 and BN254 on the batched-affine
+/// core (their default and only one), BLS12-377 on the twisted Edwards core
+/// (its default) and on the batched-affine one; each the same result as the
+/// CPU engine (XYZZ, and the bucket-free reference with `--check`), the
+/// cores' accumulation cycles equal to the model's. A build whose
+/// `ZKMSM_RTL_MODELS` left out a model refuses its case in one line instead.
 #[cfg(feature = "rtl")]
 #[test]
 fn rtl_msm_on_files_equals_the_cpu_engine() {
     let dir = tempfile::tempdir().unwrap();
-    let aff377 = zkmsm_rtl::sim::Kind::Aff377.built();
-    for (curve, log_n, adder) in
-        [("bls12-381", "9", None), ("bls12-377", "9", None), ("bls12-377", "6", Some("affine"))]
-    {
+    use zkmsm_rtl::sim::Kind;
+    for (curve, log_n, adder, kind) in [
+        ("bls12-381", "9", None, Kind::Aff381),
+        ("bls12-377", "9", None, Kind::Te),
+        ("bls12-377", "6", Some("affine"), Kind::Aff377),
+        ("bn254", "9", None, Kind::AffBn254),
+    ] {
         let (pts, sc) = (dir.path().join(format!("p{curve}.bin")), dir.path().join(format!("s{curve}.bin")));
         let (pts, sc) = (pts.to_str().unwrap(), sc.to_str().unwrap());
         let o = zkmsm(&["gen", "--curve", curve, "--log-n", log_n, "--points", pts, "--scalars", sc, "--seed", "5"]);
         assert!(o.status.success(), "{}", stderr(&o));
-        if !aff377 && adder == Some("affine") {
+        if !kind.built() {
             let args = [
                 "msm",
                 "--curve",
@@ -119,7 +124,7 @@ fn rtl_msm_on_files_equals_the_cpu_engine() {
             let err = stderr(&out);
             let errors: Vec<&str> = err.lines().filter(|l| l.contains("error")).collect();
             assert_eq!(errors.len(), 1, "{err}");
-            assert!(errors[0].contains("ZKMSM_RTL_MODELS") && errors[0].contains("aff377"), "{err}");
+            assert!(errors[0].contains("ZKMSM_RTL_MODELS") && errors[0].contains(kind.model_name()), "{err}");
             continue;
         }
         let run = |backend: &str| {
@@ -137,7 +142,7 @@ fn rtl_msm_on_files_equals_the_cpu_engine() {
             serde_json::from_str::<serde_json::Value>(&last).unwrap()
         };
         let (cpu, rtl) = (run("xyzz"), run("rtl"));
-        let want_adder = adder.unwrap_or(if curve == "bls12-381" { "affine" } else { "edwards" });
+        let want_adder = adder.unwrap_or(if curve == "bls12-377" { "edwards" } else { "affine" });
         assert_eq!(rtl["backend"], "rtl");
         assert_eq!(rtl["rtl_adder"], want_adder, "{curve}");
         assert_eq!(rtl["n"], 1u64 << log_n.parse::<u32>().unwrap());

@@ -4,7 +4,8 @@
 //!   Verilated model, the curve, how a point goes into point memory and how
 //!   a bucket comes back. [`Edwards377`] is the twisted Edwards core
 //!   (BLS12-377 only: the curve needs a twisted Edwards form);
-//!   [`AffineCore`] the batched-affine core, on BLS12-381 and BLS12-377.
+//!   [`AffineCore`] the batched-affine core, on BLS12-381, BLS12-377 and
+//!   BN254.
 //! * [`RtlBackend`] implements `zkmsm::Backend` on either: init converts
 //!   the points to the core's form and loads them into the simulated point
 //!   memory (MSM_INIT); `accumulate` runs one window through the core. The
@@ -21,7 +22,9 @@
 //! Points at infinity add nothing: their digits go to the core as zeros
 //! (the batched-affine core's point port has no infinity flag).
 
-use crate::format::{aff_bucket_from_words, aff_point_words, bucket_from_words, point_words};
+use crate::format::{
+    aff_bucket_from_words, aff_point_len, bucket_from_words, point_words, push_aff_point, POINT_WORDS,
+};
 use crate::machine::{model_config, produce_digits, spread_bits, window_for, CoreParams, StreamDigits, DIGIT_CHUNK};
 use crate::sim::{Info, Kind, Opts, Sim, Stats};
 use std::marker::PhantomData;
@@ -33,7 +36,7 @@ use zkmsm::load::validate_points;
 use zkmsm::result_aggregation::combine_windows;
 use zkmsm::{Backend, Bucket, MsmCurve, MsmEngine, MsmError, MsmOutput, PhaseTimings, Plan, ScalarLimbs};
 use zkmsm_curve::te::{precompute_points, TeExtended};
-use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Xyzz};
+use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Bn254, Xyzz};
 use zkmsm_field::PrimeField;
 
 /// What the host knows of a core's adder.
@@ -46,7 +49,10 @@ pub trait CoreDatapath: Send + Sync + 'static {
     const KIND: Kind;
     /// The adder's name, for messages.
     const ADDER: &'static str;
-    /// Points (validated) in the core's point-memory form, `Sim::point_words` each.
+    /// 64-bit words of one point in point memory (`Sim::point_words` of
+    /// the model built for this adder).
+    fn point_len() -> usize;
+    /// Points (validated) in the core's point-memory form, `point_len()` each.
     fn point_words(points: &[Affine<Self::Curve>]) -> Vec<u64>;
     /// One bucket from its value words; an error names what the core got wrong.
     fn bucket(words: &[u64]) -> Result<Self::Bucket, String>;
@@ -61,6 +67,9 @@ impl CoreDatapath for Edwards377 {
     type Bucket = TeExtended;
     const KIND: Kind = Kind::Te;
     const ADDER: &'static str = "twisted Edwards";
+    fn point_len() -> usize {
+        POINT_WORDS
+    }
     fn point_words(points: &[Affine<Bls12_377>]) -> Vec<u64> {
         let pre = precompute_points(points).expect("validated subgroup points have a twisted Edwards image");
         pre.iter().flat_map(point_words).collect()
@@ -85,14 +94,24 @@ impl AffineModel for Bls12_381 {
 impl AffineModel for Bls12_377 {
     const KIND: Kind = Kind::Aff377;
 }
+impl AffineModel for Bn254 {
+    const KIND: Kind = Kind::AffBn254;
+}
 
 impl<C: AffineModel> CoreDatapath for AffineCore<C> {
     type Curve = C;
     type Bucket = Xyzz<C>;
     const KIND: Kind = C::KIND;
     const ADDER: &'static str = "batched affine";
+    fn point_len() -> usize {
+        aff_point_len::<C>()
+    }
     fn point_words(points: &[Affine<C>]) -> Vec<u64> {
-        points.iter().flat_map(aff_point_words).collect()
+        let mut words = Vec::with_capacity(points.len() * aff_point_len::<C>());
+        for p in points {
+            push_aff_point(p, &mut words);
+        }
+        words
     }
     fn bucket(words: &[u64]) -> Result<Xyzz<C>, String> {
         aff_bucket_from_words::<C>(words).map(|p| Xyzz::from_affine(&p))
@@ -144,6 +163,8 @@ pub struct Device {
     kind: Kind,
     params: CoreParams,
     opts: Opts,
+    /// 64-bit words of a point in its point memory (from the core's widths).
+    point_words: usize,
     /// Cores built (NCORES) and their fan-out FIFOs' depth.
     ncores: u32,
     fanout_depth: u32,
@@ -161,11 +182,13 @@ impl Device {
         }
         let sim = Sim::new(kind, &opts).ok_or("the Verilated core did not come out of reset")?;
         let i = sim.info();
+        let point_words = sim.point_words();
         Ok(Arc::new(Self {
             sim: Mutex::new((sim, 0)),
             kind,
             params: CoreParams::from(&i),
             opts,
+            point_words,
             ncores: i.ncores,
             fanout_depth: i.fanout_depth,
         }))
@@ -238,6 +261,15 @@ impl<D: CoreDatapath> RtlBackend<D> {
                 "the simulated device is the {:?} build, not the {} core's",
                 device.kind,
                 D::ADDER
+            )));
+        }
+        if device.point_words != D::point_len() {
+            return Err(MsmError::Unsupported(format!(
+                "the {:?} build's points are {} words, the host's {} core writes {}: a build at another width",
+                device.kind,
+                device.point_words,
+                D::ADDER,
+                D::point_len()
             )));
         }
         Ok(Self { device, last: ReportSlot::default(), cores: 1, _d: PhantomData })

@@ -4,9 +4,11 @@
 //! Twisted Edwards core (rtl/src/zk_dp_te.sv, BLS12-377):
 //!   point  = {kxy, y+x, y-x}: 3 x 384 bits, Montgomery form, canonical
 //!   bucket = {T, Z, Y, X}:    4 x 384 bits, Montgomery form, each < 2q
-//! Batched-affine core (rtl/src/zk_dp_aff.sv, any short-Weierstrass curve):
-//!   point  = {y, x}:          2 x 384 bits, Montgomery form (R = 2^384), canonical
-//!   bucket = {inf, y, x}:     1 + 2 x 384 bits, canonical; inf = 1: the
+//! Batched-affine core (rtl/src/zk_dp_aff.sv, any short-Weierstrass curve),
+//! built at the host field's width NB = 8 NUM_BYTES (384 on BLS12, 256 on
+//! BN254), so its Montgomery radix 2^NB is the host's:
+//!   point  = {y, x}:          2 x NB bits, Montgomery form, canonical
+//!   bucket = {inf, y, x}:     1 + 2 x NB bits, canonical; inf = 1: the
 //!                             point at infinity (x, y zero)
 
 use crate::{reduce, Raw};
@@ -48,40 +50,54 @@ pub fn bucket_words(b: &TeExtended) -> [u64; BUCKET_WORDS] {
     w
 }
 
-/// 64-bit words of a point in the batched-affine core's point memory.
-pub const AFF_POINT_WORDS: usize = 12;
-/// 64-bit words of a batched-affine bucket value (769 bits).
-pub const AFF_BUCKET_WORDS: usize = 13;
+/// 64-bit words of one coordinate on the batched-affine core of curve `C`
+/// (NB / 64: the host's Montgomery words, as the core's radix is the host's).
+pub fn aff_coord_words<C: SwCurve>() -> usize {
+    <C::Base as PrimeField>::NUM_BYTES / 8
+}
 
-/// An affine point as the batched-affine core reads it. The point port has
-/// no infinity flag: the point at infinity is written as zeros, and the
-/// host never sends it a non-zero digit.
-pub fn aff_point_words<C: SwCurve>(p: &Affine<C>) -> [u64; AFF_POINT_WORDS] {
-    let mut w = [0u64; AFF_POINT_WORDS];
+/// 64-bit words of a point in the batched-affine core's point memory.
+pub fn aff_point_len<C: SwCurve>() -> usize {
+    2 * aff_coord_words::<C>()
+}
+
+/// 64-bit words of a batched-affine bucket value (2 NB + 1 bits).
+pub fn aff_bucket_len<C: SwCurve>() -> usize {
+    2 * aff_coord_words::<C>() + 1
+}
+
+/// An affine point as the batched-affine core reads it, appended to `out`.
+/// The point port has no infinity flag: the point at infinity is written as
+/// zeros, and the host never sends it a non-zero digit.
+pub fn push_aff_point<C: SwCurve>(p: &Affine<C>, out: &mut Vec<u64>) {
+    let k = aff_coord_words::<C>();
+    let at = out.len();
+    out.resize(at + 2 * k, 0);
     if !p.is_identity() {
-        p.x.write_montgomery_words(&mut w[0..6]);
-        p.y.write_montgomery_words(&mut w[6..12]);
+        p.x.write_montgomery_words(&mut out[at..at + k]);
+        p.y.write_montgomery_words(&mut out[at + k..at + 2 * k]);
     }
-    w
 }
 
 /// A bucket as the batched-affine core writes it. A value that is not a
 /// point of the curve (a coordinate >= q, a point off the curve, bits above
 /// the infinity flag) is an error of the core, reported, never returned.
 pub fn aff_bucket_from_words<C: SwCurve>(w: &[u64]) -> Result<Affine<C>, String> {
-    if w.len() != AFF_BUCKET_WORDS || w[12] > 1 {
+    let k = aff_coord_words::<C>();
+    if w.len() != aff_bucket_len::<C>() || w[2 * k] > 1 {
         return Err(format!(
-            "a batched-affine bucket is 769 bits; got {} words, top word {:#x}",
+            "a batched-affine bucket is {} bits; got {} words, top word {:#x}",
+            128 * k + 1,
             w.len(),
-            w.get(12).unwrap_or(&0)
+            w.get(2 * k).unwrap_or(&0)
         ));
     }
-    if w[12] == 1 {
+    if w[2 * k] == 1 {
         return Ok(Affine::identity());
     }
-    let coord = |k: usize| {
-        C::Base::from_montgomery_words(&w[6 * k..6 * k + 6])
-            .ok_or_else(|| format!("bucket coordinate {} is not below q", ["x", "y"][k]))
+    let coord = |i: usize| {
+        C::Base::from_montgomery_words(&w[k * i..k * i + k])
+            .ok_or_else(|| format!("bucket coordinate {} is not below q", ["x", "y"][i]))
     };
     let p = Affine::<C>::new_unchecked(coord(0)?, coord(1)?);
     if !p.is_on_curve() {
@@ -92,12 +108,14 @@ pub fn aff_bucket_from_words<C: SwCurve>(w: &[u64]) -> Result<Affine<C>, String>
 
 /// Words of a batched-affine bucket (for tests: the inverse of
 /// [`aff_bucket_from_words`]).
-pub fn aff_bucket_words<C: SwCurve>(p: &Affine<C>) -> [u64; AFF_BUCKET_WORDS] {
-    let mut w = [0u64; AFF_BUCKET_WORDS];
+pub fn aff_bucket_words<C: SwCurve>(p: &Affine<C>) -> Vec<u64> {
+    let mut w = Vec::with_capacity(aff_bucket_len::<C>());
     if p.is_identity() {
-        w[12] = 1;
+        w.resize(aff_bucket_len::<C>(), 0);
+        w[2 * aff_coord_words::<C>()] = 1;
     } else {
-        w[..12].copy_from_slice(&aff_point_words(p));
+        push_aff_point(p, &mut w);
+        w.push(0);
     }
     w
 }
@@ -126,26 +144,40 @@ mod tests {
         assert_eq!(bucket_from_words(&bw), b);
     }
 
+    /// On each width: BLS12-381 at NB = 384, BN254 at NB = 256.
+    fn affine_round_trip<C: SwCurve>(seed: u64) {
+        let k = aff_coord_words::<C>();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let p = Affine::<C>::random_in_subgroup(&mut rng);
+        let w = aff_bucket_words(&p);
+        assert_eq!(w.len(), 2 * k + 1);
+        assert_eq!(aff_bucket_from_words::<C>(&w), Ok(p));
+        let mut pw = Vec::new();
+        push_aff_point(&p, &mut pw);
+        assert_eq!(pw[..], w[..2 * k]);
+        let inf = aff_bucket_words(&Affine::<C>::identity());
+        assert_eq!(aff_bucket_from_words::<C>(&inf), Ok(Affine::identity()));
+        let mut zero = Vec::new();
+        push_aff_point(&Affine::<C>::identity(), &mut zero);
+        assert_eq!(zero, vec![0; 2 * k]);
+        let mut off = w.clone();
+        off[0] ^= 1; // x changed: off the curve
+        assert!(aff_bucket_from_words::<C>(&off).unwrap_err().contains("off the curve"));
+        let mut big = w.clone();
+        big[2 * k - 1] = u64::MAX; // y >= q
+        assert!(aff_bucket_from_words::<C>(&big).unwrap_err().contains("not below q"));
+        let mut flag = w.clone();
+        flag[2 * k] = 2;
+        assert!(aff_bucket_from_words::<C>(&flag).is_err());
+        assert!(aff_bucket_from_words::<C>(&w[..2 * k]).is_err());
+    }
+
     #[test]
     fn affine_formats_round_trip_and_refuse_what_no_core_writes() {
-        use zkmsm_curve::Bls12_381;
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
-        let p = Affine::<Bls12_381>::random_in_subgroup(&mut rng);
-        let w = aff_bucket_words(&p);
-        assert_eq!(aff_bucket_from_words::<Bls12_381>(&w), Ok(p));
-        assert_eq!(aff_point_words(&p)[..], w[..12]);
-        let inf = aff_bucket_words(&Affine::<Bls12_381>::identity());
-        assert_eq!(aff_bucket_from_words::<Bls12_381>(&inf), Ok(Affine::identity()));
-        assert_eq!(aff_point_words(&Affine::<Bls12_381>::identity()), [0; AFF_POINT_WORDS]);
-        let mut off = w;
-        off[0] ^= 1; // x changed: off the curve
-        assert!(aff_bucket_from_words::<Bls12_381>(&off).unwrap_err().contains("off the curve"));
-        let mut big = w;
-        big[11] = u64::MAX; // y >= q
-        assert!(aff_bucket_from_words::<Bls12_381>(&big).unwrap_err().contains("not below q"));
-        let mut flag = w;
-        flag[12] = 2;
-        assert!(aff_bucket_from_words::<Bls12_381>(&flag).is_err());
-        assert!(aff_bucket_from_words::<Bls12_381>(&w[..12]).is_err());
+        use zkmsm_curve::{Bls12_381, Bn254};
+        assert_eq!((aff_point_len::<Bls12_381>(), aff_bucket_len::<Bls12_381>()), (12, 13));
+        assert_eq!((aff_point_len::<Bn254>(), aff_bucket_len::<Bn254>()), (8, 9));
+        affine_round_trip::<Bls12_381>(4);
+        affine_round_trip::<Bn254>(5);
     }
 }

@@ -134,6 +134,20 @@ mod tests {
     }
 
     #[test]
+    fn svh_bn254_modulus_and_width_are_the_host_field() {
+        use zkmsm_field::{Bn254Fq, PrimeField};
+        let p = params();
+        let Some(Value::Hex { bits: 512, digits }) = get(&p, "Q_BN254") else { panic!("ZK_Q_BN254 missing") };
+        let padded = format!("{:0>96}", digits.trim_start_matches('0'));
+        let q = crate::parse_hex(&padded);
+        assert_eq!(q[..4], Bn254Fq::MODULUS[..]);
+        assert_eq!(q[4..], [0, 0]);
+        assert_eq!(get(&p, "QBITS_BN254"), Some(&Value::Int(limbs::num_bits(&Bn254Fq::MODULUS) as u64)));
+        // the core's Montgomery radix 2^NB is the host's (crate::format)
+        assert_eq!(get(&p, "NB_BN254"), Some(&Value::Int(8 * <Bn254Fq as PrimeField>::NUM_BYTES as u64)));
+    }
+
+    #[test]
     fn parser_rejects_malformed_lines() {
         assert!(parse_svh("`define ZK_X").is_err());
         assert!(parse_svh("`define ZK_X 12'hzz").is_err());

@@ -22,6 +22,8 @@ pub enum Kind {
     Aff381 = 3,
     /// The same batched-affine core on BLS12-377.
     Aff377 = 4,
+    /// The same batched-affine core on BN254, at its own width (NB = 256).
+    AffBn254 = 5,
 }
 
 impl Kind {
@@ -33,6 +35,7 @@ impl Kind {
             Kind::IntLock => "lk",
             Kind::Aff381 => "aff381",
             Kind::Aff377 => "aff377",
+            Kind::AffBn254 => "affbn254",
         }
     }
 

@@ -1,7 +1,7 @@
 //! `--backend rtl` (msm, demo): the MSM on an RTL core as Verilator
 //! simulates it (crates/rtl, `zkmsm_rtl::backend::RtlEngine`): the
-//! batched-affine core on BLS12-381 and BLS12-377, the twisted Edwards core
-//! on BLS12-377 (`--rtl-adder`). Built with `--features rtl`; without it the
+//! batched-affine core on BLS12-381, BLS12-377 and BN254, the twisted
+//! Edwards core on BLS12-377 (`--rtl-adder`). Built with `--features rtl`; without it the
 //! backend says in one line how to get it.
 
 use crate::args::{BackendName, RtlAdder};
@@ -115,35 +115,6 @@ fn unbuilt<C: CliCurve>() -> Result<RtlRun<C>, CliError> {
     Err(C::rtl_available(None).unwrap_err())
 }
 
-impl CliCurve for Bls12_381 {
-    const DEFAULT_ADDER: RtlAdder = RtlAdder::Affine;
-
-    fn rtl_adder_available(adder: RtlAdder) -> Result<(), CliError> {
-        match adder {
-            RtlAdder::Affine => Ok(()),
-            RtlAdder::Edwards => Err(MsmError::Unsupported(
-                "--rtl-adder edwards: BLS12-381 has no twisted Edwards form; its core is --rtl-adder affine".into(),
-            )
-            .into()),
-        }
-    }
-
-    #[cfg(feature = "rtl")]
-    fn rtl_engine_with(
-        points: Vec<Affine<Self>>,
-        window: Option<u32>,
-        cores: u32,
-        adder: RtlAdder,
-    ) -> Result<RtlRun<Self>, CliError> {
-        engine::<zkmsm_rtl::backend::AffineCore<Self>>(points, window, cores, adder)
-    }
-
-    #[cfg(not(feature = "rtl"))]
-    fn rtl_engine_with(_: Vec<Affine<Self>>, _: Option<u32>, _: u32, _: RtlAdder) -> Result<RtlRun<Self>, CliError> {
-        unbuilt()
-    }
-}
-
 impl CliCurve for Bls12_377 {
     const DEFAULT_ADDER: RtlAdder = RtlAdder::Edwards;
 
@@ -171,25 +142,53 @@ impl CliCurve for Bls12_377 {
     }
 }
 
-/// No RTL core is built for BN254 yet: `--backend rtl` says so in one line.
-impl CliCurve for Bn254 {
-    const DEFAULT_ADDER: RtlAdder = RtlAdder::Affine;
+/// BLS12-381 and BN254 have no twisted Edwards form: their core is the
+/// batched-affine one.
+macro_rules! affine_only {
+    ($curve:ty, $name:literal) => {
+        impl CliCurve for $curve {
+            const DEFAULT_ADDER: RtlAdder = RtlAdder::Affine;
 
-    fn rtl_adder_available(_: RtlAdder) -> Result<(), CliError> {
-        Err(no_bn254_core())
-    }
+            fn rtl_adder_available(adder: RtlAdder) -> Result<(), CliError> {
+                match adder {
+                    RtlAdder::Affine => Ok(()),
+                    RtlAdder::Edwards => Err(MsmError::Unsupported(
+                        concat!(
+                            "--rtl-adder edwards: ",
+                            $name,
+                            " has no twisted Edwards form; its core is --rtl-adder affine"
+                        )
+                        .into(),
+                    )
+                    .into()),
+                }
+            }
 
-    fn rtl_engine_with(_: Vec<Affine<Self>>, _: Option<u32>, _: u32, _: RtlAdder) -> Result<RtlRun<Self>, CliError> {
-        Err(no_bn254_core())
-    }
+            #[cfg(feature = "rtl")]
+            fn rtl_engine_with(
+                points: Vec<Affine<Self>>,
+                window: Option<u32>,
+                cores: u32,
+                adder: RtlAdder,
+            ) -> Result<RtlRun<Self>, CliError> {
+                engine::<zkmsm_rtl::backend::AffineCore<Self>>(points, window, cores, adder)
+            }
+
+            #[cfg(not(feature = "rtl"))]
+            fn rtl_engine_with(
+                _: Vec<Affine<Self>>,
+                _: Option<u32>,
+                _: u32,
+                _: RtlAdder,
+            ) -> Result<RtlRun<Self>, CliError> {
+                unbuilt()
+            }
+        }
+    };
 }
 
-fn no_bn254_core() -> CliError {
-    MsmError::Unsupported(
-        "--backend rtl: no RTL core is built for BN254 (the cores run BLS12-381 and BLS12-377)".into(),
-    )
-    .into()
-}
+affine_only!(Bls12_381, "BLS12-381");
+affine_only!(Bn254, "BN254");
 
 /// `--backend rtl` with what this build, curve or option cannot do: the
 /// one-line error, before the points are read or generated.

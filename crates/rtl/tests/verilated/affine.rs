@@ -1,7 +1,8 @@
 //! End to end through the batched-affine core as synthesized (DP 2: the
 //! batched-affine adder, the bucket lock table, a block-RAM pending queue of
-//! 1,024 with blocked heads requeued, CMAX 16), built for BLS12-381 and for
-//! BLS12-377 with two cores on one point stream: every MSM equal to the
+//! 1,024 with blocked heads requeued, CMAX 16), built for BLS12-381, for
+//! BLS12-377 and for BN254 (at NB = 256) with two cores on one point
+//! stream: every MSM equal to the
 //! CPU engine's result (and, for the small cases, to the bucket-free
 //! reference), one addition per non-zero digit, and the core's
 //! accumulation cycles equal to the cycle model's (scheduler `core` with
@@ -14,20 +15,24 @@
 
 use super::end_to_end::{check, order_minus, Case};
 use zkmsm::gen::{random_points, random_scalars};
-use zkmsm::{Affine, Bls12_377, Bls12_381, EngineCurve, MsmCurve, ScalarLimbs};
+use zkmsm::{Affine, Bls12_377, Bls12_381, Bn254, EngineCurve, MsmCurve, ScalarLimbs};
 use zkmsm_rtl::backend::{AffineCore, AffineModel, Device};
 use zkmsm_rtl::sim::Kind;
 
-/// Whether the BLS12-377 model is in this build; if not, that asking for it
-/// is an error naming the variable that left it out.
-fn aff377_built() -> bool {
-    if Kind::Aff377.built() {
+/// Whether the model is in this build; if not, that asking for it is an
+/// error naming the variable that left it out.
+fn built(kind: Kind) -> bool {
+    if kind.built() {
         return true;
     }
-    let err = Device::shared(Kind::Aff377).err().expect("a model left out of the build is refused");
-    assert!(err.contains("ZKMSM_RTL_MODELS") && err.contains("aff377") && !err.contains('\n'), "{err}");
-    println!("BLS12-377 batched-affine model not built (ZKMSM_RTL_MODELS): its refusal checked instead");
+    let err = Device::shared(kind).err().expect("a model left out of the build is refused");
+    assert!(err.contains("ZKMSM_RTL_MODELS") && err.contains(kind.model_name()) && !err.contains('\n'), "{err}");
+    println!("{} model not built (ZKMSM_RTL_MODELS): its refusal checked instead", kind.model_name());
     false
+}
+
+fn aff377_built() -> bool {
+    built(Kind::Aff377)
 }
 
 /// The adversarial inputs, on any curve.
@@ -96,6 +101,31 @@ fn bls12_377_edge_cases_equal_the_cpu_engine() {
     run_edge_cases::<Bls12_377>(71, &only);
 }
 
+/// The same core at NB = 256 on BN254 (the modulus and the width by
+/// parameter): every adversarial case.
+#[test]
+fn bn254_edge_cases_equal_the_cpu_engine() {
+    if built(Kind::AffBn254) {
+        run_edge_cases::<Bn254>(111, &[]);
+    }
+}
+
+/// N = 2^10 uniform on BN254 on both cores.
+#[test]
+fn bn254_uniform_1024_on_two_cores() {
+    if !built(Kind::AffBn254) {
+        return;
+    }
+    let n = 1 << 10;
+    let points = random_points::<Bn254>(n, 121).points;
+    let scalars: Vec<ScalarLimbs> = random_scalars::<Bn254>(n, 122);
+    let (ops, two, windows) = check::<AffineCore<Bn254>>("uniform 2^10", points, &scalars, None, 2);
+    println!(
+        "BN254 batched affine, uniform 2^10: {windows} windows, {two} cycles on two cores, {:.4} additions/cycle",
+        ops as f64 / two as f64
+    );
+}
+
 /// N = 2^10 uniform on BLS12-381 on both cores (one core against two is
 /// checked on the twisted Edwards core, which shares the scheduler).
 #[test]
@@ -135,6 +165,9 @@ fn affine_builds_report_their_configuration() {
     let mut builds = vec![(super::end_to_end::device::<AffineCore<Bls12_381>>(), 2666)];
     if aff377_built() {
         builds.push((super::end_to_end::device::<AffineCore<Bls12_377>>(), 2607));
+    }
+    if built(Kind::AffBn254) {
+        builds.push((super::end_to_end::device::<AffineCore<Bn254>>(), 1929));
     }
     for (d, want_lat) in builds {
         let p = d.params();

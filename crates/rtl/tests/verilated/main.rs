@@ -3,8 +3,8 @@
 //! costs more than the tests themselves. `stand_in`: the core's control on
 //! its integer datapath against the cycle model; `end_to_end`: BLS12-377
 //! MSMs through the twisted Edwards core as synthesized against the CPU
-//! engine; `affine`: BLS12-381 and BLS12-377 MSMs through the batched-affine
-//! core.
+//! engine; `affine`: BLS12-381, BLS12-377 and BN254 MSMs through the
+//! batched-affine core.
 #![cfg(feature = "verilated")]
 
 mod affine;
