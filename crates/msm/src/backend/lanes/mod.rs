@@ -151,15 +151,21 @@ pub const FMA_LAYOUT: &str = "fma51-point51";
 pub const FMA_RADIX: u32 = 51;
 
 /// The lane engines' batch size for a window of `buckets` buckets (IFMA and
-/// FMA alike; multiples of 8): B/16 within 256..1024, so that the one scalar
+/// FMA alike; multiples of 8): B/8 within 256..1024, so that the one scalar
 /// inversion per batch is amortized, but at most B/4 (at least 64), so that
 /// a batch can be filled with distinct buckets. Batches of 256 into 128 to
 /// 512 buckets (c = 8 to 10) sent most operations to the scalar side
 /// buckets: 24% of them at c = 10 on the FMA engine (callgrind), and 2,450
 /// points took 33 ms on the IFMA engine against 13 ms with the cap (Zen 5,
-/// docs/BENCHMARKS.md "`auto`: crossovers and thresholds").
+/// docs/BENCHMARKS.md "`auto`: crossovers and thresholds"). At c = 13 (4,096
+/// buckets) batches of 512 instead of B/16 = 256 took ~10% less time on one
+/// thread, the scalar inversion and its conversions (9% of the profile at
+/// 256) halved against twice the conflicts (3.2% to 6.8% of operations
+/// requeued): BN254 2^15 51-65 ms to 46-55, BLS12-381 83-100 to 76-77
+/// (Zen 4, `RAYON_NUM_THREADS=1 zkmsm bench --log-n 15`, three runs each);
+/// 1,024 measured the same as 512. B/8 changes no other window size.
 pub fn batch_size_for(buckets: usize) -> usize {
-    (buckets / 16).clamp(256, 1024).min((buckets / 4).max(64))
+    (buckets / 8).clamp(256, 1024).min((buckets / 4).max(64))
 }
 
 /// Whether the four-lane FMA engine runs here: AVX2 + FMA (x86-64) or NEON
