@@ -1,5 +1,5 @@
 //! With the `verilated` feature: Verilate the accelerator (rtl/src,
-//! zk_msm_top) in five configurations and link the models with the C++
+//! zk_msm_top) in six configurations and link the models with the C++
 //! driver (rtl/tb/zk_driver.cpp):
 //!
 //! * `Vzk_te`: the twisted Edwards core as synthesized (CMAX 16, PD 16,
