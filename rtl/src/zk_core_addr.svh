@@ -23,3 +23,13 @@ function automatic [1:0] slot_of_addr(input [AW-1:0] a, input tw);
   slot_of_addr = tw ? {1'b0, a[AW-1]} : a[AW-1:AW-2];
 endfunction
 /* verilator lint_on VARHIDDEN */
+
+// device aggregation (zk_core_agg): log2 of a window's group size m from
+// the AGG register, c and the last window's bucket bits tb; the spread last
+// window's groups are its copies (m = 2^tb)
+/* verilator lint_off VARHIDDEN */
+function automatic [4:0] agg_lm(input [4:0] lm_cfg, input [4:0] c, input [4:0] tb, input last);
+  if (last && {1'b0, tb} + 6'd1 < {1'b0, c}) agg_lm = tb;
+  else agg_lm = lm_cfg < c - 5'd1 ? lm_cfg : c - 5'd1;
+endfunction
+/* verilator lint_on VARHIDDEN */

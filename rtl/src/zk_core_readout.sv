@@ -29,6 +29,13 @@ module zk_core_readout #(
     input  logic [       WW-1:0] windows,    // the MSM's window count
     input  logic [     CMAX-2:0] last_k,     // the last bucket index, 2^(c-1) - 1
     input  logic                 two,        // c = CMAX
+    // device aggregation (zk_core_agg; lm_cfg = 0: off): a window is read
+    // once aggregated (ag_win counts those), and only its partial sums
+    // (bucket k with k mod m < 2) leave; every bucket is still cleared
+    input  logic [          4:0] lm_cfg,
+    input  logic [          4:0] c,
+    input  logic [          4:0] tb,
+    input  logic [       WW-1:0] ag_win,
     // the window slots (zk_msm_core)
     input  logic [          3:0] bk_busy,    // holds a window
     input  logic [       4*WW-1:0] bk_win,   // which (slot s: bk_win[s*WW +: WW])
@@ -63,6 +70,14 @@ module zk_core_readout #(
 
   logic [IW-1:0] ro_k;
   logic clr_last;
+  // which buckets leave (device aggregation: S_g and X_g of every group)
+  logic [4:0] lm_r;
+  logic [IW-1:0] m_r, last_emit;
+  logic emit;
+  assign lm_r = lm_cfg == '0 ? 5'd0 : agg_lm(lm_cfg, c, tb, ro_win + 1'b1 == windows);
+  assign m_r = IW'(1) << lm_r;
+  assign emit = lm_r == '0 || ((ro_k >> 1) & ((m_r >> 1) - 1'b1)) == '0;
+  assign last_emit = last_k - (m_r - 1'b1) + IW'(lm_r != '0);
   assign ro_b = slot_of(ro_win[1:0], two);
   assign ro_a = baddr(ro_b, ro_k, two);
 
@@ -72,7 +87,7 @@ module zk_core_readout #(
   logic [BRL-1:0] ro_p;  // reads in flight, by age
   logic [IW-1:0] ro_pk;  // bucket, window, last-of-window of the read returning now
   logic [WW-1:0] ro_pw;
-  logic ro_plast;
+  logic ro_plast, ro_pemit;
   logic [$clog2(OFD):0] o_count;
   logic [$clog2(OFD):0] ro_inflight;
   logic o_valid;
@@ -81,7 +96,7 @@ module zk_core_readout #(
   /* verilator lint_on UNUSEDSIGNAL */
   logic ro_start;
   assign ro_start = run && !ro_act && !clr_v && ro_win != windows && bk_busy[ro_b] && bk_win[ro_b*WW+:WW] == ro_win
-                    && bk_indone[ro_b]
+                    && bk_indone[ro_b] && (lm_cfg == '0 || ag_win != ro_win)
 `ifndef F_MUT_READOUT
                     && bk_idle[ro_b]  // (mutation: read out with work outstanding)
 `endif
@@ -96,12 +111,12 @@ module zk_core_readout #(
     else ro_p <= BRL'({ro_p, ro_rd});
   end
   zk_delay #(
-      .W(IW + WW + 3),
+      .W(IW + WW + 4),
       .N(BRL)
   ) u_ro_tag (
       .clk(clk),
-      .d  ({ro_k, ro_win, ro_k == last_k, ro_a[AW-1:AW-2]}),
-      .q  ({ro_pk, ro_pw, ro_plast, ro_rbank})
+      .d  ({ro_k, ro_win, ro_k == last_emit, emit, ro_a[AW-1:AW-2]}),
+      .q  ({ro_pk, ro_pw, ro_plast, ro_pemit, ro_rbank})
   );
   logic [VW+WW+IW:0] o_q;
   zk_fifo #(
@@ -110,7 +125,7 @@ module zk_core_readout #(
   ) u_out (
       .clk(clk),
       .rst(rst || flush),
-      .push(ro_p[BRL-1]),
+      .push(ro_p[BRL-1] && ro_pemit),
       .d({ro_plast, ro_pw, ro_pk, ro_q}),
       .pop(o_valid && m_tready),
       .valid(o_valid),

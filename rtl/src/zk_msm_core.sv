@@ -74,6 +74,9 @@ module zk_msm_core #(
     // 1: a pending head whose bucket is busy goes to the back of the queue
     // (for HZ of thousands; zk_core_sched)
     parameter integer         RQ     = `ZK_RQ,
+    // 1: bucket aggregation on the device (zk_core_agg), run when cfg_agg
+    // is not 0; the adder adds bucket to bucket, so not with DP = 1
+    parameter integer         AGG    = 0,
     // widths of a point and of a bucket value (not to be overridden): TE
     // {x, y, t} and {X, Y, Z, T}; affine {y, x} and {inf, y, x}
     parameter integer         PW     = (DP == 1) ? 3 * NB : (DP == 2) ? 2 * NB : SW,
@@ -87,6 +90,7 @@ module zk_msm_core #(
     input  logic [      4:0]   cfg_c,
     input  logic [   WW-1:0]   cfg_windows,
     input  logic [      4:0]   cfg_top,      // bucket bits of the last window (>= c-1: no spread)
+    input  logic [      4:0]   cfg_agg,      // log2 of the aggregation groups (AGG = 1); 0: buckets out
     output logic               ready,        // idle, bucket memory cleared
     output logic               busy,
     output logic               done_pulse,   // one cycle: the MSM's last bucket has left
@@ -132,7 +136,8 @@ module zk_msm_core #(
   // {inf = 1, 0, 0} in affine ones, or 0
   localparam logic [VW-1:0] IDENT = (DP == 1) ? VW'({{NB{1'b0}}, R1[NB-1:0], R1[NB-1:0], {NB{1'b0}}})
                                   : (DP == 2) ? VW'(1) << (VW - 1) : '0;
-  localparam integer TAGW = AW + 1;  // the datapath's tag: {lock bit, bucket address}
+  // the datapath's tag: {aggregation, lock bit, bucket address}
+  localparam integer TAGW = AW + 1 + (AGG != 0 ? 1 : 0);
 `include "zk_core_addr.svh"
 
   assign lat_dp = 16'(DLAT);
@@ -145,6 +150,7 @@ module zk_msm_core #(
   logic [4:0] c_q;
   logic [WW-1:0] w_q;
   logic [4:0] tb_q;
+  logic [4:0] agg_q;  // log2 m of the device aggregation, 0: off
   logic [IW:0] nbk;  // buckets per window, 2^(c-1)
   logic two;  // c = CMAX: two slots of two banks
   assign nbk = (IW + 1)'(1) << (c_q - 5'd1);
@@ -178,6 +184,15 @@ module zk_msm_core #(
   logic acc_complete;
   assign acc_complete = in_fin && bk_idle == 4'hf;
 
+  // device aggregation (zk_core_agg, below; tied off with AGG = 0)
+  logic ag_hold, ag_rv, ag_ret, ag_dv, wb_agg;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [AW-1:0] ag_ra, ag_da;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [1:0] ag_rbank;
+  logic [PW-1:0] ag_point;
+  logic [WW-1:0] ag_win;
+
   // ------------------------------------------------------------- scheduler
   logic s_hv, s_hlast, s_bad, s_skip, consume, issue_s, p_push;
   logic [$clog2(PD):0] p_count;
@@ -210,7 +225,7 @@ module zk_msm_core #(
       .clk(clk),
       .rst(rst),
       .flush(start_go),
-      .run(st == ST_RUN),
+      .run(st == ST_RUN && !ag_hold),
       .in_open(in_open),
       .in_slot(in_slot),
       .in_cnt(in_cnt[IW-1:0]),
@@ -244,7 +259,7 @@ module zk_msm_core #(
       .d_a(d_a),
       .d_point(d_point),
       .d_par(d_par),
-      .wb_v(wb_v),
+      .wb_v(wb_v && !wb_agg),
       .wb_a(wb_a),
       .wb_par(wb_par)
 `ifdef FORMAL
@@ -281,12 +296,12 @@ module zk_msm_core #(
       .rst(rst),
       .sweep(st == ST_CLEAR),
       .sweep_last(sweep_last),
-      .acc_re(i_v),
-      .acc_ra(i_a),
+      .acc_re(i_v || ag_rv),
+      .acc_ra(ag_rv ? ag_ra : i_a),
       .wb_we(wb_v),
       .wb_a(wb_a),
       .wb_d(wb_value),
-      .acc_rbank(d_a[AW-1:AW-2]),
+      .acc_rbank(ag_ret ? ag_rbank : d_a[AW-1:AW-2]),
       .acc_q(d_bucket),
       .ro_re(ro_rd),
       .ro_a(ro_a),
@@ -296,7 +311,67 @@ module zk_msm_core #(
       .ro_q(ro_value)
   );
 
+  // ------------------------------------------------------------- aggregation
+  // (its reads and additions take the cycles it holds the scheduler in)
+  generate
+    if (AGG != 0) begin : g_agg
+      zk_core_agg #(
+          .CMAX(CMAX),
+          .BRL (BRL),
+          .WW  (WW),
+          .HZ  (HZ),
+          .VW  (VW),
+          .PW  (PW),
+          .INF (DP == 2 ? 1 : 0)
+      ) u_agg (
+          .clk(clk),
+          .rst(rst),
+          .flush(start_go),
+          .run(st == ST_RUN),
+          .lm_cfg(agg_q),
+          .c(c_q),
+          .tb(tb_q),
+          .windows(w_q),
+          .two(two),
+          .bk_busy(bk_busy),
+          .bk_win(bk_win_flat),
+          .bk_indone(bk_indone),
+          .bk_idle(bk_idle),
+          .hold(ag_hold),
+          .rv(ag_rv),
+          .ra(ag_ra),
+          .ret(ag_ret),
+          .rbank(ag_rbank),
+          .q(d_bucket),
+          .dv(ag_dv),
+          .da(ag_da),
+          .dpoint(ag_point),
+          .ag_win(ag_win)
+      );
+    end else begin : g_no_agg
+      assign {ag_hold, ag_rv, ag_ret, ag_dv} = '0;
+      assign {ag_ra, ag_da, ag_rbank, ag_point, ag_win} = '0;
+    end
+  endgenerate
+
   // ------------------------------------------------------------- datapath
+  // the scheduler's operation, or the aggregation's (never in one cycle)
+  logic x_v, x_sub;
+  logic [TAGW-1:0] x_tag, wb_tag;
+  logic [PW-1:0] x_point;
+  assign x_v = d_v || ag_dv;
+  assign x_sub = d_sub && !ag_dv;
+  assign x_point = ag_dv ? ag_point : d_point;
+  generate
+    if (AGG != 0) begin : g_tag_agg
+      assign x_tag = ag_dv ? {2'b10, ag_da} : {1'b0, d_par, d_a};
+      assign {wb_agg, wb_par, wb_a} = wb_tag;
+    end else begin : g_tag
+      assign x_tag = {d_par, d_a};
+      assign {wb_par, wb_a} = wb_tag;
+      assign wb_agg = 1'b0;
+    end
+  endgenerate
   generate
     if (DP == 1) begin : g_te
       zk_dp_te #(
@@ -314,13 +389,13 @@ module zk_msm_core #(
       ) u_dp (
           .clk(clk),
           .rst(rst),
-          .in_valid(d_v),
-          .in_sub(d_sub),
-          .in_tag({d_par, d_a}),
+          .in_valid(x_v),
+          .in_sub(x_sub),
+          .in_tag(x_tag),
           .bucket(d_bucket),
-          .point(d_point),
+          .point(x_point),
           .out_valid(wb_v),
-          .out_tag({wb_par, wb_a}),
+          .out_tag(wb_tag),
           .out_value(wb_value)
       );
     end else if (DP == 2) begin : g_aff
@@ -339,13 +414,13 @@ module zk_msm_core #(
       ) u_dp (
           .clk(clk),
           .rst(rst),
-          .in_valid(d_v),
-          .in_sub(d_sub),
-          .in_tag({d_par, d_a}),
+          .in_valid(x_v),
+          .in_sub(x_sub),
+          .in_tag(x_tag),
           .bucket(d_bucket),
-          .point(d_point),
+          .point(x_point),
           .out_valid(wb_v),
-          .out_tag({wb_par, wb_a}),
+          .out_tag(wb_tag),
           .out_value(wb_value)
       );
     end else begin : g_int
@@ -360,13 +435,13 @@ module zk_msm_core #(
       ) u_dp (
           .clk(clk),
           .rst(rst),
-          .in_valid(d_v),
-          .in_sub(d_sub),
-          .in_tag({d_par, d_a}),
+          .in_valid(x_v),
+          .in_sub(x_sub),
+          .in_tag(x_tag),
           .bucket(d_bucket),
-          .point(d_point),
+          .point(x_point),
           .out_valid(wb_v),
-          .out_tag({wb_par, wb_a}),
+          .out_tag(wb_tag),
           .out_value(wb_value)
       );
     end
@@ -386,6 +461,10 @@ module zk_msm_core #(
       .windows(w_q),
       .last_k(IW'(nbk - 1'b1)),
       .two(two),
+      .lm_cfg(agg_q),
+      .c(c_q),
+      .tb(tb_q),
+      .ag_win(ag_win),
       .bk_busy(bk_busy),
       .bk_win(bk_win_flat),
       .bk_indone(bk_indone),
@@ -416,6 +495,7 @@ module zk_msm_core #(
       n_q <= '0;
       c_q <= 5'd1;
       w_q <= '0;
+      agg_q <= '0;
       in_win <= '0;
       in_cnt <= '0;
       in_open <= 1'b0;
@@ -434,6 +514,7 @@ module zk_msm_core #(
           n_q <= cfg_n;
           w_q <= cfg_windows;
           tb_q <= cfg_top;
+          agg_q <= AGG != 0 ? cfg_agg : 5'd0;
           in_win <= '0;
           in_cnt <= '0;
           in_open <= 1'b0;
@@ -492,7 +573,7 @@ module zk_msm_core #(
 `ifdef F_MUT_LOSE
         bk_out[b] <= bk_out[b] + OW'(issue_s && in_slot == 2'(b)) - OW'(wb_v && wb_slot == 2'(b));  // forgets queued operations
 `else
-        bk_out[b] <= bk_out[b] + OW'((issue_s || p_push) && in_slot == 2'(b)) - OW'(wb_v && wb_slot == 2'(b));
+        bk_out[b] <= bk_out[b] + OW'((issue_s || p_push) && in_slot == 2'(b)) - OW'(wb_v && !wb_agg && wb_slot == 2'(b));
 `endif
     end
   end

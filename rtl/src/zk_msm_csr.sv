@@ -29,13 +29,17 @@
 //                        FIFO depth (0: no fan-out, one core)
 //   0x7C..0x83       RO  64-bit counter FANOUT_STALLS: cycles a point beat
 //                        waited for a core's full fan-out FIFO
+//   0x84 AGG         RW  log2 m of the device's bucket aggregation (zk_core_agg;
+//                        0 after reset: every bucket to the host); reads 0 and
+//                        ignores writes on a build without it (AGG = 0)
 module zk_msm_csr #(
     parameter integer NW = 32,
     parameter integer WW = 8,
     parameter logic [31:0] CONFIG = 32'h0,
     parameter logic [31:0] WIDTHS = 32'h0,
     parameter integer NCORES = 1,
-    parameter integer FD = 0
+    parameter integer FD = 0,
+    parameter integer AGG = 0
 ) (
     input  logic          clk,
     input  logic          rst,
@@ -65,6 +69,7 @@ module zk_msm_csr #(
     output logic [WW-1:0] cfg_cores,
     output logic [  63:0] cfg_points,
     output logic [   4:0] cfg_top,
+    output logic [   4:0] cfg_agg,
     // status
     input  logic          ready,
     input  logic          busy,
@@ -97,6 +102,7 @@ module zk_msm_csr #(
       cfg_cores <= WW'(NCORES);
       cfg_points <= '0;
       cfg_top <= 5'd31;
+      cfg_agg <= 5'd0;
       done <= 1'b0;
     end else begin
       start <= 1'b0;
@@ -122,6 +128,7 @@ module zk_msm_csr #(
             8'h20: cfg_points[31:0] <= w_q;
             8'h24: cfg_points[63:32] <= w_q;
             8'h6C: cfg_top <= w_q[4:0];
+            8'h84: if (AGG != 0) cfg_agg <= w_q[4:0];
             8'h74: if (w_q != 0 && w_q <= NCORES) cfg_cores <= WW'(w_q);
             default: ;
           endcase
@@ -148,6 +155,7 @@ module zk_msm_csr #(
       8'h24: rd = cfg_points[63:32];
       8'h68: rd = {16'h0, pending_hwm};
       8'h6C: rd = {27'h0, cfg_top};
+      8'h84: rd = {27'h0, cfg_agg};
       8'h70: rd = WIDTHS;
       8'h74: rd = 32'(cfg_cores);
       8'h78: rd = {16'(FD), 16'(NCORES)};

@@ -93,6 +93,9 @@ module zk_msm_top #(
     parameter integer         FD     = 4,  // fan-out FIFO depth per core (NCORES > 1)
     parameter integer         LOCK   = `ZK_TOP_LOCK,
     parameter integer         RQ     = `ZK_TOP_RQ,
+    // bucket aggregation on the device (zk_core_agg, the AGG register):
+    // built where the adder adds buckets to buckets (not the Edwards adder)
+    parameter integer         AGG    = (DP == 1) ? 0 : 1,
     parameter integer         PW     = (DP == 1) ? 3 * NB : (DP == 2) ? 2 * NB : SW,
     parameter integer         VW     = (DP == 1) ? 4 * NB : (DP == 2) ? 2 * NB + 1 : SW,
     parameter integer         UW     = WW + CMAX - 1  // bucket tuser bits
@@ -143,7 +146,7 @@ module zk_msm_top #(
   logic [4:0] cfg_c;
   logic [WW-1:0] cfg_windows, cfg_cores, passes;
   logic [63:0] cfg_points;
-  logic [4:0] cfg_top;
+  logic [4:0] cfg_top, cfg_agg;
   logic [511:0] counters;
   logic [15:0] pending_hwm, lat_dp, lat_hz;
   logic [CW-1:0] fo_stalls;
@@ -196,7 +199,8 @@ module zk_msm_top #(
       .CONFIG({8'(DP), 1'(RQ), 1'(LOCK), 6'($clog2(PD)), 8'(BRL), 8'(CMAX)}),
       .WIDTHS({16'(VW), 16'(PW)}),
       .NCORES(NCORES),
-      .FD(NCORES > 1 ? FD : 0)
+      .FD(NCORES > 1 ? FD : 0),
+      .AGG(AGG)
   ) u_csr (
       .clk(clk),
       .rst(rst),
@@ -224,6 +228,7 @@ module zk_msm_top #(
       .cfg_cores(cfg_cores),
       .cfg_points(cfg_points),
       .cfg_top(cfg_top),
+      .cfg_agg(cfg_agg),
       .ready(&c_ready),
       .busy(|c_busy),
       // the last core to finish ends the MSM
@@ -339,7 +344,8 @@ module zk_msm_top #(
           .WW(WW),
           .DGW(32),
           .LOCK(LOCK),
-          .RQ(RQ)
+          .RQ(RQ),
+          .AGG(AGG)
       ) u_core (
           .clk(clk),
           .rst(rst),
@@ -348,6 +354,7 @@ module zk_msm_top #(
           .cfg_c(cfg_c),
           .cfg_windows(c_windows[k]),
           .cfg_top(c_top[k]),
+          .cfg_agg(cfg_agg),
           .ready(c_ready[k]),
           .busy(c_busy[k]),
           .done_pulse(c_done[k]),

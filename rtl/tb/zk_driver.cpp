@@ -315,6 +315,11 @@ struct Sim final : Base {
       return -1;
     }
     if (ncores > 1) axil_write(0x74, cores);
+    axil_write(0x84, o.agg_log_m);
+    if (o.agg_log_m && axil_read(0x84) != o.agg_log_m) {
+      err = "this build has no device aggregation (AGG register)";
+      return -1;
+    }
     axil_write(0x0C, 1);  // START
 
     // one beat per point per pass, field k the digit of window pK + k
@@ -323,7 +328,23 @@ struct Sim final : Base {
     std::vector<uint32_t> beat(ncores + 1, 0);
     std::vector<uint64_t> core_bk(ncores, 0);  // buckets out of each core
     const uint64_t nb = c >= 1 && c <= 31 ? (1ull << (c - 1)) : 0;
-    const uint64_t total_buckets = nb * windows;
+    // the buckets each window sends, in order (zk_core_readout): all, or
+    // with device aggregation k mod m < 2, m = 2^lm (the spread last
+    // window's m is 2^top_bits: zk_core_addr.svh agg_lm)
+    std::vector<std::vector<uint32_t>> sent(windows);
+    uint64_t total_buckets = 0;
+    for (uint32_t w = 0; w < windows; w++) {
+      uint32_t lm = 0;
+      if (o.agg_log_m) {
+        lm = std::min<uint32_t>(o.agg_log_m, c - 1);
+        if (w + 1 == windows && top_bits + 1 < c) lm = top_bits;
+      }
+      const uint64_t m = 1ull << lm;
+      for (uint64_t kk = 0; kk < nb; kk++)
+        if (lm == 0 || (kk & (m - 1)) < 2) sent[w].push_back((uint32_t)kk);
+      total_buckets += sent[w].size();
+    }
+    std::vector<uint64_t> core_w(ncores, 0), core_i(ncores, 0);  // window (of the core), place in it
     const int v64 = (vw + 63) / 64;
     uint64_t dg = 0, bk = 0;
     // the window-major digits received from the producer so far; a beat of
@@ -414,8 +435,17 @@ struct Sim final : Base {
         // core k sends its windows k, k + K, ... in order, each bucket in order
         uint32_t user = bits(top->m_bk_tuser, (int)(k * uwp), (int)uwp);
         uint64_t cb = core_bk[k]++;
-        uint32_t want_w = (uint32_t)(k + cores * (cb / nb)), want_k = (uint32_t)(cb % nb);
-        bool want_last = want_k == nb - 1;
+        uint32_t want_w = (uint32_t)(k + cores * core_w[k]);
+        if (want_w >= windows) {
+          err = "core " + std::to_string(k) + " sent more buckets than its windows have";
+          return -1;
+        }
+        uint32_t want_k = sent[want_w][core_i[k]];
+        bool want_last = ++core_i[k] == sent[want_w].size();
+        if (want_last) {
+          core_w[k]++;
+          core_i[k] = 0;
+        }
         bool last = (top->m_bk_tlast >> k) & 1;
         uint32_t kbits = cmax - 1;
         if (want_w >= windows || (user >> kbits) != want_w || (user & ((1u << kbits) - 1)) != want_k ||
@@ -485,6 +515,7 @@ void zk_sim_default_opts(zk_sim_opts* o) {
   o->seed = 1;
   o->max_cycles = 1ull << 32;
   o->cores = 1;
+  o->agg_log_m = 0;
 }
 
 zk_sim* zk_sim_new(int kind, const zk_sim_opts* o) {

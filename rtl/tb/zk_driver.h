@@ -31,6 +31,8 @@ typedef struct {
   uint64_t seed;           // for the random patterns above
   uint64_t max_cycles;     // give up (error) after this many cycles per MSM
   uint32_t cores;          // cores to use, 1..ncores (register CORES; default 1)
+  uint32_t agg_log_m;      // register AGG: 0 every bucket to the host (default); else
+                           // the device aggregates in groups of 2^agg_log_m buckets
 } zk_sim_opts;
 
 typedef struct {
@@ -63,7 +65,8 @@ void zk_sim_set_opts(zk_sim* s, const zk_sim_opts* o);
 int zk_sim_load_points(zk_sim* s, const uint64_t* words, size_t n);
 // One MSM over the loaded points: digits window-major (windows x n, signed),
 // buckets out window-major (windows x 2^(c-1) buckets, each ceil(value_bits /
-// 64) words). top_bits: the TOP register (the last window's digits lie in
+// 64) words; with agg_log_m only the partial sums the core sends, bucket k
+// with k mod m < 2 (zk_core_agg), are written, the rest left as they were). top_bits: the TOP register (the last window's digits lie in
 // [-2^top_bits, 2^top_bits] and are spread over its buckets, which then hold
 // copies for the caller to add up: zk_msm_core); 31 for none. Returns 0; 1 if the MSM ran but STATUS flags an input error
 // (bad digit, misplaced tlast, bad window size: stats->status says which);

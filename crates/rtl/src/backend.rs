@@ -13,8 +13,9 @@
 //! * [`RtlEngine`] is the way the core is meant to run, as a
 //!   `zkmsm::MsmEngine`: all windows of an MSM streamed back to back in one
 //!   run (a window's tail overlaps the next window's head), with the host's
-//!   plan, digits (`zkmsm::digits`), bucket aggregation and result
-//!   aggregation around it, and beside the simulated cycles the cycle
+//!   plan, digits (`zkmsm::digits`), bucket aggregation (on the host, or on
+//!   the device: [`RtlBackend::set_aggregation`], `crate::aggregate`) and
+//!   result aggregation around it, and beside the simulated cycles the cycle
 //!   model's for the same digits. `zkmsm msm --backend rtl` uses it. The
 //!   digits are streamed: a producer thread computes window w+1's digits
 //!   while the core takes window w ([`crate::machine::produce_digits`]).
@@ -22,6 +23,7 @@
 //! Points at infinity add nothing: their digits go to the core as zeros
 //! (the batched-affine core's point port has no infinity flag).
 
+use crate::aggregate::{default_log_m, sent as sent_by_core, window_log_m, window_sum};
 use crate::format::{
     aff_bucket_from_words, aff_point_len, bucket_from_words, point_words, push_aff_point, POINT_WORDS,
 };
@@ -133,6 +135,25 @@ pub struct RtlReport {
     pub windows: u32,
     /// Cores the MSM ran on.
     pub cores: u32,
+    /// log2 of the device aggregation's groups (0: buckets to the host).
+    pub agg_log_m: u32,
+    /// The cycle model's cycles from START to the last bucket out (the
+    /// core's CYCLES counter).
+    pub model_total_cycles: u64,
+    /// Buckets (or partial sums) the core sent.
+    pub sent: u64,
+}
+
+/// Where a window's bucket aggregation runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Aggregation {
+    /// The core sends every bucket; the host aggregates.
+    #[default]
+    Host,
+    /// The core reduces each window in groups of 2^`log_m` buckets
+    /// (`None`: `aggregate::default_log_m`) and sends two partial sums a
+    /// group.
+    Device(Option<u32>),
 }
 
 /// Where a backend leaves its last report; a clone reads the same slot.
@@ -230,12 +251,19 @@ pub struct RtlBackend<D: CoreDatapath> {
     device: Arc<Device>,
     last: ReportSlot,
     cores: u32,
+    aggregation: Aggregation,
     _d: PhantomData<D>,
 }
 
 impl<D: CoreDatapath> Clone for RtlBackend<D> {
     fn clone(&self) -> Self {
-        Self { device: self.device.clone(), last: self.last.clone(), cores: self.cores, _d: PhantomData }
+        Self {
+            device: self.device.clone(),
+            last: self.last.clone(),
+            cores: self.cores,
+            aggregation: self.aggregation,
+            _d: PhantomData,
+        }
     }
 }
 
@@ -272,7 +300,38 @@ impl<D: CoreDatapath> RtlBackend<D> {
                 D::point_len()
             )));
         }
-        Ok(Self { device, last: ReportSlot::default(), cores: 1, _d: PhantomData })
+        Ok(Self { device, last: ReportSlot::default(), cores: 1, aggregation: Aggregation::Host, _d: PhantomData })
+    }
+
+    /// Where whole MSMs ([`RtlEngine`]) aggregate their windows' buckets;
+    /// refused (one line) on a core whose adder cannot add two buckets (the
+    /// twisted Edwards core: mixed additions only) and for groups larger
+    /// than a window of the core.
+    pub fn set_aggregation(&mut self, a: Aggregation) -> Result<(), MsmError> {
+        if let Aggregation::Device(lm) = a {
+            if D::KIND == Kind::Te {
+                return Err(MsmError::Unsupported(
+                    "--rtl-aggregation device: the twisted Edwards core adds points to buckets only (no bucket + bucket \
+                     addition); use the batched-affine core (--rtl-adder affine) or host aggregation"
+                        .into(),
+                ));
+            }
+            if let Some(lm) = lm {
+                let max = self.device.params.cmax - 1;
+                if lm == 0 || lm > max {
+                    return Err(MsmError::Unsupported(format!(
+                        "--rtl-agg-log-m {lm}: groups of 2^1 to 2^{max} buckets (the core's windows hold 2^{max})"
+                    )));
+                }
+            }
+        }
+        self.aggregation = a;
+        Ok(())
+    }
+
+    /// Where bucket aggregation runs.
+    pub fn aggregation(&self) -> Aggregation {
+        self.aggregation
     }
 
     /// Run on `k` cores (window w on core w mod k); refused (one line) if
@@ -318,6 +377,7 @@ impl<D: CoreDatapath> RtlBackend<D> {
         plan: &Plan,
         windows: u32,
         top: Option<u32>,
+        agg_log_m: u32,
         chunks: impl Iterator<Item = Vec<i32>>,
     ) -> Result<Vec<Vec<D::Bucket>>, MsmError> {
         let p = &self.device.params;
@@ -349,7 +409,7 @@ impl<D: CoreDatapath> RtlBackend<D> {
         });
         let (words, stats) = {
             let mut dev = self.device.sim.lock().unwrap();
-            dev.0.set_opts(&Opts { cores: self.cores, ..self.device.opts });
+            dev.0.set_opts(&Opts { cores: self.cores, agg_log_m, ..self.device.opts });
             if dev.1 != points.owner {
                 dev.0.load_points(&points.words);
                 dev.1 = points.owner;
@@ -359,15 +419,24 @@ impl<D: CoreDatapath> RtlBackend<D> {
         let nb = plan.buckets;
         let per = words.len() / (nb * windows as usize).max(1);
         let mut out = Vec::with_capacity(windows as usize);
+        let mut sent = 0u64;
         for (w, ws) in words.chunks(nb * per).enumerate() {
+            // with device aggregation only the partial sums came back
+            let lm = window_log_m(agg_log_m, plan.c, top, w + 1 == windows as usize);
             let window = ws
                 .chunks(per)
                 .enumerate()
-                .map(|(k, b)| D::bucket(b).map_err(|e| MsmError::Unsupported(format!("window {w}, bucket {k}: {e}"))))
+                .map(|(k, b)| {
+                    if !sent_by_core(k, lm) {
+                        return Ok(D::Bucket::identity());
+                    }
+                    sent += 1;
+                    D::bucket(b).map_err(|e| MsmError::Unsupported(format!("window {w}, bucket {k}: {e}")))
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             out.push(window);
         }
-        if let (Some(tb), Some(last)) = (top, out.last_mut()) {
+        if let (Some(tb), Some(last), 0) = (top, out.last_mut(), agg_log_m) {
             // bucket k of the spread window is the sum of its copies k + j 2^tb
             let k = 1usize << tb;
             for i in k..nb {
@@ -380,10 +449,23 @@ impl<D: CoreDatapath> RtlBackend<D> {
         cfg.core.top_bits = Some(top.unwrap_or(31)); // 31: no spreading, as the TOP register
         cfg.core.cores = self.cores;
         cfg.core.fanout_depth = self.device.fanout_depth;
+        cfg.core.agg_log_m = agg_log_m;
         let src = StreamDigits { digits: &digits, n, windows: windows as usize, c: plan.c };
-        let model_cycles = cfg.run_stats_digits(&src).acc.cycles;
+        let model = cfg.run_stats_digits(&src);
+        let model_cycles = model.acc.cycles;
+        let model_total_cycles = model.acc.extra("total_cycles").unwrap_or(0.0) as u64;
         let additions = digits.iter().filter(|&&d| d != 0).count() as u64;
-        self.last.set(RtlReport { stats, model_cycles, additions, c: plan.c, windows, cores: self.cores });
+        self.last.set(RtlReport {
+            stats,
+            model_cycles,
+            additions,
+            c: plan.c,
+            windows,
+            cores: self.cores,
+            agg_log_m,
+            model_total_cycles,
+            sent,
+        });
         Ok(out)
     }
 }
@@ -413,7 +495,7 @@ impl<D: CoreDatapath> Backend<D::Curve> for RtlBackend<D> {
         let max = digits.iter().map(|d| d.unsigned_abs()).max().unwrap_or(0);
         let tb = (32 - max.saturating_sub(1).leading_zeros()).min(plan.c - 1);
         let top = (max > 0 && max <= 1 << tb && tb + 1 < plan.c).then_some(tb);
-        match self.run(points, plan, 1, top, std::iter::once(digits.to_vec())) {
+        match self.run(points, plan, 1, top, 0, std::iter::once(digits.to_vec())) {
             Ok(mut w) => w.pop().unwrap_or_else(|| vec![D::Bucket::identity(); plan.buckets]),
             Err(e) => panic!("rtl backend: {e}"),
         }
@@ -491,10 +573,18 @@ impl<D: CoreDatapath> MsmEngine<D::Curve> for RtlEngine<D> {
         // overlaps `timings.accumulation` (the run's wall time)
         let t = Instant::now();
         let top = spread_bits(&plan, scalar_bits::<D::Curve>());
+        let lm = match self.backend.aggregation {
+            Aggregation::Host => 0,
+            Aggregation::Device(Some(lm)) => lm,
+            Aggregation::Device(None) => {
+                let per_core = plan.windows.div_ceil(self.backend.cores);
+                default_log_m(n, plan.c, per_core, self.backend.params().hz)
+            }
+        };
         let (windows, per_window) = std::thread::scope(|s| {
             let (tx, rx) = std::sync::mpsc::sync_channel(n.div_ceil(DIGIT_CHUNK));
             let producer = s.spawn(move || produce_digits(scalars, &plan, DIGIT_CHUNK, &tx));
-            let windows = self.backend.run(&self.points, &plan, plan.windows, top, rx.into_iter());
+            let windows = self.backend.run(&self.points, &plan, plan.windows, top, lm, rx.into_iter());
             (windows, producer.join())
         });
         let per_window = per_window.map_err(|_| MsmError::Unsupported("the digit producer panicked".into()))?;
@@ -502,8 +592,18 @@ impl<D: CoreDatapath> MsmEngine<D::Curve> for RtlEngine<D> {
         timings.digits = per_window.iter().sum();
         timings.accumulation = t.elapsed();
         let t = Instant::now();
-        let sums: Vec<Xyzz<D::Curve>> =
-            windows.iter().map(|b| partitioned_sum::<D::Curve, _>(b, 1).to_xyzz()).collect();
+        let last = windows.len().saturating_sub(1);
+        let sums: Vec<Xyzz<D::Curve>> = windows
+            .iter()
+            .enumerate()
+            .map(|(w, b)| match lm {
+                0 => partitioned_sum::<D::Curve, _>(b, 1).to_xyzz(),
+                _ => {
+                    let wl = window_log_m(lm, plan.c, top, w == last);
+                    window_sum::<D::Curve, _>(b, wl, top.is_some() && w == last).to_xyzz()
+                }
+            })
+            .collect();
         timings.bucket_aggregation = t.elapsed();
         let t = Instant::now();
         let result = combine_windows(&sums, plan.c);

@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod aff;
+pub mod aggregate;
 pub mod format;
 pub mod machine;
 pub mod msm_file;

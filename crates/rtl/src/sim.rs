@@ -64,6 +64,10 @@ pub struct Opts {
     pub max_cycles: u64,
     /// Cores to use (register CORES), 1..=`Info::ncores`.
     pub cores: u32,
+    /// Register AGG: 0 sends every bucket to the host; otherwise the device
+    /// aggregates each window in groups of 2^`agg_log_m` buckets and sends
+    /// two partial sums per group (`zkmsm_rtl::aggregate`).
+    pub agg_log_m: u32,
 }
 
 impl Default for Opts {
@@ -76,6 +80,7 @@ impl Default for Opts {
             seed: 1,
             max_cycles: 1 << 34,
             cores: 1,
+            agg_log_m: 0,
         }
     }
 }

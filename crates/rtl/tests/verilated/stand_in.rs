@@ -299,3 +299,98 @@ fn produced_chunks_are_the_window_major_digits() {
     drop(rx);
     assert!(produce_digits(&scalars, &plan, 8, &tx).is_empty());
 }
+
+/// sum_k (k+1) B_k of every window, mod 2^32 (the spread last window folded).
+fn window_sums(case: &Case, buckets: &[u32]) -> Vec<u32> {
+    let nb = 1usize << (case.c - 1);
+    let mut b = buckets.to_vec();
+    fold(case, &mut b);
+    b.chunks(nb)
+        .map(|w| w.iter().enumerate().fold(0u32, |a, (k, &v)| a.wrapping_add(v.wrapping_mul(k as u32 + 1))))
+        .collect()
+}
+
+/// The host's part of a device-aggregated window, in integers
+/// (`zkmsm_rtl::aggregate::window_sum`'s formula).
+fn host_part(sent: &[u32], lm: u32, spread: bool) -> u32 {
+    let m = 1usize << lm;
+    let (mut total, mut weighted) = (0u32, 0u32);
+    for (g, grp) in sent.chunks(m).enumerate() {
+        total = total.wrapping_add(grp[0]).wrapping_add(if m >= 2 { grp[1] } else { 0 });
+        if !spread {
+            weighted = weighted.wrapping_add(grp[0].wrapping_mul(g as u32));
+        }
+    }
+    total.wrapping_add(weighted.wrapping_mul(m as u32))
+}
+
+/// Device aggregation (register AGG) on the stand-in: random MSMs, group
+/// sizes and core counts; every window's sum from the partial sums the core
+/// sent equals the sum of the buckets it accumulated, only the partial sums
+/// come back, and the RTL's cycles (accumulation and START to the last
+/// bucket out) are the model's.
+fn device_aggregation_matches_the_model(kind: Kind, seed: u64, cases: usize, max_n: usize) {
+    use zkmsm_rtl::aggregate::{sent, window_log_m};
+    let (mut sim, points, mut rng) = setup_kind(seed, kind);
+    let p = params(&sim);
+    let info = sim.info();
+    let (mut agg_cycles, mut host_cycles) = (0u64, 0u64);
+    for t in 0..cases {
+        let cs = case(&mut rng, p.cmax, max_n);
+        let lm = rng.gen_range(1..p.cmax);
+        let cores = rng.gen_range(1..=info.ncores);
+        let mem_latency = rng.gen_range(1..60);
+        let plan = Plan { c: cs.c, windows: cs.windows, buckets: 1 << (cs.c - 1) };
+        let nb = plan.buckets;
+        let want = window_sums(&cs, &expected(&cs, &points));
+        for agg in [lm, 0] {
+            sim.set_opts(&Opts { mem_latency, cores, agg_log_m: agg, ..Opts::default() });
+            let (words, st) = sim.run(cs.n, cs.c, cs.windows, cs.top, &cs.digits).unwrap();
+            let got: Vec<u32> = words.iter().map(|&w| w as u32).collect();
+            let what = format!("case {t}: n {} c {} windows {} top {:?} cores {cores} agg {agg}", cs.n, cs.c, cs.windows, cs.top);
+            let mut sums = Vec::new();
+            for w in 0..cs.windows as usize {
+                let last = w + 1 == cs.windows as usize;
+                let wl = window_log_m(agg, cs.c, cs.top, last);
+                if agg == 0 {
+                    sums.push(window_sums(&Case { windows: 1, top: cs.top.filter(|_| last), digits: vec![], ..cs }, &got[w * nb..][..nb])[0]);
+                } else {
+                    // what was not sent is left as it was: poison it
+                    let mut win = got[w * nb..][..nb].to_vec();
+                    win.iter_mut().enumerate().filter(|(k, _)| !sent(*k, wl)).for_each(|(_, v)| *v = 0xdead_beef);
+                    sums.push(host_part(&win, wl, cs.top.is_some() && last));
+                }
+            }
+            assert_eq!(sums, want, "{what}: window sums");
+            assert_eq!(st.issued, cs.digits.iter().filter(|&&d| d != 0).count() as u64, "{what}: issued");
+            let mut cfg = model_config(&p, &plan, 253, cs.n, mem_latency);
+            cfg.core.top_bits = Some(cs.top.unwrap_or(31));
+            cfg.core.cores = cores;
+            cfg.core.fanout_depth = info.fanout_depth;
+            cfg.core.agg_log_m = agg;
+            let src = StreamDigits { digits: &cs.digits, n: cs.n, windows: cs.windows as usize, c: cs.c };
+            let model = cfg.run_stats_digits(&src);
+            assert_eq!(st.acc_cycles, model.acc.cycles, "{what}: accumulation cycles");
+            assert_eq!(st.bubbles, model.acc.bubbles, "{what}: bubbles");
+            assert_eq!(st.cycles, model.acc.extra("total_cycles").unwrap() as u64, "{what}: START to the last bucket out");
+            if agg == 0 {
+                host_cycles += st.cycles;
+            } else {
+                agg_cycles += st.cycles;
+            }
+        }
+    }
+    println!("{cases} cases: {agg_cycles} cycles with device aggregation, {host_cycles} without; RTL = model in every case");
+}
+
+#[test]
+fn device_aggregation_on_the_stand_in() {
+    device_aggregation_matches_the_model(Kind::Int, 11, 150, 600);
+}
+
+/// The same at HZ = 2,002 (the lock table, requeueing): the aggregation's
+/// write-backs stay out of the lock table.
+#[test]
+fn device_aggregation_on_the_lock_table_core() {
+    device_aggregation_matches_the_model(Kind::IntLock, 12, 12, 300);
+}

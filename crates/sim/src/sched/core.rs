@@ -85,6 +85,12 @@ pub struct CoreSched {
     /// earlier one on its bucket) does not hold the queue for a whole
     /// hazard window.
     pub requeue: bool,
+    /// Bucket aggregation on the device (the RTL's AGG register,
+    /// rtl/src/zk_core_agg.sv): 0 sends every bucket to the host; otherwise
+    /// each window is reduced in its bank, in groups of 2^`agg_log_m`
+    /// buckets, by operations that take the scheduler's cycles
+    /// ([`AggSeq`]), and only two partial sums per group are read out.
+    pub agg_log_m: u32,
 }
 
 impl Default for CoreSched {
@@ -99,6 +105,7 @@ impl Default for CoreSched {
             cores: 1,
             fanout_depth: 0,
             requeue: false,
+            agg_log_m: 0,
         }
     }
 }
@@ -136,6 +143,101 @@ struct Geometry {
     spread: Option<u32>,
     cores: u32,
     requeue: bool,
+    /// log2 m of the device aggregation (0: off).
+    agg: u32,
+    /// Window size c.
+    c: u32,
+}
+
+impl Geometry {
+    /// log2 of the aggregation group of this core's window `w` (the RTL's
+    /// `agg_lm`): the spread last window's groups are its copies.
+    fn agg_lm(&self, global_w: u32) -> u32 {
+        match self.spread {
+            Some(tb) if global_w + 1 == self.nw => tb,
+            _ => self.agg.min(self.c - 1),
+        }
+    }
+}
+
+/// The device aggregation's sequencer (rtl/src/zk_core_agg.sv), register
+/// for register: per window a chain phase (m - 1 steps of G operations)
+/// and a tree phase (levels d = 1, 2, 4, .. < m - 1), each operation two
+/// cycles in which the scheduler decides nothing, each step followed by
+/// HZ + 1 cycles for its write-backs.
+#[derive(Clone, Copy, Debug, Default)]
+struct AggSeq {
+    /// 0 idle, 1 source read, 2 destination read, 3 waiting.
+    st: u8,
+    tree: bool,
+    s: u32,
+    g: u32,
+    p: u32,
+    lm: u32,
+    wait: u64,
+    /// Windows (of this core) aggregated.
+    win: u32,
+}
+
+impl AggSeq {
+    fn hold(&self) -> bool {
+        self.st == 1 || self.st == 2
+    }
+
+    /// The clock edge; `go`: the next window may start, `lm_w` its group.
+    fn edge(&mut self, go: bool, lm_w: u32, c: u32, hz: u64) {
+        let m = 1u64 << self.lm;
+        let groups = 1u64 << (c - 1 - self.lm);
+        let (s, p) = (self.s as u64, self.p as u64);
+        let g_last = self.g as u64 + 1 == groups;
+        let p_last = p + 3 * s > m.saturating_sub(2);
+        let step_last = g_last && (!self.tree || p_last);
+        let tree_next = if self.tree { 2 * s + 1 < m } else { m > 3 };
+        let prog_last = if self.tree { !tree_next } else { s + 1 == m && !tree_next };
+        match self.st {
+            0 if go => {
+                self.lm = lm_w;
+                if lm_w == 0 {
+                    self.win += 1;
+                } else {
+                    *self = Self { st: 1, tree: false, s: 1, g: 0, p: 0, ..*self };
+                }
+            }
+            0 => {}
+            1 => self.st = 2,
+            2 if step_last => {
+                self.st = 3;
+                self.wait = hz;
+            }
+            2 => {
+                self.st = 1;
+                if self.tree && !p_last {
+                    self.p += 2 * self.s;
+                } else {
+                    self.p = 0;
+                    self.g += 1;
+                }
+            }
+            _ if self.wait != 0 => self.wait -= 1,
+            _ if prog_last => {
+                self.st = 0;
+                self.win += 1;
+            }
+            _ => {
+                self.st = 1;
+                self.g = 0;
+                self.p = 0;
+                if !self.tree && s + 1 != m {
+                    self.s += 1;
+                } else if !self.tree {
+                    self.tree = true;
+                    self.s = 1;
+                } else {
+                    self.s <<= 1;
+                }
+            }
+        }
+    }
 }
 
 /// One core's registers (zk_msm_core), one clock edge per [`Lane::step`].
@@ -158,8 +260,10 @@ struct Lane<V> {
     clr_v: bool,
     clr_last: bool,
     clr_b: usize,
-    ro_p: VecDeque<bool>,
+    /// Reads in flight: (a read, its bucket is sent).
+    ro_p: VecDeque<(bool, bool)>,
     o_count: u32,
+    agg: AggSeq,
     pending: VecDeque<Pending>,
     writebacks: VecDeque<(u64, usize)>,
     last_read_out: u64,
@@ -187,8 +291,9 @@ impl<V: Clone> Lane<V> {
             clr_v: false,
             clr_last: false,
             clr_b: 0,
-            ro_p: VecDeque::from(vec![false; brl]),
+            ro_p: VecDeque::from(vec![(false, false); brl]),
             o_count: 0,
+            agg: AggSeq::default(),
             pending: VecDeque::with_capacity(g.cap),
             writebacks: VecDeque::new(),
             last_read_out: 0,
@@ -226,8 +331,10 @@ impl<V: Clone> Lane<V> {
         let in_bank = self.in_win as usize % g.ns;
         let in_gw = self.global(g, self.in_win);
         let acc_complete = in_fin && self.bk_out == [0; 4];
-        // ---- the decision (combinational in the RTL)
-        let s_ok = self.in_open && head_valid;
+        // ---- the decision (combinational in the RTL); none while the
+        // aggregation holds the scheduler
+        let hold = self.agg.hold();
+        let s_ok = self.in_open && head_valid && !hold;
         let s = if s_ok {
             bucket_of(digits.digit(self.in_cnt as usize, in_gw as usize))
                 .map(|(b, neg)| (place(in_gw, self.in_cnt, b), neg))
@@ -237,7 +344,7 @@ impl<V: Clone> Lane<V> {
         let s_skip = s_ok && s.is_none();
         let s_busy = s.is_some_and(|(b, _)| self.pipe.busy(slot(in_gw, b), t));
         let p = self.pending.front().copied();
-        let p_ready = p.is_some_and(|(_, w, b, _)| !self.pipe.busy(slot(w, b), t));
+        let p_ready = !hold && p.is_some_and(|(_, w, b, _)| !self.pipe.busy(slot(w, b), t));
         let p_first = p_ready
             && (!self.in_open
                 || ((p.unwrap().1 - self.k) / g.cores) as usize % g.ns != in_bank
@@ -246,7 +353,7 @@ impl<V: Clone> Lane<V> {
         let swap = s.is_some() && s_busy;
         let issue_p = p_ready && !issue_s;
         let push = swap && (self.pending.len() < g.cap || issue_p);
-        let requeue = g.requeue && p.is_some() && !p_ready && !push;
+        let requeue = g.requeue && !hold && p.is_some() && !p_ready && !push;
         let consume = s_skip || issue_s || push;
         // ---- counters
         let st = &mut self.st;
@@ -287,16 +394,29 @@ impl<V: Clone> Lane<V> {
         if self.writebacks.front().is_some_and(|&(c, _)| c == t) {
             wb_bank = self.writebacks.pop_front().map(|x| x.1);
         }
+        // ---- aggregation (combinational part)
+        let ag_b = self.agg.win as usize % g.ns;
+        let ag_go = g.agg != 0
+            && self.agg.st == 0
+            && self.agg.win != self.nw
+            && self.bk_busy[ag_b]
+            && self.bk_win[ag_b] == self.agg.win
+            && self.bk_indone[ag_b]
+            && self.bk_out[ag_b] == 0;
+        let ag_lm = g.agg_lm(self.global(g, self.agg.win));
         // ---- read-out (combinational part)
         let ro_b = self.ro_win as usize % g.ns;
-        let ro_start = !self.ro_act
+        let ro_lm = if g.agg == 0 { 0 } else { g.agg_lm(self.global(g, self.ro_win)) };
+        let ro_emit = ro_lm == 0 || (self.ro_k >> 1) & ((1 << (ro_lm - 1)) - 1) == 0;
+        let ro_start = (g.agg == 0 || self.agg.win != self.ro_win)
+            && !self.ro_act
             && !self.clr_v
             && self.ro_win != self.nw
             && self.bk_busy[ro_b]
             && self.bk_win[ro_b] == self.ro_win
             && self.bk_indone[ro_b]
             && self.bk_out[ro_b] == 0;
-        let inflight = self.ro_p.iter().filter(|&&x| x).count() as u32;
+        let inflight = self.ro_p.iter().filter(|x| x.0).count() as u32;
         let ro_rd = self.ro_act && inflight + self.o_count < g.ofd;
         let ro_done = self.clr_v && self.clr_last;
         if self.ro_win == self.nw && self.o_count == 0 && !self.ro_act && !self.clr_v && inflight == 0 {
@@ -350,9 +470,10 @@ impl<V: Clone> Lane<V> {
             self.ro_win += 1;
         }
         (self.clr_v, self.clr_last, self.clr_b) = (n_clr_v, n_clr_last, n_clr_b);
-        let arrive = self.ro_p.pop_back().unwrap();
-        self.ro_p.push_front(ro_rd);
-        self.o_count = self.o_count + arrive as u32 - (self.o_count > 0) as u32;
+        let (arrive, sent) = self.ro_p.pop_back().unwrap();
+        self.ro_p.push_front((ro_rd, ro_emit));
+        self.o_count = self.o_count + (arrive && sent) as u32 - (self.o_count > 0) as u32;
+        self.agg.edge(ag_go, ag_lm, g.c, g.hz);
         if issue_s || push {
             self.bk_out[in_bank] += 1;
         }
@@ -423,6 +544,8 @@ impl Scheduler for CoreSched {
             spread: self.top_bits.filter(|&tb| self.spread_top && tb + 1 < c),
             cores,
             requeue: self.requeue,
+            agg: self.agg_log_m,
+            c,
         };
         let mut lanes: Vec<Lane<D::V>> = (0..cores).map(|k| Lane::new(&g, k, m.depth, brl)).collect();
         let mut t = 0u64;

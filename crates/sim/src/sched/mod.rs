@@ -95,6 +95,11 @@ impl AccStats {
         }
         self.ops as f64 / self.slots as f64
     }
+
+    /// A scheduler-specific figure by name.
+    pub fn extra(&self, name: &str) -> Option<f64> {
+        self.extra.iter().find(|e| e.0 == name).map(|e| e.1)
+    }
 }
 
 /// One bucket-accumulation scheduler.
