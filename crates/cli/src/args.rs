@@ -100,8 +100,42 @@ pub enum BackendName {
 pub enum RtlAdder {
     /// The twisted Edwards core (BLS12-377 only: the curve needs a twisted Edwards form).
     Edwards,
-    /// The batched-affine core (any short-Weierstrass curve built: BLS12-381, BLS12-377).
+    /// The batched-affine core (any short-Weierstrass curve built: BLS12-381, BLS12-377, BN254).
     Affine,
+}
+
+/// Where the simulated core's windows are aggregated (`--backend rtl`).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RtlAggregation {
+    /// The core sends every bucket; the host sums them.
+    #[default]
+    Host,
+    /// The core reduces each window through its own adder and sends two partial sums per group of buckets (the batched-affine core).
+    Device,
+}
+
+/// The simulated core's options (`--backend rtl` only).
+#[derive(Args, Debug, Clone, Copy)]
+pub struct RtlArgs {
+    /// `--backend rtl`: cores on the point stream (window w on core w mod K), at most the simulated accelerator's NCORES.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub rtl_cores: u32,
+    /// `--backend rtl`: the core's adder (default: edwards on BLS12-377, affine on BLS12-381 and BN254).
+    #[arg(long, value_enum)]
+    pub rtl_adder: Option<RtlAdder>,
+    /// `--backend rtl`: where each window's buckets are summed.
+    #[arg(long, value_enum, default_value = "host")]
+    pub rtl_aggregation: RtlAggregation,
+    /// `--rtl-aggregation device`: groups of 2^M buckets (default: from the MSM's size; larger groups send fewer sums and take longer on the device).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=15))]
+    pub rtl_agg_log_m: Option<u32>,
+}
+
+impl RtlArgs {
+    /// Whether any option was given other than its default.
+    pub fn any(&self) -> bool {
+        self.rtl_cores != 1 || self.rtl_adder.is_some() || self.rtl_aggregation != RtlAggregation::Host || self.rtl_agg_log_m.is_some()
+    }
 }
 
 impl BackendName {
@@ -158,12 +192,8 @@ pub struct DemoArgs {
     /// Fixed-base mode: keep M shifted copies of the points (M times the point memory).
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub precompute: Option<u32>,
-    /// `--backend rtl`: cores on the point stream (window w on core w mod K), at most the simulated accelerator's NCORES.
-    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
-    pub rtl_cores: u32,
-    /// `--backend rtl`: the core's adder (default: edwards on BLS12-377, affine on BLS12-381).
-    #[arg(long, value_enum)]
-    pub rtl_adder: Option<RtlAdder>,
+    #[command(flatten)]
+    pub rtl: RtlArgs,
     /// Print a last line of JSON instead of the hex result.
     #[arg(long)]
     pub json: bool,
@@ -199,7 +229,7 @@ pub struct MsmArgs {
     #[arg(long, required_unless_present = "prepared")]
     pub points: Option<PathBuf>,
     /// Points already validated and converted by `zkmsm prepare` (mapped, not read); the file fixes the backend and precomputation.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["points", "point_format", "backend", "precompute", "check", "memory_budget", "rtl_cores", "rtl_adder"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["points", "point_format", "backend", "precompute", "check", "memory_budget", "rtl_cores", "rtl_adder", "rtl_aggregation", "rtl_agg_log_m"])]
     pub prepared: Option<PathBuf>,
     /// Scalars: 32-byte integers below r, little-endian unless `--scalar-endian big` (optionally with an 8-byte length prefix); `-`: standard input.
     #[arg(long)]
@@ -221,12 +251,8 @@ pub struct MsmArgs {
     /// The GLV endomorphism: MSM over P_i and phi(P_i) with half-size scalars (twice the point memory).
     #[arg(long, value_enum, default_value = "auto")]
     pub glv: GlvName,
-    /// `--backend rtl`: cores on the point stream (window w on core w mod K), at most the simulated accelerator's NCORES.
-    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
-    pub rtl_cores: u32,
-    /// `--backend rtl`: the core's adder (default: edwards on BLS12-377, affine on BLS12-381).
-    #[arg(long, value_enum)]
-    pub rtl_adder: Option<RtlAdder>,
+    #[command(flatten)]
+    pub rtl: RtlArgs,
     /// Timed runs after one warm-up; msm_ms is their median.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,

@@ -63,19 +63,12 @@ pub fn window_log_m(log_m: u32, c: u32, spread: Option<u32>, last: bool) -> u32 
     }
 }
 
-/// The group the host asks for by default: the largest m whose chain and
-/// tree (about m + lm steps of HZ + 2 cycles each, the latency a window's
-/// aggregation adds after its last addition) stay within 1/64 of the
-/// accumulation a core does for the MSM (`n` points times its `windows`),
-/// at least 2 and at most the window; the host's share then falls as the
-/// MSM grows (2G = 2^(c-lm) values a window).
+/// The group the host asks for by default
+/// (`zkmsm_sim::sched::core::CoreSched::default_agg_log_m`, the rule the
+/// timeline projects with): the host's share falls as the MSM grows (2G =
+/// 2^(c-lm) values a window).
 pub fn default_log_m(n: usize, c: u32, windows_per_core: u32, hz: u32) -> u32 {
-    let budget = (n as u64 * windows_per_core as u64) / 64;
-    let mut lm = 1;
-    while lm < c - 1 && ((1u64 << (lm + 1)) + lm as u64 + 1) * (hz as u64 + 2) <= budget {
-        lm += 1;
-    }
-    lm
+    zkmsm_sim::sched::core::CoreSched::default_agg_log_m(n, c, windows_per_core, hz)
 }
 
 /// Run the program on host values: what the core leaves in a window's
@@ -189,11 +182,7 @@ mod tests {
     }
 
     #[test]
-    fn default_group_grows_with_the_msm() {
-        assert_eq!(default_log_m(1 << 10, 11, 12, 2668), 1);
-        let big = default_log_m(1 << 24, 15, 5, 2668);
-        assert!((7..=9).contains(&big), "{big}");
-        assert_eq!(default_log_m(1 << 30, 10, 26, 76), 9);
+    fn window_groups_follow_the_register() {
         assert_eq!(window_log_m(5, 4, None, false), 3);
         assert_eq!(window_log_m(5, 13, Some(6), true), 6);
         assert_eq!(window_log_m(5, 13, Some(6), false), 5);

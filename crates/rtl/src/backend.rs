@@ -533,6 +533,11 @@ impl<D: CoreDatapath> RtlEngine<D> {
         self.backend.set_cores(k)
     }
 
+    /// Where bucket aggregation runs (see [`RtlBackend::set_aggregation`]).
+    pub fn set_aggregation(&mut self, a: Aggregation) -> Result<(), MsmError> {
+        self.backend.set_aggregation(a)
+    }
+
     /// The last MSM's counters and model cycles.
     pub fn last_report(&self) -> Option<RtlReport> {
         self.backend.last_report()

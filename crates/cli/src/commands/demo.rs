@@ -13,7 +13,7 @@ use zkmsm::io::result_hex;
 use zkmsm::{MsmBuilder, ScalarLimbs};
 
 pub fn demo<C: CliCurve>(a: &DemoArgs) -> Result<(), CliError> {
-    rtl::refuse_early::<C>(a.backend, a.precompute, a.rtl_cores, a.rtl_adder)?;
+    rtl::refuse_early::<C>(a.backend, a.precompute, &a.rtl)?;
     let n = 1usize << a.log_n;
     errln!("zkmsm demo: {} G1, n = 2^{} = {n}, seed {}", C::NAME, a.log_n, a.seed)?;
     let t = Instant::now();
@@ -31,7 +31,7 @@ pub fn demo<C: CliCurve>(a: &DemoArgs) -> Result<(), CliError> {
         }
         None => {
             rtl::no_precompute(a.precompute)?;
-            let (ctx, handle) = C::rtl_engine(known.points.clone(), a.window, a.rtl_cores, a.rtl_adder)?;
+            let (ctx, handle) = C::rtl_engine(known.points.clone(), a.window, &a.rtl)?;
             (ctx, Some(handle))
         }
     };

@@ -19,7 +19,7 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
         return super::msm_prepared::msm_prepared::<C>(a, file);
     };
     if a.memory_budget.is_none() {
-        rtl::refuse_early::<C>(a.backend, a.precompute, a.rtl_cores, a.rtl_adder)?;
+        rtl::refuse_early::<C>(a.backend, a.precompute, &a.rtl)?;
     }
     backend_for_curve::<C>(a.backend)?;
     if points_path.as_os_str() == "-" && a.scalars.as_os_str() == "-" {
@@ -81,9 +81,9 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
             rtl::no_precompute(a.precompute)?;
             no_glv(a, "--backend rtl runs the RTL core without GLV")?;
             let (ctx, points) = if a.check {
-                (C::rtl_engine(points.clone(), a.window, a.rtl_cores, a.rtl_adder), points)
+                (C::rtl_engine(points.clone(), a.window, &a.rtl), points)
             } else {
-                (C::rtl_engine(points, a.window, a.rtl_cores, a.rtl_adder), Vec::new())
+                (C::rtl_engine(points, a.window, &a.rtl), Vec::new())
             };
             let (ctx, handle) = ctx?;
             (ctx, points, Some(handle))
@@ -117,8 +117,8 @@ fn out_of_core<C: zkmsm::EngineCurve>(a: &MsmArgs, points: &Path, budget: usize)
     if a.precompute.is_some() {
         return refuse("--precompute keeps shifted copies of every point in memory, which the budget rules out");
     }
-    if a.rtl_cores != 1 || a.rtl_adder.is_some() {
-        return refuse("--rtl-cores and --rtl-adder apply to --backend rtl only, which runs in memory");
+    if a.rtl.any() {
+        return refuse("--rtl-cores, --rtl-adder and --rtl-aggregation apply to --backend rtl only, which runs in memory");
     }
     let opts = zkmsm::out_of_core::OutOfCoreOptions {
         format: a.point_format.map(Into::into),

@@ -4,7 +4,7 @@
 //! Edwards core on BLS12-377 (`--rtl-adder`). Built with `--features rtl`; without it the
 //! backend says in one line how to get it.
 
-use crate::args::{BackendName, RtlAdder};
+use crate::args::{BackendName, RtlAdder, RtlAggregation, RtlArgs};
 use crate::console::errln;
 use crate::error::CliError;
 use zkmsm::{Affine, Bls12_377, Bls12_381, Bn254, EngineCurve, MsmEngine, MsmError};
@@ -22,6 +22,15 @@ pub struct RtlCycles {
     pub cores: u32,
     /// The core's adder.
     pub adder: RtlAdder,
+    /// log2 of the device aggregation's groups (0: on the host).
+    pub agg_log_m: u32,
+    /// Cycles from START to the last bucket (or partial sum) out, and the
+    /// model's.
+    pub total: u64,
+    /// See `total`.
+    pub model_total: u64,
+    /// Buckets or partial sums the core sent.
+    pub sent: u64,
 }
 
 /// An engine on a simulated core and the handle that reads its counters.
@@ -43,6 +52,10 @@ impl RtlHandle {
             additions: r.additions,
             cores: r.cores,
             adder: self.adder,
+            agg_log_m: r.agg_log_m,
+            total: r.stats.cycles,
+            model_total: r.model_total_cycles,
+            sent: r.sent,
         });
         #[cfg(not(feature = "rtl"))]
         {
@@ -65,7 +78,7 @@ pub trait CliCurve: EngineCurve {
     fn rtl_engine_with(
         points: Vec<Affine<Self>>,
         window: Option<u32>,
-        cores: u32,
+        rtl: &RtlArgs,
         adder: RtlAdder,
     ) -> Result<RtlRun<Self>, CliError>;
 
@@ -81,15 +94,10 @@ pub trait CliCurve: EngineCurve {
     }
 
     /// An engine on the simulated core for already validated points.
-    fn rtl_engine(
-        points: Vec<Affine<Self>>,
-        window: Option<u32>,
-        cores: u32,
-        adder: Option<RtlAdder>,
-    ) -> Result<RtlRun<Self>, CliError> {
-        let adder = adder.unwrap_or(Self::DEFAULT_ADDER);
+    fn rtl_engine(points: Vec<Affine<Self>>, window: Option<u32>, rtl: &RtlArgs) -> Result<RtlRun<Self>, CliError> {
+        let adder = rtl.rtl_adder.unwrap_or(Self::DEFAULT_ADDER);
         Self::rtl_available(Some(adder))?;
-        Self::rtl_engine_with(points, window, cores, adder)
+        Self::rtl_engine_with(points, window, rtl, adder)
     }
 }
 
@@ -98,14 +106,18 @@ pub trait CliCurve: EngineCurve {
 fn engine<D: zkmsm_rtl::backend::CoreDatapath>(
     points: Vec<Affine<D::Curve>>,
     window: Option<u32>,
-    cores: u32,
+    rtl: &RtlArgs,
     adder: RtlAdder,
 ) -> Result<RtlRun<D::Curve>, CliError> {
-    use zkmsm_rtl::backend::{Device, RtlEngine};
+    use zkmsm_rtl::backend::{Aggregation, Device, RtlEngine};
     let device = Device::shared(D::KIND).map_err(MsmError::Unsupported)?;
     let mut engine = RtlEngine::<D>::new(points, zkmsm::Validation::AlreadyValidated, device)?;
     engine.set_window(window);
-    engine.set_cores(cores)?;
+    engine.set_cores(rtl.rtl_cores)?;
+    engine.set_aggregation(match rtl.rtl_aggregation {
+        RtlAggregation::Host => Aggregation::Host,
+        RtlAggregation::Device => Aggregation::Device(rtl.rtl_agg_log_m),
+    })?;
     let handle = RtlHandle { adder, slot: engine.backend().report_slot() };
     Ok((Box::new(engine), handle))
 }
@@ -126,18 +138,18 @@ impl CliCurve for Bls12_377 {
     fn rtl_engine_with(
         points: Vec<Affine<Self>>,
         window: Option<u32>,
-        cores: u32,
+        rtl: &RtlArgs,
         adder: RtlAdder,
     ) -> Result<RtlRun<Self>, CliError> {
         use zkmsm_rtl::backend::{AffineCore, Edwards377};
         match adder {
-            RtlAdder::Edwards => engine::<Edwards377>(points, window, cores, adder),
-            RtlAdder::Affine => engine::<AffineCore<Self>>(points, window, cores, adder),
+            RtlAdder::Edwards => engine::<Edwards377>(points, window, rtl, adder),
+            RtlAdder::Affine => engine::<AffineCore<Self>>(points, window, rtl, adder),
         }
     }
 
     #[cfg(not(feature = "rtl"))]
-    fn rtl_engine_with(_: Vec<Affine<Self>>, _: Option<u32>, _: u32, _: RtlAdder) -> Result<RtlRun<Self>, CliError> {
+    fn rtl_engine_with(_: Vec<Affine<Self>>, _: Option<u32>, _: &RtlArgs, _: RtlAdder) -> Result<RtlRun<Self>, CliError> {
         unbuilt()
     }
 }
@@ -168,17 +180,17 @@ macro_rules! affine_only {
             fn rtl_engine_with(
                 points: Vec<Affine<Self>>,
                 window: Option<u32>,
-                cores: u32,
+                rtl: &RtlArgs,
                 adder: RtlAdder,
             ) -> Result<RtlRun<Self>, CliError> {
-                engine::<zkmsm_rtl::backend::AffineCore<Self>>(points, window, cores, adder)
+                engine::<zkmsm_rtl::backend::AffineCore<Self>>(points, window, rtl, adder)
             }
 
             #[cfg(not(feature = "rtl"))]
             fn rtl_engine_with(
                 _: Vec<Affine<Self>>,
                 _: Option<u32>,
-                _: u32,
+                _: &RtlArgs,
                 _: RtlAdder,
             ) -> Result<RtlRun<Self>, CliError> {
                 unbuilt()
@@ -192,19 +204,27 @@ affine_only!(Bn254, "BN254");
 
 /// `--backend rtl` with what this build, curve or option cannot do: the
 /// one-line error, before the points are read or generated.
-pub fn refuse_early<C: CliCurve>(
-    backend: BackendName,
-    precompute: Option<u32>,
-    cores: u32,
-    adder: Option<RtlAdder>,
-) -> Result<(), CliError> {
+pub fn refuse_early<C: CliCurve>(backend: BackendName, precompute: Option<u32>, rtl: &RtlArgs) -> Result<(), CliError> {
     if backend != BackendName::Rtl {
-        if cores != 1 || adder.is_some() {
-            return Err(MsmError::Unsupported("--rtl-cores and --rtl-adder apply to --backend rtl only".into()).into());
+        if rtl.any() {
+            return Err(MsmError::Unsupported(
+                "--rtl-cores, --rtl-adder and --rtl-aggregation apply to --backend rtl only".into(),
+            )
+            .into());
         }
         return Ok(());
     }
-    C::rtl_available(adder)?;
+    C::rtl_available(rtl.rtl_adder)?;
+    let adder = rtl.rtl_adder.unwrap_or(C::DEFAULT_ADDER);
+    if rtl.rtl_aggregation == RtlAggregation::Device && adder == RtlAdder::Edwards {
+        return Err(MsmError::Unsupported(
+            "--rtl-aggregation device: the twisted Edwards core adds points to buckets only (no bucket + bucket addition); use --rtl-adder affine or host aggregation".into(),
+        )
+        .into());
+    }
+    if rtl.rtl_agg_log_m.is_some() && rtl.rtl_aggregation != RtlAggregation::Device {
+        return Err(MsmError::Unsupported("--rtl-agg-log-m applies to --rtl-aggregation device only".into()).into());
+    }
     no_precompute(precompute)
 }
 
@@ -232,6 +252,15 @@ pub fn report(handle: Option<&RtlHandle>) -> Result<Option<RtlCycles>, CliError>
         c.additions as f64 / c.rtl.max(1) as f64,
         c.model
     )?;
+    if c.agg_log_m > 0 {
+        errln!(
+            "  rtl: buckets aggregated on the device in groups of 2^{}: {} partial sums sent; {} cycles from START to the last (cycle model {})",
+            c.agg_log_m,
+            c.sent,
+            c.total,
+            c.model_total
+        )?;
+    }
     Ok(Some(c))
 }
 
@@ -247,5 +276,10 @@ pub fn add_json(j: &mut serde_json::Value, cycles: Option<&RtlCycles>) {
             RtlAdder::Affine => "affine",
         };
         m.insert("rtl_adder".into(), adder.into());
+        m.insert("rtl_aggregation".into(), if c.agg_log_m > 0 { "device" } else { "host" }.into());
+        m.insert("rtl_agg_log_m".into(), c.agg_log_m.into());
+        m.insert("rtl_sent".into(), c.sent.into());
+        m.insert("rtl_total_cycles".into(), c.total.into());
+        m.insert("model_total_cycles".into(), c.model_total.into());
     }
 }

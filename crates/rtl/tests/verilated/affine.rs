@@ -13,10 +13,10 @@
 //! `bash scripts/test.sh` builds) checks that it is refused in one line
 //! instead.
 
-use super::end_to_end::{check, order_minus, Case};
+use super::end_to_end::{check, check_with, order_minus, Case};
 use zkmsm::gen::{random_points, random_scalars};
 use zkmsm::{Affine, Bls12_377, Bls12_381, Bn254, EngineCurve, MsmCurve, ScalarLimbs};
-use zkmsm_rtl::backend::{AffineCore, AffineModel, Device};
+use zkmsm_rtl::backend::{AffineCore, AffineModel, Aggregation, Device};
 use zkmsm_rtl::sim::Kind;
 
 /// Whether the model is in this build; if not, that asking for it is an
@@ -182,5 +182,38 @@ fn affine_builds_report_their_configuration() {
     if aff377_built() {
         let hz377 = super::end_to_end::device::<AffineCore<Bls12_377>>().params().hz;
         assert_eq!(hz377, AFFINE_377_HZ, "timeline's AFFINE_377_HZ vs the RTL's LATENCY register");
+    }
+}
+
+/// Bucket aggregation on the device, through the batched-affine adder
+/// (bucket + bucket: equal buckets double, empty ones are skipped or
+/// taken over): repeated points, P and -P and equal scalars so that the
+/// program meets equal, opposite and empty buckets; the result equal to
+/// the CPU engine's, the cycles (accumulation, and START to the last
+/// partial sum out) equal to the model's. Groups of 4 (chain and tree) on
+/// BLS12-381, of 2 on the other curves (a window's aggregation is a few
+/// hazard windows of 2,000-2,700 cycles per step, slow to simulate).
+#[test]
+fn device_aggregation_equals_the_cpu_engine() {
+    fn case<C: MsmCurve>(seed: u64) -> (Vec<Affine<C>>, Vec<ScalarLimbs>) {
+        let mut points = random_points::<C>(77, seed).points;
+        let mut scalars = random_scalars::<C>(77, seed + 1);
+        for i in 0..20 {
+            points[40 + i] = points[i % 5]; // repeated points
+            scalars[40 + i] = scalars[i % 3]; // equal scalars: equal buckets
+        }
+        points[70] = points[0].neg(); // P and -P under one scalar
+        scalars[70] = scalars[0];
+        (points, scalars)
+    }
+    let (p, s) = case::<Bls12_381>(131);
+    check_with::<AffineCore<Bls12_381>>("device aggregation, m = 4", p, &s, None, 2, Aggregation::Device(Some(2)));
+    if built(Kind::AffBn254) {
+        let (p, s) = case::<Bn254>(141);
+        check_with::<AffineCore<Bn254>>("device aggregation, m = 2", p, &s, None, 2, Aggregation::Device(Some(1)));
+    }
+    if aff377_built() {
+        let (p, s) = case::<Bls12_377>(151);
+        check_with::<AffineCore<Bls12_377>>("device aggregation, m = 2", p, &s, None, 2, Aggregation::Device(Some(1)));
     }
 }

@@ -11,7 +11,7 @@
 use zkmsm::gen::{random_points, random_scalars};
 use zkmsm::reference::naive_msm;
 use zkmsm::{Affine, BackendChoice, Bls12_377, EngineCurve, MsmBuilder, MsmEngine, ScalarLimbs, SwCurve, Validation};
-use zkmsm_rtl::backend::{CoreDatapath, Device, Edwards377, RtlBackend, RtlEngine};
+use zkmsm_rtl::backend::{Aggregation, CoreDatapath, Device, Edwards377, RtlBackend, RtlEngine};
 
 type C = Bls12_377;
 type Te = Edwards377;
@@ -57,6 +57,23 @@ pub fn check<D: CoreDatapath>(
 where
     D::Curve: EngineCurve,
 {
+    check_with::<D>(name, points, scalars, window, cores, Aggregation::Host)
+}
+
+/// [`check`] with bucket aggregation on the host or the device; with the
+/// device's, also the cycles from START to the last partial sum out equal
+/// the model's, and only two partial sums a group came back.
+pub fn check_with<D: CoreDatapath>(
+    name: &str,
+    points: Vec<Affine<D::Curve>>,
+    scalars: &[ScalarLimbs],
+    window: Option<u32>,
+    cores: u32,
+    aggregation: Aggregation,
+) -> (u64, u64, u32)
+where
+    D::Curve: EngineCurve,
+{
     let want = cpu(&points, scalars);
     if points.len() <= 300 {
         assert_eq!(naive_msm(&points, scalars), want, "{name}: the CPU engine and the reference differ");
@@ -64,6 +81,7 @@ where
     let mut e = RtlEngine::<D>::new(points, Validation::Full, device::<D>()).unwrap();
     e.set_window(window);
     e.set_cores(cores).unwrap();
+    e.set_aggregation(aggregation).unwrap();
     let out = e.msm_report(scalars).unwrap();
     assert_eq!(out.result.to_affine(), want, "{name}: RTL core vs CPU engine");
     let Some(r) = e.last_report() else {
@@ -74,6 +92,18 @@ where
     assert_eq!(r.stats.status & 0xf0, 0, "{name}: the core flagged an input error (STATUS bits 4-7)");
     assert_eq!(r.cores, cores);
     assert_eq!(r.stats.acc_cycles, r.model_cycles, "{name}: RTL vs model accumulation cycles");
+    if let Aggregation::Device(lm) = aggregation {
+        assert_eq!(Some(r.agg_log_m), lm.or(Some(r.agg_log_m)), "{name}: the group asked for");
+        assert!(r.agg_log_m >= 1);
+        assert_eq!(r.stats.cycles, r.model_total_cycles, "{name}: RTL vs model cycles, START to the last sum out");
+        let nb = 1u64 << (r.c - 1);
+        let full = nb * r.windows as u64;
+        assert!(r.sent < full || r.agg_log_m == 1, "{name}: {} of {full} buckets came back", r.sent);
+        println!(
+            "{name}: device aggregation, groups of 2^{}: {} of {full} buckets sent, {} cycles START to done (model {})",
+            r.agg_log_m, r.sent, r.stats.cycles, r.model_total_cycles
+        );
+    }
     println!(
         "{} {} {name}: n {} c {} windows {} cores {cores}: {} additions, {} RTL cycles, {} model cycles, {} sim cycles in {:.1} s",
         <D::Curve as SwCurve>::NAME,

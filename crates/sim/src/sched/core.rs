@@ -120,6 +120,20 @@ impl CoreSched {
         }
     }
 
+    /// The device aggregation's group (log2 m) a host asks for by default:
+    /// the largest m whose program (about m + lm steps of HZ + 2 cycles,
+    /// the latency a window's aggregation adds after its last addition)
+    /// stays within 1/64 of the accumulation a core does for the MSM (`n`
+    /// points times its windows), at least 2 and at most the window.
+    pub fn default_agg_log_m(n: usize, c: u32, windows_per_core: u32, hz: u32) -> u32 {
+        let budget = (n as u64 * windows_per_core as u64) / 64;
+        let mut lm = 1;
+        while lm < c.saturating_sub(1) && ((1u64 << (lm + 1)) + lm as u64 + 1) * (hz as u64 + 2) <= budget {
+            lm += 1;
+        }
+        lm
+    }
+
     /// The last window's bucket width for `bits`-bit scalars under `plan`:
     /// its digits lie in [0, 2^tb] (Booth: no carry out of the top window).
     pub fn top_bits_for(plan: &zkmsm::Plan, bits: u32) -> u32 {
@@ -177,6 +191,27 @@ struct AggSeq {
     wait: u64,
     /// Windows (of this core) aggregated.
     win: u32,
+}
+
+/// One window's device aggregation on the core: (cycles the scheduler is
+/// held: two per addition, cycles from the window's start to its last
+/// write-back done), for 2^(c-1) = `buckets` buckets in groups of 2^`lm`
+/// at hazard window `hz` ([`AggSeq`] in closed form).
+pub fn agg_window_cycles(buckets: u64, lm: u32, hz: u64) -> (u64, u64) {
+    if lm == 0 {
+        return (0, 0);
+    }
+    let m = 1u64 << lm;
+    let groups = buckets >> lm;
+    let mut steps: Vec<u64> = vec![groups; m as usize - 1];
+    let mut d = 1;
+    while d + 1 < m {
+        // positions p = 0, 2d, .. with p + d <= m - 2
+        steps.push(groups * ((m - 2 - d) / (2 * d) + 1));
+        d *= 2;
+    }
+    let ops: u64 = steps.iter().sum();
+    (2 * ops, 1 + 2 * ops + steps.len() as u64 * (hz + 1))
 }
 
 impl AggSeq {
@@ -631,5 +666,34 @@ impl Scheduler for CoreSched {
             st.extra.push(("fanout_stalls", fanout_stalls as f64));
         }
         st
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The closed form against the sequencer run cycle by cycle.
+    #[test]
+    fn aggregation_cycles_in_closed_form_equal_the_sequencer() {
+        for (c, lm, hz) in [(2u32, 1u32, 5u64), (5, 2, 9), (7, 4, 26), (11, 3, 2668), (10, 9, 30), (16, 8, 100)] {
+            let mut a = AggSeq::default();
+            let (mut held, mut cycles) = (0u64, 0u64);
+            a.edge(true, lm, c, hz);
+            cycles += 1;
+            while a.win == 0 {
+                held += a.hold() as u64;
+                a.edge(false, lm, c, hz);
+                cycles += 1;
+            }
+            assert_eq!((held, cycles), agg_window_cycles(1 << (c - 1), lm, hz), "c {c} lm {lm} hz {hz}");
+        }
+    }
+
+    #[test]
+    fn default_group_grows_with_the_msm() {
+        assert_eq!(CoreSched::default_agg_log_m(1 << 10, 11, 12, 2668), 1);
+        assert_eq!(CoreSched::default_agg_log_m(1 << 24, 15, 5, 2668), 8);
+        assert_eq!(CoreSched::default_agg_log_m(1 << 30, 10, 26, 76), 9);
     }
 }

@@ -24,6 +24,7 @@ pub mod table;
 mod tests;
 
 use crate::model::ModelConfig;
+use crate::sched::core::agg_window_cycles;
 use device::DeviceProfile;
 use engine::{Gate, StageDef};
 
@@ -111,8 +112,16 @@ pub struct System {
     pub clock_mhz: Param,
     /// Windows onto units.
     pub layout: Layout,
-    /// Bucket aggregation on the device (else buckets go back to the host).
+    /// Bucket aggregation on the device by the model's aggregation program
+    /// (else buckets go back to the host).
     pub device_agg: bool,
+    /// zkmsm's core: bucket aggregation on the device in groups of
+    /// 2^`core_agg_log_m` (rtl/src/zk_core_agg.sv; 0: not used): each window
+    /// holds the scheduler two cycles per addition, the MSM's last window
+    /// adds its program's latency, 2G partial sums a window go back and the
+    /// host adds them (3G additions and lm doublings, counted as 1.5G + lm/2
+    /// of `host_bucket_s`, a running-sum step of two additions).
+    pub core_agg_log_m: u32,
     /// Result aggregation (Horner over windows) on the device.
     pub device_result_agg: bool,
     /// Digits one host thread makes per second (0: the device makes them).
@@ -282,16 +291,34 @@ pub fn simulate(sys: &System, prof: &DeviceProfile) -> Timeline {
                 _ => rate_time(scalar_bytes, sys.pcie_bps.value),
             };
             let mut dev_agg = 0.0;
+            let lm = sys.core_agg_log_m;
+            let groups = (prof.buckets >> lm.min(31)) as f64;
+            if lm > 0 {
+                let hz = sys.model.machine.depth as u64;
+                let (held, latency) = agg_window_cycles(prof.buckets as u64, lm, hz);
+                dev_agg += (w.div_ceil(agg_parallel) as u64 * held) as f64 / f;
+                if last {
+                    dev_agg += latency as f64 / f;
+                }
+            }
             if sys.device_agg {
                 dev_agg += (w.div_ceil(agg_parallel) as u64 * prof.agg_cycles_per_window) as f64 / f;
             }
             if sys.device_result_agg && last {
                 dev_agg += prof.result_agg_cycles as f64 / f;
             }
-            let back = if sys.device_agg { wf * sys.result_bytes.value } else { wf * buckets * sys.bucket_bytes.value };
+            let back = if sys.device_agg {
+                wf * sys.result_bytes.value
+            } else if lm > 0 {
+                wf * 2.0 * groups * sys.bucket_bytes.value
+            } else {
+                wf * buckets * sys.bucket_bytes.value
+            };
             let up = sys.pcie_latency_s.value + rate_time(back, sys.pcie_bps.value);
             let mut host = 0.0;
-            if !sys.device_agg {
+            if lm > 0 {
+                host += wf * (1.5 * groups + 0.5 * lm as f64) * sys.host_bucket_s.value / agg_threads;
+            } else if !sys.device_agg {
                 // Threads split a window's buckets into ranges (a running
                 // sum each, then one combination): parallel within a window.
                 host += wf * buckets * sys.host_bucket_s.value / agg_threads;

@@ -10,6 +10,7 @@ use super::anchors::{
 use super::device::DeviceProfile;
 use super::{simulate, Input, Layout, Param, System, Timeline};
 use crate::model::{AggKind, ScalarField, SchedKind};
+use crate::sched::core::CoreSched;
 
 /// The batched-affine adder's latency, `zk_dp_aff_lat` of rtl/src/zk_funcs.svh
 /// with the multiplier's latency on the curve's modulus (37 cycles on
@@ -79,8 +80,9 @@ pub struct ZkConfig {
     pub digit_threads: u32,
     /// Host threads aggregating buckets (unused with device aggregation).
     pub agg_threads: u32,
-    /// Bucket aggregation on the device (PriorMSM's partitioned program on
-    /// the core's pipeline) instead of the host.
+    /// Bucket aggregation on the device (the batched-affine core's
+    /// `zk_core_agg`, in groups of the host's default size:
+    /// `CoreSched::default_agg_log_m`) instead of the host.
     pub device_agg: bool,
     /// log2 of the points per MSM.
     pub log_n: u32,
@@ -119,8 +121,11 @@ pub fn system(z: &ZkConfig) -> System {
     model.core.cmax = z.c;
     model.core.cores = z.cores.max(1);
     model.core.fanout_depth = if z.cores > 1 { 4 } else { 0 };
-    model.agg = if z.device_agg { AggKind::Partitioned } else { AggKind::Host };
-    model.groups = 16;
+    model.agg = AggKind::Host; // the core's own program: `core_agg_log_m`
+    assert!(
+        !z.device_agg || z.affine.is_some(),
+        "device aggregation needs bucket + bucket additions: the batched-affine core"
+    );
     let (core, point_bytes, bucket_bytes) = if let Some(a) = z.affine {
         model.machine.depth = affine_hz(a.field, a.share);
         model.field = a.field;
@@ -132,6 +137,12 @@ pub fn system(z: &ZkConfig) -> System {
         (core_name(z), (144.0, "docs/RTL.md: one 144 B point per cycle"), (192.0, "docs/RTL.md: 192 B per bucket"))
     };
     let agg = if z.device_agg { "device" } else { "host" };
+    let windows_per_core = model.windows().div_ceil(z.cores.max(1) as usize) as u32;
+    let core_agg_log_m = if z.device_agg {
+        CoreSched::default_agg_log_m(1 << z.log_n, z.c, windows_per_core, model.machine.depth)
+    } else {
+        0
+    };
     System {
         name: format!(
             "zkmsm {core}, K = {}, c = {}, {} MHz, {} digit threads, {} aggregation, {} x 2^{}",
@@ -142,7 +153,8 @@ pub fn system(z: &ZkConfig) -> System {
         model,
         clock_mhz: Param::assumed(z.clock_mhz, "no timing closure yet"),
         layout: Layout::Passes { cores: z.cores.max(1) },
-        device_agg: z.device_agg,
+        device_agg: false,
+        core_agg_log_m,
         device_result_agg: false,
         host_digit_rate: digit_rate_here(),
         host_digit_threads: Param::assumed(z.digit_threads as f64, "a configuration choice"),
@@ -186,9 +198,6 @@ pub fn configs() -> Vec<ZkConfig> {
         let four = ZkConfig { cores: 4, c: 15, digit_threads: 5, ..b };
         v.push(four);
         v.push(ZkConfig { agg_threads: 4, ..four });
-        v.push(ZkConfig { device_agg: true, ..four });
-        v.push(ZkConfig { device_agg: true, clock_mhz: 300.0, digit_threads: 6, ..four });
-        v.push(ZkConfig { cores: 6, c: 16, digit_threads: 7, device_agg: true, ..b });
     }
     // the batched-affine core against ZPrize 2023's four 2^24 MSMs, on both
     // curves: three cores as built; three and four with three chains per
@@ -208,8 +217,15 @@ pub fn configs() -> Vec<ZkConfig> {
         v.push(aff);
         let shared = ZkConfig { affine: Some(AffineCore::shared(field, 3, 4096)), ..aff };
         v.push(shared);
-        v.push(ZkConfig { cores: 4, digit_threads: 5, ..shared });
+        let four = ZkConfig { cores: 4, digit_threads: 5, ..shared };
+        v.push(four);
         v.push(ZkConfig { cores: 4, digit_threads: 5, affine: Some(AffineCore::shared(field, 4, 8192)), ..aff });
+        // bucket aggregation on the device (zk_core_agg): four 2^24, and
+        // one 2^26 at c = 16 (17 windows: five passes of four cores)
+        v.push(ZkConfig { device_agg: true, ..four });
+        v.push(ZkConfig { device_agg: true, clock_mhz: 300.0, digit_threads: 6, ..four });
+        v.push(ZkConfig { device_agg: true, log_n: 26, msms: 1, ..four });
+        v.push(ZkConfig { device_agg: true, log_n: 26, msms: 1, clock_mhz: 300.0, digit_threads: 6, ..four });
     }
     v
 }
