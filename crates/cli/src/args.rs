@@ -134,7 +134,10 @@ pub struct RtlArgs {
 impl RtlArgs {
     /// Whether any option was given other than its default.
     pub fn any(&self) -> bool {
-        self.rtl_cores != 1 || self.rtl_adder.is_some() || self.rtl_aggregation != RtlAggregation::Host || self.rtl_agg_log_m.is_some()
+        self.rtl_cores != 1
+            || self.rtl_adder.is_some()
+            || self.rtl_aggregation != RtlAggregation::Host
+            || self.rtl_agg_log_m.is_some()
     }
 }
 

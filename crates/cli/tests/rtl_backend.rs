@@ -172,4 +172,49 @@ fn rtl_options_need_the_rtl_backend() {
     assert!(err.contains("--rtl-cores") && err.contains("--backend rtl"), "{err}");
     let err = one_line_error(&["demo", "--log-n", "3", "--backend", "xyzz", "--rtl-adder", "affine"]);
     assert!(err.contains("--rtl-adder") && err.contains("--backend rtl"), "{err}");
+    let err = one_line_error(&["demo", "--log-n", "3", "--backend", "xyzz", "--rtl-aggregation", "device"]);
+    assert!(err.contains("--rtl-aggregation") && err.contains("--backend rtl"), "{err}");
+}
+
+/// Device aggregation needs an adder that adds two buckets (not the twisted
+/// Edwards core's mixed addition), and a group size only with it: one line
+/// each, before any input is read.
+#[test]
+fn rtl_device_aggregation_options_are_checked_early() {
+    let feature = cfg!(feature = "rtl");
+    let missing = "/nonexistent/zkmsm-rtl-test/points.bin";
+    let args = ["msm", "--curve", "bls12-377", "--points", missing, "--scalars", missing, "--backend", "rtl"];
+    let err = one_line_error(&[&args[..], &["--rtl-aggregation", "device"]].concat());
+    assert!(!err.contains("nonexistent"), "{err}");
+    assert!(err.contains(if feature { "twisted Edwards core adds points" } else { "--features rtl" }), "{err}");
+    let err = one_line_error(&["demo", "--curve", "bn254", "--log-n", "3", "--backend", "rtl", "--rtl-agg-log-m", "3"]);
+    assert!(err.contains(if feature { "--rtl-agg-log-m applies" } else { "--features rtl" }), "{err}");
+    // (clap's range check: its error line, then its hint)
+    let out =
+        zkmsm(&["demo", "--log-n", "3", "--backend", "rtl", "--rtl-aggregation", "device", "--rtl-agg-log-m", "16"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).lines().next().unwrap().contains("16 is not in 1..=15"), "{}", stderr(&out));
+}
+
+/// The demo on BN254's batched-affine core with the buckets summed on the
+/// device (groups of 4): checked against the bucket-free reference, only
+/// the partial sums sent, the cycles from START to the last one out equal
+/// to the model's.
+#[cfg(feature = "rtl")]
+#[test]
+fn rtl_device_aggregation_demo_matches() {
+    if !zkmsm_rtl::sim::Kind::AffBn254.built() {
+        return;
+    }
+    let args = ["demo", "--curve", "bn254", "--log-n", "6", "--backend", "rtl", "--rtl-cores", "2"];
+    let out = zkmsm(&[&args[..], &["--rtl-aggregation", "device", "--rtl-agg-log-m", "2", "--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let j: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().last().unwrap()).unwrap();
+    assert_eq!(j["check"], true);
+    assert_eq!(j["rtl_aggregation"], "device");
+    assert_eq!(j["rtl_agg_log_m"], 2);
+    assert_eq!(j["rtl_cycles"], j["model_cycles"]);
+    assert_eq!(j["rtl_total_cycles"], j["model_total_cycles"]);
+    assert!(stderr(&out).contains("aggregated on the device in groups of 2^2"), "{}", stderr(&out));
 }

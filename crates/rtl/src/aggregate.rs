@@ -118,7 +118,7 @@ mod tests {
         let g = Bls12_381::generator();
         (0..n as u64)
             .map(|i| match (i * 7 + seed) % 5 {
-                0 => Xyzz::identity(), // empty buckets
+                0 => Xyzz::identity(),          // empty buckets
                 1 => g.mul_bigint(&[seed + 1]), // equal buckets (doublings in the program)
                 _ => g.mul_bigint(&[i * i + seed * 13 + 3]),
             })

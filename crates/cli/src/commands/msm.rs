@@ -118,7 +118,9 @@ fn out_of_core<C: zkmsm::EngineCurve>(a: &MsmArgs, points: &Path, budget: usize)
         return refuse("--precompute keeps shifted copies of every point in memory, which the budget rules out");
     }
     if a.rtl.any() {
-        return refuse("--rtl-cores, --rtl-adder and --rtl-aggregation apply to --backend rtl only, which runs in memory");
+        return refuse(
+            "--rtl-cores, --rtl-adder and --rtl-aggregation apply to --backend rtl only, which runs in memory",
+        );
     }
     let opts = zkmsm::out_of_core::OutOfCoreOptions {
         format: a.point_format.map(Into::into),

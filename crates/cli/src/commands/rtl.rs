@@ -149,7 +149,12 @@ impl CliCurve for Bls12_377 {
     }
 
     #[cfg(not(feature = "rtl"))]
-    fn rtl_engine_with(_: Vec<Affine<Self>>, _: Option<u32>, _: &RtlArgs, _: RtlAdder) -> Result<RtlRun<Self>, CliError> {
+    fn rtl_engine_with(
+        _: Vec<Affine<Self>>,
+        _: Option<u32>,
+        _: &RtlArgs,
+        _: RtlAdder,
+    ) -> Result<RtlRun<Self>, CliError> {
         unbuilt()
     }
 }

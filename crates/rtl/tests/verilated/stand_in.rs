@@ -347,13 +347,21 @@ fn device_aggregation_matches_the_model(kind: Kind, seed: u64, cases: usize, max
             sim.set_opts(&Opts { mem_latency, cores, agg_log_m: agg, ..Opts::default() });
             let (words, st) = sim.run(cs.n, cs.c, cs.windows, cs.top, &cs.digits).unwrap();
             let got: Vec<u32> = words.iter().map(|&w| w as u32).collect();
-            let what = format!("case {t}: n {} c {} windows {} top {:?} cores {cores} agg {agg}", cs.n, cs.c, cs.windows, cs.top);
+            let what = format!(
+                "case {t}: n {} c {} windows {} top {:?} cores {cores} agg {agg}",
+                cs.n, cs.c, cs.windows, cs.top
+            );
             let mut sums = Vec::new();
             for w in 0..cs.windows as usize {
                 let last = w + 1 == cs.windows as usize;
                 let wl = window_log_m(agg, cs.c, cs.top, last);
                 if agg == 0 {
-                    sums.push(window_sums(&Case { windows: 1, top: cs.top.filter(|_| last), digits: vec![], ..cs }, &got[w * nb..][..nb])[0]);
+                    sums.push(
+                        window_sums(
+                            &Case { windows: 1, top: cs.top.filter(|_| last), digits: vec![], ..cs },
+                            &got[w * nb..][..nb],
+                        )[0],
+                    );
                 } else {
                     // what was not sent is left as it was: poison it
                     let mut win = got[w * nb..][..nb].to_vec();
@@ -372,7 +380,11 @@ fn device_aggregation_matches_the_model(kind: Kind, seed: u64, cases: usize, max
             let model = cfg.run_stats_digits(&src);
             assert_eq!(st.acc_cycles, model.acc.cycles, "{what}: accumulation cycles");
             assert_eq!(st.bubbles, model.acc.bubbles, "{what}: bubbles");
-            assert_eq!(st.cycles, model.acc.extra("total_cycles").unwrap() as u64, "{what}: START to the last bucket out");
+            assert_eq!(
+                st.cycles,
+                model.acc.extra("total_cycles").unwrap() as u64,
+                "{what}: START to the last bucket out"
+            );
             if agg == 0 {
                 host_cycles += st.cycles;
             } else {
@@ -380,7 +392,9 @@ fn device_aggregation_matches_the_model(kind: Kind, seed: u64, cases: usize, max
             }
         }
     }
-    println!("{cases} cases: {agg_cycles} cycles with device aggregation, {host_cycles} without; RTL = model in every case");
+    println!(
+        "{cases} cases: {agg_cycles} cycles with device aggregation, {host_cycles} without; RTL = model in every case"
+    );
 }
 
 #[test]

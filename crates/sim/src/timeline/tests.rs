@@ -160,7 +160,13 @@ fn device_aggregation_leaves_the_host_little() {
         let t = super::project::project(z);
         let dev = t.busy("device accumulation") + t.busy("device aggregation");
         let host = t.busy("host aggregation");
-        println!("{}: host {:.2} ms, device {:.1} ms ({:.2}%)", super::project::system(z).name, 1e3 * host, 1e3 * dev, 100.0 * host / dev);
+        println!(
+            "{}: host {:.2} ms, device {:.1} ms ({:.2}%)",
+            super::project::system(z).name,
+            1e3 * host,
+            1e3 * dev,
+            100.0 * host / dev
+        );
         assert!(host <= 0.1 * dev, "{z:?}: host {host} s against device {dev} s");
     }
 }
