@@ -151,10 +151,11 @@ module zk_msm_core #(
   logic [WW-1:0] w_q;
   logic [4:0] tb_q;
   logic [4:0] agg_q;  // log2 m of the device aggregation, 0: off
-  logic [IW:0] nbk;  // buckets per window, 2^(c-1)
-  logic two;  // c = CMAX: two slots of two banks
-  assign nbk = (IW + 1)'(1) << (c_q - 5'd1);
-  assign two = c_q == 5'(CMAX);
+  // buckets per window 2^(c-1), and c = CMAX (two slots of two banks):
+  // registers set with c at start, so the shift is off the scheduler's
+  // decision path (docs/RTL.md, "Static timing")
+  logic [IW:0] nbk;
+  logic two;
   assign ready = st == ST_IDLE;
   logic start_go;  // start is taken in ST_IDLE only
   assign start_go = start && st == ST_IDLE;
@@ -494,6 +495,8 @@ module zk_msm_core #(
       st <= ST_CLEAR;
       n_q <= '0;
       c_q <= 5'd1;
+      nbk <= (IW + 1)'(1);
+      two <= CMAX == 1;
       w_q <= '0;
       agg_q <= '0;
       in_win <= '0;
@@ -522,10 +525,14 @@ module zk_msm_core #(
           if (cfg_c == 5'd0 || cfg_c > 5'(CMAX)) begin
             // no such window size: run no window, flag it
             c_q <= 5'd1;
+            nbk <= (IW + 1)'(1);
+            two <= CMAX == 1;
             w_q <= '0;
             errors[2] <= 1'b1;
           end else begin
             c_q <= cfg_c;
+            nbk <= (IW + 1)'(1) << (cfg_c - 5'd1);
+            two <= cfg_c == 5'(CMAX);
           end
         end
         default: begin  // ST_RUN
