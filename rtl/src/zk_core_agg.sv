@@ -16,11 +16,14 @@
 // spread last window (zk_msm_core) a group is one copy, m = 2^tb, and the
 // host drops the g m S_g term: every copy carries the weights 1 .. 2^tb.
 //
-// An operation takes two cycles of the scheduler's slot (`hold`: the
-// scheduler decides nothing then): its source bucket is read in the first,
-// its destination in the second (the bank has one read port), and both go
-// to the adder as (bucket, point) with a tag bit that keeps the write-back
-// away from the scheduler's lock table and counts. A source at infinity
+// An operation reads its source bucket in one cycle and its destination in
+// the next (the bank has one read port; the reads go through the bank
+// memory's own aggregation port, zk_core_buckets), and both go to the adder
+// as (bucket, point) with a tag bit that keeps the write-back away from the
+// scheduler's lock table and counts. The adder takes one operation a cycle:
+// the destination's read holds the scheduler (`hold`: it decides nothing in
+// that cycle), so the operation has the adder's slot; the source's read
+// costs the scheduler nothing. A source at infinity
 // (affine buckets, DP = 2) makes no operation (a bubble for the adder).
 // Operations of one step are independent; the next step starts HZ + 1
 // cycles after the last one's decision (every write-back done), so the
@@ -56,10 +59,9 @@ module zk_core_agg #(
     input  logic [       3:0] bk_indone,
     input  logic [       3:0] bk_idle,
     output logic              hold,     // this cycle's decision is the aggregation's
-    output logic              rv,       // a bucket read (the accumulation port)
+    output logic              rv,       // a bucket read (the aggregation port)
     output logic [  CMAX-1:0] ra,
-    output logic              ret,      // a read of ours returns on q this cycle
-    output logic [       1:0] rbank,    // from this bank
+    output logic [       1:0] rbank,    // the bank of the read returning on q now
     input  logic [    VW-1:0] q,
     output logic              dv,       // an addition into the adder
     output logic [  CMAX-1:0] da,
@@ -118,7 +120,7 @@ module zk_core_agg #(
   assign tree_next = tree ? ({1'b0, s, 1'b0} < {1'b0, m} - 1'b1) : (m > 3);
   assign prog_last = tree ? !tree_next : ({1'b0, s} == m - 1'b1 && !tree_next);
 
-  assign hold = st == S_SRC || st == S_DST;
+  assign hold = st == S_DST;
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -183,6 +185,7 @@ module zk_core_agg #(
 
   // the reads return BRL cycles later: first the source (kept), then the
   // destination, beside which the addition enters the adder
+  logic ret;  // a read returns on q this cycle
   logic r_dst;  // the read returning now is a destination's
   logic [AW-1:0] r_a;
   logic r_isdst;  // the read of this cycle is a destination's

@@ -4,10 +4,12 @@
 // {bank, offset} (zk_core_addr.svh). Each word carries a valid bit: clear,
 // the bucket holds the identity IDENT.
 //
-// Two users share the banks, and the core keeps them on different banks in
-// any cycle (the window slots): the accumulation (read of an issued
-// operation's bucket, write-back of the datapath's result) and the read-out
-// (read of a bucket, then its clear-write one cycle later). After reset
+// Three users share the banks, and the core keeps them on different banks
+// in any cycle (the window slots): the accumulation (read of an issued
+// operation's bucket, write-back of the datapath's result), the read-out
+// (read of a bucket, then its clear-write one cycle later) and the device
+// aggregation (zk_core_agg: reads of a window whose accumulation is done;
+// its additions write back through the accumulation's port). After reset
 // `sweep` (the core's ST_CLEAR) clears every word, one offset of all four
 // banks per cycle; sweep_last marks the sweep's last cycle.
 //
@@ -39,7 +41,12 @@ module zk_core_buckets #(
     input  logic            clr_we,
     input  logic [CMAX-1:0] clr_a,
     input  logic [     1:0] ro_rbank,
-    output logic [  VW-1:0] ro_q
+    output logic [  VW-1:0] ro_q,
+    // aggregation
+    input  logic            ag_re,
+    input  logic [CMAX-1:0] ag_a,
+    input  logic [     1:0] ag_rbank,
+    output logic [  VW-1:0] ag_q
 );
   localparam integer AW = CMAX;
   localparam integer OFW = CMAX - 2;
@@ -54,14 +61,15 @@ module zk_core_buckets #(
   genvar gb;
   generate
     for (gb = 0; gb < 4; gb++) begin : g_bank
-      logic acc_rd, acc_wr, m_we, m_re;
+      logic acc_rd, ag_rd, acc_wr, m_we, m_re;
       logic [OFW-1:0] m_wa, m_ra;
       logic [VW:0] m_wd;
       assign acc_rd = acc_re && acc_ra[AW-1:AW-2] == gb;
+      assign ag_rd = ag_re && ag_a[AW-1:AW-2] == gb;
       assign acc_wr = wb_we && wb_a[AW-1:AW-2] == gb;
       always_comb begin
-        m_re = acc_rd || (ro_re && ro_a[AW-1:AW-2] == gb);
-        m_ra = acc_rd ? acc_ra[OFW-1:0] : ro_a[OFW-1:0];
+        m_re = acc_rd || ag_rd || (ro_re && ro_a[AW-1:AW-2] == gb);
+        m_ra = acc_rd ? acc_ra[OFW-1:0] : ag_rd ? ag_a[OFW-1:0] : ro_a[OFW-1:0];
         m_we = sweep || acc_wr || (clr_we && clr_a[AW-1:AW-2] == gb);
         m_wa = sweep ? sweep_k : acc_wr ? wb_a[OFW-1:0] : clr_a[OFW-1:0];
         m_wd = (acc_wr && !sweep) ? {1'b1, wb_d} : '0;
@@ -82,9 +90,11 @@ module zk_core_buckets #(
     end
   endgenerate
 
-  logic [VW:0] acc_w, ro_w;
+  logic [VW:0] acc_w, ro_w, ag_w;
   assign acc_w = m_rd[acc_rbank];
   assign ro_w = m_rd[ro_rbank];
+  assign ag_w = m_rd[ag_rbank];
   assign acc_q = acc_w[VW] ? acc_w[VW-1:0] : IDENT;
   assign ro_q = ro_w[VW] ? ro_w[VW-1:0] : IDENT;
+  assign ag_q = ag_w[VW] ? ag_w[VW-1:0] : IDENT;
 endmodule

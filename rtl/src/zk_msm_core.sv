@@ -186,7 +186,7 @@ module zk_msm_core #(
   assign acc_complete = in_fin && bk_idle == 4'hf;
 
   // device aggregation (zk_core_agg, below; tied off with AGG = 0)
-  logic ag_hold, ag_rv, ag_ret, ag_dv, wb_agg;
+  logic ag_hold, ag_rv, ag_dv, wb_agg;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [AW-1:0] ag_ra, ag_da;
   /* verilator lint_on UNUSEDSIGNAL */
@@ -276,7 +276,7 @@ module zk_msm_core #(
   // ------------------------------------------------------------- bucket memory
   logic wb_v;
   logic [AW-1:0] wb_a;
-  logic [VW-1:0] wb_value, d_bucket, ro_value;
+  logic [VW-1:0] wb_value, d_bucket, ro_value, ag_value, x_bucket;
   logic [1:0] wb_slot;
   assign wb_slot = slot_of_addr(wb_a, two);
   logic ro_rd, clr_v, ro_done, ro_fin;
@@ -297,19 +297,23 @@ module zk_msm_core #(
       .rst(rst),
       .sweep(st == ST_CLEAR),
       .sweep_last(sweep_last),
-      .acc_re(i_v || ag_rv),
-      .acc_ra(ag_rv ? ag_ra : i_a),
+      .acc_re(i_v),
+      .acc_ra(i_a),
       .wb_we(wb_v),
       .wb_a(wb_a),
       .wb_d(wb_value),
-      .acc_rbank(ag_ret ? ag_rbank : d_a[AW-1:AW-2]),
+      .acc_rbank(d_a[AW-1:AW-2]),
       .acc_q(d_bucket),
       .ro_re(ro_rd),
       .ro_a(ro_a),
       .clr_we(clr_v),
       .clr_a(clr_a),
       .ro_rbank(ro_rbank),
-      .ro_q(ro_value)
+      .ro_q(ro_value),
+      .ag_re(ag_rv),
+      .ag_a(ag_ra),
+      .ag_rbank(ag_rbank),
+      .ag_q(ag_value)
   );
 
   // ------------------------------------------------------------- aggregation
@@ -341,16 +345,15 @@ module zk_msm_core #(
           .hold(ag_hold),
           .rv(ag_rv),
           .ra(ag_ra),
-          .ret(ag_ret),
           .rbank(ag_rbank),
-          .q(d_bucket),
+          .q(ag_value),
           .dv(ag_dv),
           .da(ag_da),
           .dpoint(ag_point),
           .ag_win(ag_win)
       );
     end else begin : g_no_agg
-      assign {ag_hold, ag_rv, ag_ret, ag_dv} = '0;
+      assign {ag_hold, ag_rv, ag_dv} = '0;
       assign {ag_ra, ag_da, ag_rbank, ag_point, ag_win} = '0;
     end
   endgenerate
@@ -363,6 +366,7 @@ module zk_msm_core #(
   assign x_v = d_v || ag_dv;
   assign x_sub = d_sub && !ag_dv;
   assign x_point = ag_dv ? ag_point : d_point;
+  assign x_bucket = ag_dv ? ag_value : d_bucket;
   generate
     if (AGG != 0) begin : g_tag_agg
       assign x_tag = ag_dv ? {2'b10, ag_da} : {1'b0, d_par, d_a};
@@ -393,7 +397,7 @@ module zk_msm_core #(
           .in_valid(x_v),
           .in_sub(x_sub),
           .in_tag(x_tag),
-          .bucket(d_bucket),
+          .bucket(x_bucket),
           .point(x_point),
           .out_valid(wb_v),
           .out_tag(wb_tag),
@@ -418,7 +422,7 @@ module zk_msm_core #(
           .in_valid(x_v),
           .in_sub(x_sub),
           .in_tag(x_tag),
-          .bucket(d_bucket),
+          .bucket(x_bucket),
           .point(x_point),
           .out_valid(wb_v),
           .out_tag(wb_tag),
@@ -439,7 +443,7 @@ module zk_msm_core #(
           .in_valid(x_v),
           .in_sub(x_sub),
           .in_tag(x_tag),
-          .bucket(d_bucket),
+          .bucket(x_bucket),
           .point(x_point),
           .out_valid(wb_v),
           .out_tag(wb_tag),

@@ -100,6 +100,10 @@ pub struct SimArgs {
     /// Core: requeue a blocked pending head (the RTL's RQ = 1).
     #[arg(long)]
     pub requeue: bool,
+    /// Core: bucket aggregation on the device in groups of 2^M buckets (the
+    /// RTL's AGG register; 0: buckets to the host).
+    #[arg(long, value_name = "M")]
+    pub core_agg_log_m: Option<u32>,
     /// Core: cores on one point stream (window w on core w mod K; the
     /// RTL's NCORES > 1 top, fan-out FIFOs of --fanout-depth beats).
     #[arg(long)]

@@ -73,6 +73,12 @@ impl SimArgs {
         }
         c.core.spread_top = !self.no_spread_top;
         c.core.requeue = self.requeue;
+        if let Some(v) = self.core_agg_log_m {
+            if v > 19 {
+                return Err(SimError::arg("--core-agg-log-m", v, "must be in 0..=19 (at most c - 1 is used)"));
+            }
+            c.core.agg_log_m = v;
+        }
         if let Some(k) = self.cores {
             if !(1..=MAX_CORES).contains(&k) {
                 return Err(SimError::arg("--cores", k, format!("must be in 1..={MAX_CORES}")));

@@ -88,7 +88,7 @@ pub struct CoreSched {
     /// Bucket aggregation on the device (the RTL's AGG register,
     /// rtl/src/zk_core_agg.sv): 0 sends every bucket to the host; otherwise
     /// each window is reduced in its bank, in groups of 2^`agg_log_m`
-    /// buckets, by operations that take the scheduler's cycles
+    /// buckets, by additions that take the adder's slot from the scheduler
     /// ([`AggSeq`]), and only two partial sums per group are read out.
     pub agg_log_m: u32,
 }
@@ -177,8 +177,9 @@ impl Geometry {
 /// The device aggregation's sequencer (rtl/src/zk_core_agg.sv), register
 /// for register: per window a chain phase (m - 1 steps of G operations)
 /// and a tree phase (levels d = 1, 2, 4, .. < m - 1), each operation two
-/// cycles in which the scheduler decides nothing, each step followed by
-/// HZ + 1 cycles for its write-backs.
+/// cycles (source read, destination read; the scheduler decides nothing in
+/// the second: the operation takes the adder's slot), each step followed
+/// by HZ + 1 cycles for its write-backs.
 #[derive(Clone, Copy, Debug, Default)]
 struct AggSeq {
     /// 0 idle, 1 source read, 2 destination read, 3 waiting.
@@ -194,7 +195,7 @@ struct AggSeq {
 }
 
 /// One window's device aggregation on the core: (cycles the scheduler is
-/// held: two per addition, cycles from the window's start to its last
+/// held: one per addition, cycles from the window's start to its last
 /// write-back done), for 2^(c-1) = `buckets` buckets in groups of 2^`lm`
 /// at hazard window `hz` ([`AggSeq`] in closed form).
 pub fn agg_window_cycles(buckets: u64, lm: u32, hz: u64) -> (u64, u64) {
@@ -211,12 +212,12 @@ pub fn agg_window_cycles(buckets: u64, lm: u32, hz: u64) -> (u64, u64) {
         d *= 2;
     }
     let ops: u64 = steps.iter().sum();
-    (2 * ops, 1 + 2 * ops + steps.len() as u64 * (hz + 1))
+    (ops, 1 + 2 * ops + steps.len() as u64 * (hz + 1))
 }
 
 impl AggSeq {
     fn hold(&self) -> bool {
-        self.st == 1 || self.st == 2
+        self.st == 2
     }
 
     /// The clock edge; `go`: the next window may start, `lm_w` its group.

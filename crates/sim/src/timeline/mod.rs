@@ -117,7 +117,7 @@ pub struct System {
     pub device_agg: bool,
     /// zkmsm's core: bucket aggregation on the device in groups of
     /// 2^`core_agg_log_m` (rtl/src/zk_core_agg.sv; 0: not used): each window
-    /// holds the scheduler two cycles per addition, the MSM's last window
+    /// holds the scheduler one cycle per addition, the MSM's last window
     /// adds its program's latency, 2G partial sums a window go back and the
     /// host adds them (3G additions and lm doublings, counted as 1.5G + lm/2
     /// of `host_bucket_s`, a running-sum step of two additions).
