@@ -122,34 +122,41 @@ module zk_core_sched #(
 `include "zk_core_addr.svh"
 
   // ------------------------------------------------------------- input head S
+  // The digit is decoded before the register slice (sign, zero, |d| - 1,
+  // the range checks against 2^(c-1) and 2^tb, both fixed for the MSM), so
+  // the decision's stage starts at the decoded head.
+  logic [DGW-1:0] d_mag;
+  logic d_neg, d_zero, d_over, d_over_tb;
+  logic [IW-1:0] d_m1;
+  assign d_neg = s_digit[DGW-1];
+  assign d_mag = d_neg ? -s_digit : s_digit;
+  assign d_zero = s_digit == '0;
+  assign d_m1 = IW'(d_mag - 1'b1);
+  assign d_over = d_mag > DGW'(nbk);
+  assign d_over_tb = d_mag > (DGW'(1) << tb);
   logic s_hready;
   logic [PW-1:0] s_hpoint;
-  logic [DGW-1:0] s_hdigit;
+  logic s_neg, s_zero, s_over, s_over_tb;
+  logic [IW-1:0] s_m1;
   zk_skid #(
-      .W(PW + DGW + 1)
+      .W(PW + IW + 5)
   ) u_in (
       .clk(clk),
       .rst(rst),
       .s_valid(s_tvalid),
       .s_ready(s_tready),
-      .s_data({s_tlast, s_digit, s_point}),
+      .s_data({s_tlast, d_neg, d_zero, d_over, d_over_tb, d_m1, s_point}),
       .m_valid(s_hv),
       .m_ready(s_hready),
-      .m_data({s_hlast, s_hdigit, s_hpoint})
+      .m_data({s_hlast, s_neg, s_zero, s_over, s_over_tb, s_m1, s_hpoint})
   );
 
-  logic [DGW-1:0] s_mag;
-  logic s_neg, s_zero;
   logic [IW-1:0] s_idx, s_copy;
   logic [AW-1:0] s_addr;
-  assign s_neg = s_hdigit[DGW-1];
-  assign s_mag = s_neg ? -s_hdigit : s_hdigit;
-  assign s_zero = s_hdigit == '0;
   // out of range for c (or for the spread last window): skipped, flagged
-  assign s_bad = s_mag > DGW'(nbk) || (spread && s_mag > (DGW'(1) << tb));
+  assign s_bad = s_over || (spread && s_over_tb);
   assign s_copy = in_cnt & IW'((nbk >> tb) - 1'b1);
-  assign s_idx = spread ? (s_copy << tb) | (IW'(s_mag - 1'b1) & IW'(((IW + 1)'(1) << tb) - 1'b1))
-                        : IW'(s_mag - 1'b1);
+  assign s_idx = spread ? (s_copy << tb) | (s_m1 & IW'(((IW + 1)'(1) << tb) - 1'b1)) : s_m1;
   assign s_addr = baddr(in_slot, s_idx, two);
 
   // ------------------------------------------------------------- pending queue P
