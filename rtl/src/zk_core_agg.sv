@@ -49,9 +49,10 @@ module zk_core_agg #(
     input  logic              rst,
     input  logic              flush,    // (start: window 0 next)
     input  logic              run,
-    input  logic [       4:0] lm_cfg,   // log2 m (AGG register); 0: off
-    input  logic [       4:0] c,
-    input  logic [       4:0] tb,       // bucket bits of the last window
+    input  logic              on,       // the AGG register is not 0
+    input  logic [       4:0] lm_n,     // log2 m of a window, and of the last one
+    input  logic [       4:0] lm_l,     // (zk_msm_core, fixed for the MSM)
+    input  logic [  CMAX-1:0] nbk,      // buckets per window, 2^(c-1)
     input  logic [    WW-1:0] windows,
     input  logic              two,      // c = CMAX
     input  logic [       3:0] bk_busy,
@@ -76,48 +77,41 @@ module zk_core_agg #(
 `include "zk_funcs.svh"
 
   localparam logic [1:0] S_IDLE = 2'd0, S_SRC = 2'd1, S_DST = 2'd2, S_WAIT = 2'd3;
+  // The program's position is kept in registers that step by additions,
+  // so a cycle's addresses are one addition away from them: the group's
+  // first bucket gbase = g m, and inside the group the chain's destination
+  // cdst = m - 1 - s, or the tree's destination p1 = 1 + p, its source
+  // p1d = p1 + d and p3 = p + 3d (the next p, p + 2d, exists while
+  // p + 3d <= m - 2). s is the chain's step, then the tree's d.
   logic [1:0] st;
-  logic tree;  // in the tree phase (else the chain)
-  logic [IW-1:0] s;  // chain: step; tree: d
-  logic [IW-1:0] g;  // group
-  logic [IW-1:0] p;  // tree: position
-  logic [4:0] lm;  // this window's log2 m
+  logic tree;
+  logic [IW-1:0] s, g, gbase, cdst, p1, p1d;
+  logic [IW+1:0] p3, m2;  // (m2 = m - 2)
+  logic [IW:0] m;  // 2^lm
+  logic [IW-1:0] glast;  // G - 1
   logic [TW-1:0] wait_q;
   logic [1:0] sl;
-
-  // this window's group size and geometry
-  logic [4:0] lm_w;
-  assign lm_w = agg_lm(lm_cfg, c, tb, ag_win + 1'b1 == windows);
-  logic [IW:0] m, gcount;
-  assign m = (IW + 1)'(1) << lm;
-  assign gcount = (IW + 1)'(1) << (c - 5'd1 - lm);
 
   logic [1:0] b;
   assign b = slot_of(ag_win[1:0], two);
   logic go;
-  assign go = run && lm_cfg != '0 && st == S_IDLE && ag_win != windows && bk_busy[b]
+  assign go = run && on && st == S_IDLE && ag_win != windows && bk_busy[b]
               && bk_win[b*WW+:WW] == ag_win && bk_indone[b] && bk_idle[b];
+  // this window's group (the spread last window's is its copy)
+  logic [4:0] lm_w;
+  assign lm_w = ag_win + 1'b1 == windows ? lm_l : lm_n;
 
   // the operation at the counters
-  logic [IW-1:0] dst, src, gm;
-  assign gm = IW'(g) << lm;
-  always_comb begin
-    if (tree) begin
-      dst = gm + IW'(1) + p;
-      src = dst + s;
-    end else begin
-      dst = gm + IW'(m) - IW'(1) - s;
-      src = dst + IW'(1);
-    end
-  end
+  logic [IW-1:0] dst, src;
+  assign dst = gbase + (tree ? p1 : cdst);
+  assign src = tree ? gbase + p1d : dst + IW'(1);
   // the step's last operation, the window's last step
   logic g_last, p_last, step_last, tree_next, prog_last;
-  assign g_last = {1'b0, g} == gcount - 1'b1;
-  // tree: the next p (p + 2d) still has p + 2d + d <= m - 2
-  assign p_last = {1'b0, p} + 3 * {1'b0, s} > m - 2;
+  assign g_last = g == glast;
+  assign p_last = p3 > m2;
   assign step_last = g_last && (!tree || p_last);
-  // the tree has a level at d: d < m - 1
-  assign tree_next = tree ? ({1'b0, s, 1'b0} < {1'b0, m} - 1'b1) : (m > 3);
+  // the tree has a level at d while d < m - 1 (next: 2d < m - 1)
+  assign tree_next = tree ? {1'b0, s, 1'b1} < {1'b0, m} : m > (IW + 1)'(3);
   assign prog_last = tree ? !tree_next : ({1'b0, s} == m - 1'b1 && !tree_next);
 
   assign hold = st == S_DST;
@@ -133,16 +127,17 @@ module zk_core_agg #(
       case (st)
         S_IDLE:
         if (go) begin
-          lm <= lm_w;
           sl <= b;
+          m <= (IW + 1)'(1) << lm_w;
+          glast <= IW'((nbk >> lm_w) - 1'b1);
+          g <= '0;
+          gbase <= '0;
+          tree <= 1'b0;
+          s <= IW'(1);
+          cdst <= IW'(((IW + 1)'(1) << lm_w) - (IW + 1)'(2));
+          m2 <= ((IW + 2)'(1) << lm_w) - (IW + 2)'(2);
           if (lm_w == '0) ag_win <= ag_win + 1'b1;  // m = 1: nothing to add
-          else begin
-            st <= S_SRC;
-            tree <= 1'b0;
-            s <= IW'(1);
-            g <= '0;
-            p <= '0;
-          end
+          else st <= S_SRC;
         end
         S_SRC: begin
           rv <= 1'b1;
@@ -157,10 +152,16 @@ module zk_core_agg #(
             wait_q <= TW'(HZ);
           end else begin
             st <= S_SRC;
-            if (tree && !p_last) p <= p + 2 * s;
-            else begin
-              p <= '0;
+            if (tree && !p_last) begin  // the group's next p
+              p1 <= p1 + (s << 1);
+              p1d <= p1d + (s << 1);
+              p3 <= p3 + (IW + 2)'({s, 1'b0});
+            end else begin  // the next group
               g <= g + 1'b1;
+              gbase <= gbase + IW'(m);
+              p1 <= IW'(1);
+              p1d <= s + IW'(1);
+              p3 <= (IW + 2)'({s, 1'b0}) + (IW + 2)'(s);
             end
           end
         end
@@ -172,12 +173,21 @@ module zk_core_agg #(
         end else begin
           st <= S_SRC;
           g <= '0;
-          p <= '0;
-          if (!tree && {1'b0, s} != m - 1'b1) s <= s + 1'b1;
-          else if (!tree) begin
+          gbase <= '0;
+          p1 <= IW'(1);
+          if (!tree && {1'b0, s} != m - 1'b1) begin  // the chain's next step
+            s <= s + 1'b1;
+            cdst <= cdst - 1'b1;
+          end else if (!tree) begin  // the tree's first level, d = 1
             tree <= 1'b1;
             s <= IW'(1);
-          end else s <= s << 1;
+            p1d <= IW'(2);
+            p3 <= (IW + 2)'(3);
+          end else begin  // the next level, 2d
+            s <= s << 1;
+            p1d <= (s << 1) + IW'(1);
+            p3 <= (IW + 2)'({s, 1'b0}) * 3;
+          end
         end
       endcase
     end

@@ -32,9 +32,9 @@ module zk_core_readout #(
     // device aggregation (zk_core_agg; lm_cfg = 0: off): a window is read
     // once aggregated (ag_win counts those), and only its partial sums
     // (bucket k with k mod m < 2) leave; every bucket is still cleared
-    input  logic [          4:0] lm_cfg,
-    input  logic [          4:0] c,
-    input  logic [          4:0] tb,
+    input  logic                 agg_on,
+    input  logic [          4:0] lm_n,       // log2 m of a window, of the last one
+    input  logic [          4:0] lm_l,
     input  logic [       WW-1:0] ag_win,
     // the window slots (zk_msm_core)
     input  logic [          3:0] bk_busy,    // holds a window
@@ -70,14 +70,15 @@ module zk_core_readout #(
 
   logic [IW-1:0] ro_k;
   logic clr_last;
-  // which buckets leave (device aggregation: S_g and X_g of every group)
+  // which buckets leave (device aggregation: S_g and X_g of every group,
+  // bucket k with k mod m < 2): the mask of k's bits 1 .. lm-1 and the last
+  // one sent, set when the window's read-out starts
   logic [4:0] lm_r;
-  logic [IW-1:0] m_r, last_emit;
+  logic [IW-1:0] m_r, emask, last_emit;
   logic emit;
-  assign lm_r = lm_cfg == '0 ? 5'd0 : agg_lm(lm_cfg, c, tb, ro_win + 1'b1 == windows);
+  assign lm_r = !agg_on ? 5'd0 : ro_win + 1'b1 == windows ? lm_l : lm_n;
   assign m_r = IW'(1) << lm_r;
-  assign emit = lm_r == '0 || ((ro_k >> 1) & ((m_r >> 1) - 1'b1)) == '0;
-  assign last_emit = last_k - (m_r - 1'b1) + IW'(lm_r != '0);
+  assign emit = (ro_k & emask) == '0;
   assign ro_b = slot_of(ro_win[1:0], two);
   assign ro_a = baddr(ro_b, ro_k, two);
 
@@ -96,7 +97,7 @@ module zk_core_readout #(
   /* verilator lint_on UNUSEDSIGNAL */
   logic ro_start;
   assign ro_start = run && !ro_act && !clr_v && ro_win != windows && bk_busy[ro_b] && bk_win[ro_b*WW+:WW] == ro_win
-                    && bk_indone[ro_b] && (lm_cfg == '0 || ag_win != ro_win)
+                    && bk_indone[ro_b] && (!agg_on || ag_win != ro_win)
 `ifndef F_MUT_READOUT
                     && bk_idle[ro_b]  // (mutation: read out with work outstanding)
 `endif
@@ -150,6 +151,10 @@ module zk_core_readout #(
       ro_k <= '0;
       clr_v <= 1'b0;
     end else begin
+      if (ro_start) begin
+        emask <= lm_r == '0 ? '0 : (m_r - 1'b1) & ~IW'(1);
+        last_emit <= last_k - (m_r - 1'b1) + IW'(lm_r != '0);
+      end
       clr_v <= ro_rd;
       clr_a <= ro_a;
       clr_b <= ro_b;

@@ -150,7 +150,11 @@ module zk_msm_core #(
   logic [4:0] c_q;
   logic [WW-1:0] w_q;
   logic [4:0] tb_q;
-  logic [4:0] agg_q;  // log2 m of the device aggregation, 0: off
+  // device aggregation (AGG register): on, and log2 m of a window and of
+  // the last one (the spread window's groups are its copies: m = 2^tb),
+  // fixed for the MSM (zk_core_addr.svh agg_lm)
+  logic agg_on;
+  logic [4:0] agg_lmn, agg_lml;
   // buckets per window 2^(c-1), and c = CMAX (two slots of two banks):
   // registers set with c at start, so the shift is off the scheduler's
   // decision path (docs/RTL.md, "Static timing")
@@ -333,9 +337,10 @@ module zk_msm_core #(
           .rst(rst),
           .flush(start_go),
           .run(st == ST_RUN),
-          .lm_cfg(agg_q),
-          .c(c_q),
-          .tb(tb_q),
+          .on(agg_on),
+          .lm_n(agg_lmn),
+          .lm_l(agg_lml),
+          .nbk(nbk),
           .windows(w_q),
           .two(two),
           .bk_busy(bk_busy),
@@ -466,9 +471,9 @@ module zk_msm_core #(
       .windows(w_q),
       .last_k(IW'(nbk - 1'b1)),
       .two(two),
-      .lm_cfg(agg_q),
-      .c(c_q),
-      .tb(tb_q),
+      .agg_on(agg_on),
+      .lm_n(agg_lmn),
+      .lm_l(agg_lml),
       .ag_win(ag_win),
       .bk_busy(bk_busy),
       .bk_win(bk_win_flat),
@@ -502,7 +507,9 @@ module zk_msm_core #(
       nbk <= (IW + 1)'(1);
       two <= CMAX == 1;
       w_q <= '0;
-      agg_q <= '0;
+      agg_on <= 1'b0;
+      agg_lmn <= '0;
+      agg_lml <= '0;
       in_win <= '0;
       in_cnt <= '0;
       in_open <= 1'b0;
@@ -521,7 +528,9 @@ module zk_msm_core #(
           n_q <= cfg_n;
           w_q <= cfg_windows;
           tb_q <= cfg_top;
-          agg_q <= AGG != 0 ? cfg_agg : 5'd0;
+          agg_on <= AGG != 0 && cfg_agg != '0 && cfg_c != '0 && cfg_c <= 5'(CMAX);
+          agg_lmn <= agg_lm(cfg_agg, cfg_c, cfg_top, 1'b0);
+          agg_lml <= agg_lm(cfg_agg, cfg_c, cfg_top, 1'b1);
           in_win <= '0;
           in_cnt <= '0;
           in_open <= 1'b0;
