@@ -127,7 +127,7 @@ for kv in $PARAMS; do CHP="$CHP -set ${kv%%=*} ${kv#*=}"; done
 # into near-ripple chains: a 130-bit add-and-compare measured 18.2 ns in
 # sky130 with it, 3.8 ns with this one (abc's own estimate, before buffering).
 printf 'set_driving_cell %s\nset_load %s\n' "$INV" "$(python3 -c "print(4 * $INV_CAP)")" >"$OUT/abc.constr"
-printf '%s\n' "read_constr -v $OUT/abc.constr" strash dch "map -D $ABC_D" sweep "buffer -p" \
+printf '%s\n' "read_constr -v $OUT/abc.constr" strash dch "map -D $ABC_D" topo  "buffer -p" \
   "upsize -D $ABC_D" "dnsize -D $ABC_D" "stime -p" >"$OUT/abc.script"
 cat >"$OUT/synth.ys" <<YS
 read_verilog -sv -I$RTL/src $SRCS

@@ -222,10 +222,15 @@ pub fn configs() -> Vec<ZkConfig> {
         v.push(ZkConfig { cores: 4, digit_threads: 5, affine: Some(AffineCore::shared(field, 4, 8192)), ..aff });
         // bucket aggregation on the device (zk_core_agg): four 2^24, and
         // one 2^26 at c = 16 (17 windows: five passes of four cores)
-        v.push(ZkConfig { device_agg: true, ..four });
-        v.push(ZkConfig { device_agg: true, clock_mhz: 300.0, digit_threads: 6, ..four });
-        v.push(ZkConfig { device_agg: true, log_n: 26, msms: 1, ..four });
-        v.push(ZkConfig { device_agg: true, log_n: 26, msms: 1, clock_mhz: 300.0, digit_threads: 6, ..four });
+        // at ZPrize's 250 MHz, at 300 MHz, and at 155 MHz: the fast end of
+        // the clock derived for this core's longest stage, the inverter step
+        // (docs/RTL.md, "Clocks from it")
+        for (log_n, msms) in [(24, 4), (26, 1)] {
+            let dev = ZkConfig { device_agg: true, log_n, msms, ..four };
+            v.push(dev);
+            v.push(ZkConfig { clock_mhz: 300.0, digit_threads: 6, ..dev });
+            v.push(ZkConfig { clock_mhz: 155.0, digit_threads: 3, ..dev });
+        }
     }
     v
 }
