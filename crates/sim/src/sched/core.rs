@@ -89,7 +89,7 @@ pub struct CoreSched {
     /// rtl/src/zk_core_agg.sv): 0 sends every bucket to the host; otherwise
     /// each window is reduced in its bank, in groups of 2^`agg_log_m`
     /// buckets, by additions that take the adder's slot from the scheduler
-    /// ([`AggSeq`]), and only two partial sums per group are read out.
+    /// (the sequencer `AggSeq`), and only two partial sums per group are read out.
     pub agg_log_m: u32,
 }
 
@@ -197,7 +197,7 @@ struct AggSeq {
 /// One window's device aggregation on the core: (cycles the scheduler is
 /// held: one per addition, cycles from the window's start to its last
 /// write-back done), for 2^(c-1) = `buckets` buckets in groups of 2^`lm`
-/// at hazard window `hz` ([`AggSeq`] in closed form).
+/// at hazard window `hz` (the sequencer, `AggSeq`, in closed form).
 pub fn agg_window_cycles(buckets: u64, lm: u32, hz: u64) -> (u64, u64) {
     if lm == 0 {
         return (0, 0);
