@@ -122,12 +122,13 @@ for kv in $PARAMS; do CHP="$CHP -set ${kv%%=*} ${kv#*=}"; done
 # abc: primary inputs (module inputs and flip-flop outputs) driven by the
 # smallest inverter, outputs loaded by four of them; delay mapping (map -D)
 # on structural choices (dch), then buffering of high fan-out nets and gate
-# sizing (`sweep` first: abc's `buffer` stops at a mapped node without
-# fanout, as zk_core_agg's unread register bits leave). Yosys's default abc script (dc2, &nf) turns the Brent-Kung adders
+# sizing (`topo` first: without it abc's `buffer` stops at "node has no
+# fanout" on some netlists, zk_core_agg's among them; `sweep` there
+# crashes abc). Yosys's default abc script (dc2, &nf) turns the Brent-Kung adders
 # into near-ripple chains: a 130-bit add-and-compare measured 18.2 ns in
 # sky130 with it, 3.8 ns with this one (abc's own estimate, before buffering).
 printf 'set_driving_cell %s\nset_load %s\n' "$INV" "$(python3 -c "print(4 * $INV_CAP)")" >"$OUT/abc.constr"
-printf '%s\n' "read_constr -v $OUT/abc.constr" strash dch "map -D $ABC_D" topo  "buffer -p" \
+printf '%s\n' "read_constr -v $OUT/abc.constr" strash dch "map -D $ABC_D" topo "buffer -p" \
   "upsize -D $ABC_D" "dnsize -D $ABC_D" "stime -p" >"$OUT/abc.script"
 cat >"$OUT/synth.ys" <<YS
 read_verilog -sv -I$RTL/src $SRCS
