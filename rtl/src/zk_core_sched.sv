@@ -38,11 +38,11 @@
 // not their sum.
 //
 // The digit: |d| - 1 is the bucket index, the sign says subtract; in the
-// spread last window (`spread`, zk_msm_core) the index is
-// (in_cnt mod 2^(c-1-tb)) 2^tb + |d| - 1.
+// spread last window (`spread`, zk_msm_core) the index is sp_base + |d| - 1,
+// sp_base = (beats taken mod 2^(c-1-tb)) 2^tb, kept by zk_msm_core.
 //
 // Interface: the work stream (AXI4-Stream, s_*), the window the input is in
-// (from zk_msm_core: in_open, in_slot, in_cnt and the configuration), the
+// (from zk_msm_core: in_open, in_slot, sp_base and the configuration), the
 // decision's outcome (consume, issue_s, p_push, iss_v/iss_a: the operation
 // decided this cycle), the issued operation at the bucket read port (i_v,
 // i_a: one cycle after the decision) and at the datapath input (d_*: BRL
@@ -68,10 +68,11 @@ module zk_core_sched #(
     // the input's window (zk_msm_core)
     input  logic                    in_open,   // the input's window has its slot
     input  logic [             1:0] in_slot,
-    input  logic [        CMAX-2:0] in_cnt,    // beats of this window taken so far (low bits)
+    input  logic [        CMAX-2:0] sp_base,   // spread window: (beats taken mod 2^(c-1-tb)) 2^tb
     input  logic                    two,       // c = CMAX
     input  logic [        CMAX-1:0] nbk,       // buckets per window, 2^(c-1)
     input  logic [             4:0] tb,        // bucket bits of the last window
+    input  logic [        CMAX-2:0] sp_low,    // spread window: 2^tb - 1
     input  logic                    spread,    // the input is in the spread last window
     // work in
     input  logic                    s_tvalid,
@@ -151,12 +152,11 @@ module zk_core_sched #(
       .m_data({s_hlast, s_neg, s_zero, s_over, s_over_tb, s_m1, s_hpoint})
   );
 
-  logic [IW-1:0] s_idx, s_copy;
+  logic [IW-1:0] s_idx;
   logic [AW-1:0] s_addr;
   // out of range for c (or for the spread last window): skipped, flagged
   assign s_bad = s_over || (spread && s_over_tb);
-  assign s_copy = in_cnt & IW'((nbk >> tb) - 1'b1);
-  assign s_idx = spread ? (s_copy << tb) | (s_m1 & IW'(((IW + 1)'(1) << tb) - 1'b1)) : s_m1;
+  assign s_idx = spread ? sp_base | (s_m1 & sp_low) : s_m1;
   assign s_addr = baddr(in_slot, s_idx, two);
 
   // ------------------------------------------------------------- pending queue P

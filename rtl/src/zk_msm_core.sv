@@ -147,7 +147,6 @@ module zk_msm_core #(
   localparam logic [1:0] ST_CLEAR = 2'd0, ST_IDLE = 2'd1, ST_RUN = 2'd2;
   logic [1:0] st;
   logic [NW-1:0] n_q;
-  logic [4:0] c_q;
   logic [WW-1:0] w_q;
   logic [4:0] tb_q;
   // device aggregation (AGG register): on, and log2 m of a window and of
@@ -208,8 +207,12 @@ module zk_msm_core #(
   logic [AW-1:0] iss_a;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [PW-1:0] d_point;
-  logic s_spread;
-  assign s_spread = in_win + 1'b1 == w_q && {1'b0, tb_q} + 6'd1 < {1'b0, c_q};
+  // the input is in the spread last window: registers, kept beside in_win
+  // and the configuration (off the scheduler's decision stage), with the
+  // spread window's masks of the copy bits and of the bucket bits
+  logic s_spread, in_last, spread_on;
+  logic [IW-1:0] sp_base, sp_step, sp_low, nbk_m1;
+  assign s_spread = in_last && spread_on;
 `ifdef FORMAL
   logic [HZ-1:0] ifl_v;
   logic [HZ*AW-1:0] ifl_a;
@@ -233,10 +236,11 @@ module zk_msm_core #(
       .run(st == ST_RUN && !ag_hold),
       .in_open(in_open),
       .in_slot(in_slot),
-      .in_cnt(in_cnt[IW-1:0]),
+      .sp_base(sp_base),
       .two(two),
       .nbk(nbk),
       .tb(tb_q),
+      .sp_low(sp_low),
       .spread(s_spread),
       .s_tvalid(s_tvalid),
       .s_tready(s_tready),
@@ -503,15 +507,17 @@ module zk_msm_core #(
     if (rst) begin
       st <= ST_CLEAR;
       n_q <= '0;
-      c_q <= 5'd1;
       nbk <= (IW + 1)'(1);
       two <= CMAX == 1;
       w_q <= '0;
       agg_on <= 1'b0;
+      in_last <= 1'b0;
+      spread_on <= 1'b0;
       agg_lmn <= '0;
       agg_lml <= '0;
       in_win <= '0;
       in_cnt <= '0;
+      sp_base <= '0;
       in_open <= 1'b0;
       bk_busy <= '0;
       bk_indone <= '0;
@@ -528,22 +534,26 @@ module zk_msm_core #(
           n_q <= cfg_n;
           w_q <= cfg_windows;
           tb_q <= cfg_top;
+          in_last <= cfg_windows == WW'(1);
+          spread_on <= {1'b0, cfg_top} + 6'd1 < {1'b0, cfg_c} && cfg_c <= 5'(CMAX);
+          sp_step <= IW'((IW + 1)'(1) << cfg_top);
+          sp_low <= IW'(((IW + 1)'(1) << cfg_top) - 1'b1);
+          nbk_m1 <= IW'(((IW + 1)'(1) << (cfg_c - 5'd1)) - 1'b1);
           agg_on <= AGG != 0 && cfg_agg != '0 && cfg_c != '0 && cfg_c <= 5'(CMAX);
           agg_lmn <= agg_lm(cfg_agg, cfg_c, cfg_top, 1'b0);
           agg_lml <= agg_lm(cfg_agg, cfg_c, cfg_top, 1'b1);
           in_win <= '0;
           in_cnt <= '0;
+          sp_base <= '0;
           in_open <= 1'b0;
           errors <= '0;
           if (cfg_c == 5'd0 || cfg_c > 5'(CMAX)) begin
             // no such window size: run no window, flag it
-            c_q <= 5'd1;
             nbk <= (IW + 1)'(1);
             two <= CMAX == 1;
             w_q <= '0;
             errors[2] <= 1'b1;
           end else begin
-            c_q <= cfg_c;
             nbk <= (IW + 1)'(1) << (cfg_c - 5'd1);
             two <= cfg_c == 5'(CMAX);
           end
@@ -554,9 +564,11 @@ module zk_msm_core #(
             bk_busy[in_slot] <= 1'b1;
             bk_win[in_slot] <= in_win;
             in_cnt <= '0;
+            sp_base <= '0;
             if (n_q == '0) begin
               bk_indone[in_slot] <= 1'b1;
               in_win <= in_win + 1'b1;
+              in_last <= in_win + WW'(2) == w_q;
             end else begin
               bk_indone[in_slot] <= 1'b0;
               in_open <= 1'b1;
@@ -566,10 +578,13 @@ module zk_msm_core #(
             if (s_hlast != (in_cnt == n_q - 1'b1)) errors[1] <= 1'b1;
             if (s_bad) errors[0] <= 1'b1;
             in_cnt <= in_cnt + 1'b1;
+            sp_base <= (sp_base + sp_step) & nbk_m1;
             if (in_cnt == n_q - 1'b1) begin
               bk_indone[in_slot] <= 1'b1;
               in_win <= in_win + 1'b1;
+              in_last <= in_win + WW'(2) == w_q;
               in_cnt <= '0;
+              sp_base <= '0;
               // the next window takes its slot at once if it is free
               if (in_win + 1'b1 != w_q && !bk_busy[in_next]) begin
                 bk_busy[in_next] <= 1'b1;
