@@ -15,35 +15,13 @@
 use zkmsm::{Bucket, MsmCurve};
 
 /// One addition of the program: `B[dst] += B[src]`.
-pub type Op = (usize, usize);
+pub use zkmsm_sim::sched::core::AggOp as Op;
 
 /// The program the core runs on a window of `buckets` buckets with groups
-/// of 2^`log_m`, step by step (the operations of a step are independent;
-/// the core starts a step once the previous one is written back), in the
-/// core's order.
+/// of 2^`log_m`, step by step in the core's order (the cycle model's
+/// `agg_program`, which it times).
 pub fn program(buckets: usize, log_m: u32) -> Vec<Vec<Op>> {
-    let m = 1usize << log_m;
-    let groups = buckets >> log_m;
-    let mut steps = Vec::new();
-    // chain: R[g, i] = B[g, i] + R[g, i + 1], from the top of each group down
-    for s in 1..m {
-        steps.push((0..groups).map(|g| (g * m + m - 1 - s, g * m + m - s)).collect());
-    }
-    // tree over R[g, 1..m): levels d = 1, 2, 4, ... < m - 1
-    let mut d = 1;
-    while m >= 2 && d < m - 1 {
-        let mut step = Vec::new();
-        for g in 0..groups {
-            let mut p = 0;
-            while p + d <= m - 2 {
-                step.push((g * m + 1 + p, g * m + 1 + p + d));
-                p += 2 * d;
-            }
-        }
-        steps.push(step);
-        d *= 2;
-    }
-    steps
+    zkmsm_sim::sched::core::agg_program(buckets, log_m)
 }
 
 /// Whether the core sends bucket `k` of a window aggregated with groups of

@@ -194,24 +194,50 @@ struct AggSeq {
     win: u32,
 }
 
+/// One addition of the device aggregation's program: `B[dst] += B[src]`.
+pub type AggOp = (usize, usize);
+
+/// The device aggregation's program on a window of `buckets` buckets in
+/// groups of 2^`log_m` (rtl/src/zk_core_agg.sv), step by step in the core's
+/// order: a chain (step s, every group g: B[g m + m-1-s] += B[g m + m-s])
+/// leaves each group's running sums in place, then a tree (levels d = 1, 2,
+/// 4, .. < m - 1; every g, p = 0, 2d, .. with p + d <= m - 2:
+/// B[g m + 1+p] += B[g m + 1+p+d]) sums them into B[g m + 1]. The
+/// additions of a step are independent.
+pub fn agg_program(buckets: usize, log_m: u32) -> Vec<Vec<AggOp>> {
+    let m = 1usize << log_m;
+    let groups = buckets >> log_m;
+    let mut steps = Vec::new();
+    for s in 1..m {
+        steps.push((0..groups).map(|g| (g * m + m - 1 - s, g * m + m - s)).collect());
+    }
+    let mut d = 1;
+    while m >= 2 && d < m - 1 {
+        let mut step = Vec::new();
+        for g in 0..groups {
+            let mut p = 0;
+            while p + d <= m - 2 {
+                step.push((g * m + 1 + p, g * m + 1 + p + d));
+                p += 2 * d;
+            }
+        }
+        steps.push(step);
+        d *= 2;
+    }
+    steps
+}
+
 /// One window's device aggregation on the core: (cycles the scheduler is
 /// held: one per addition, cycles from the window's start to its last
 /// write-back done), for 2^(c-1) = `buckets` buckets in groups of 2^`lm`
-/// at hazard window `hz` (the sequencer, `AggSeq`, in closed form).
+/// at hazard window `hz`: the sequencer (`AggSeq`) in closed form over
+/// [`agg_program`]'s steps.
 pub fn agg_window_cycles(buckets: u64, lm: u32, hz: u64) -> (u64, u64) {
     if lm == 0 {
         return (0, 0);
     }
-    let m = 1u64 << lm;
-    let groups = buckets >> lm;
-    let mut steps: Vec<u64> = vec![groups; m as usize - 1];
-    let mut d = 1;
-    while d + 1 < m {
-        // positions p = 0, 2d, .. with p + d <= m - 2
-        steps.push(groups * ((m - 2 - d) / (2 * d) + 1));
-        d *= 2;
-    }
-    let ops: u64 = steps.iter().sum();
+    let steps = agg_program(buckets as usize, lm);
+    let ops: u64 = steps.iter().map(|s| s.len() as u64).sum();
     (ops, 1 + 2 * ops + steps.len() as u64 * (hz + 1))
 }
 
