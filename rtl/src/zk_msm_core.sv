@@ -7,6 +7,7 @@
 //   zk_core_sched     input head, pending queue, hazards, the decision
 //   zk_core_buckets   the four bucket banks
 //   zk_core_readout   buckets out, window after window
+//   zk_core_agg       bucket aggregation on the device (AGG = 1)
 //   zk_core_counters  the performance counters
 //
 // Work in (AXI4-Stream, one beat per point per window, window-major: all N
@@ -16,7 +17,9 @@
 // N: STATUS.err_tlast). Buckets out (AXI4-Stream): after each window, its
 // 2^(c-1) buckets in order (empty ones as the identity), m_tuser = {window,
 // bucket index}, m_tlast on the window's last bucket. The host aggregates
-// (Hardcaml's split).
+// (Hardcaml's split), or, with cfg_agg = lm != 0, the core reduces each
+// window first and sends only bucket k with k mod 2^lm < 2, m_tlast on the
+// last of them (zk_core_agg).
 //
 // The scheduler (zk_core_sched) issues at most one operation per cycle,
 // never two on one bucket within HZ cycles; an operation reads its bucket,
