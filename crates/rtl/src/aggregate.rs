@@ -30,15 +30,11 @@ pub fn sent(k: usize, log_m: u32) -> bool {
     log_m == 0 || k & ((1 << log_m) - 1) < 2
 }
 
-/// log2 of a window's group as the core takes it (`agg_lm` in
-/// rtl/src/zk_core_addr.svh): the register's `log_m` (0: off) at most
-/// c - 1, or the spread last window's tb.
+/// log2 of a window's group as the core takes it (the cycle model's
+/// `agg_window_log_m`): the register's `log_m` (0: off) at most c - 1, or
+/// the spread last window's tb.
 pub fn window_log_m(log_m: u32, c: u32, spread: Option<u32>, last: bool) -> u32 {
-    match (log_m, spread) {
-        (0, _) => 0,
-        (_, Some(tb)) if last => tb,
-        _ => log_m.min(c - 1),
-    }
+    zkmsm_sim::sched::core::agg_window_log_m(log_m, c, spread, last)
 }
 
 /// The group the host asks for by default

@@ -10,8 +10,13 @@
 
 use zkmsm::gen::{random_points, random_scalars};
 use zkmsm::reference::naive_msm;
-use zkmsm::{Affine, BackendChoice, Bls12_377, EngineCurve, MsmBuilder, MsmEngine, ScalarLimbs, SwCurve, Validation};
+use zkmsm::{
+    Affine, BackendChoice, Bls12_377, EngineCurve, MsmBuilder, MsmCurve, MsmEngine, Plan, ScalarLimbs, SwCurve,
+    Validation,
+};
+use zkmsm_field::PrimeField;
 use zkmsm_rtl::backend::{Aggregation, CoreDatapath, Device, Edwards377, RtlBackend, RtlEngine};
+use zkmsm_rtl::machine::spread_bits;
 
 type C = Bls12_377;
 type Te = Edwards377;
@@ -93,12 +98,24 @@ where
     assert_eq!(r.cores, cores);
     assert_eq!(r.stats.acc_cycles, r.model_cycles, "{name}: RTL vs model accumulation cycles");
     if let Aggregation::Device(lm) = aggregation {
-        assert_eq!(Some(r.agg_log_m), lm.or(Some(r.agg_log_m)), "{name}: the group asked for");
+        if let Some(lm) = lm {
+            assert_eq!(r.agg_log_m, lm, "{name}: the group asked for");
+        }
         assert!(r.agg_log_m >= 1);
         assert_eq!(r.stats.cycles, r.model_total_cycles, "{name}: RTL vs model cycles, START to the last sum out");
+        // two sums a group of 2^lm (one for groups of one); the spread last
+        // window's groups are its copies of 2^tb
         let nb = 1u64 << (r.c - 1);
         let full = nb * r.windows as u64;
-        assert!(r.sent < full || r.agg_log_m == 1, "{name}: {} of {full} buckets came back", r.sent);
+        let bits = <<D::Curve as MsmCurve>::Scalar as PrimeField>::NUM_BITS;
+        let top = spread_bits(&Plan::with_window(r.c, bits), bits);
+        let want: u64 = (0..r.windows)
+            .map(|w| {
+                let lm = if w + 1 == r.windows { top.unwrap_or(r.agg_log_m) } else { r.agg_log_m }.min(r.c - 1);
+                (nb >> lm) * if lm == 0 { 1 } else { 2 }
+            })
+            .sum();
+        assert_eq!(r.sent, want, "{name}: partial sums sent");
         println!(
             "{name}: device aggregation, groups of 2^{}: {} of {full} buckets sent, {} cycles START to done (model {})",
             r.agg_log_m, r.sent, r.stats.cycles, r.model_total_cycles

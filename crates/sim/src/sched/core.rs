@@ -164,13 +164,21 @@ struct Geometry {
 }
 
 impl Geometry {
-    /// log2 of the aggregation group of this core's window `w` (the RTL's
-    /// `agg_lm`): the spread last window's groups are its copies.
+    /// log2 of the aggregation group of the MSM's window `global_w`.
     fn agg_lm(&self, global_w: u32) -> u32 {
-        match self.spread {
-            Some(tb) if global_w + 1 == self.nw => tb,
-            _ => self.agg.min(self.c - 1),
-        }
+        agg_window_log_m(self.agg, self.c, self.spread, global_w + 1 == self.nw)
+    }
+}
+
+/// log2 of a window's aggregation group as the core takes it (`agg_lm` in
+/// rtl/src/zk_core_addr.svh): the AGG register's `log_m` (0: off) at most
+/// c - 1, or, in the spread last window (`spread`: its bucket bits tb), tb:
+/// its groups are its copies.
+pub fn agg_window_log_m(log_m: u32, c: u32, spread: Option<u32>, last: bool) -> u32 {
+    match (log_m, spread) {
+        (0, _) => 0,
+        (_, Some(tb)) if last => tb,
+        _ => log_m.min(c - 1),
     }
 }
 

@@ -278,6 +278,10 @@ pub fn simulate(sys: &System, prof: &DeviceProfile) -> Timeline {
     let threads = sys.host_digit_threads.value.max(1.0);
     let agg_threads = sys.host_agg_threads.value.max(1.0);
     let buckets = prof.buckets as f64;
+    // the core's device aggregation: one window's held cycles and latency
+    let lm = sys.core_agg_log_m;
+    let groups = (prof.buckets >> lm.min(31)) as f64;
+    let (held, latency) = agg_window_cycles(prof.buckets as u64, lm, sys.model.machine.depth as u64);
     let mut work = Vec::new();
     for _ in 0..sys.msms {
         for (u, &w) in units.iter().enumerate() {
@@ -291,11 +295,7 @@ pub fn simulate(sys: &System, prof: &DeviceProfile) -> Timeline {
                 _ => rate_time(scalar_bytes, sys.pcie_bps.value),
             };
             let mut dev_agg = 0.0;
-            let lm = sys.core_agg_log_m;
-            let groups = (prof.buckets >> lm.min(31)) as f64;
             if lm > 0 {
-                let hz = sys.model.machine.depth as u64;
-                let (held, latency) = agg_window_cycles(prof.buckets as u64, lm, hz);
                 dev_agg += (w.div_ceil(agg_parallel) as u64 * held) as f64 / f;
                 if last {
                     dev_agg += latency as f64 / f;
