@@ -29,7 +29,7 @@
 // (R2) and wait for the inverters; the backward pass gives every 1/d and the
 // next chain inverse (2 multipliers); then the numerator (x1^2 on a
 // fourth), lambda, lambda^2, lambda (x1 - x3): 7 multipliers in all.
-// Latency: zk_dp_aff_lat(multiplier latency, QBITS, NCH, LEN, SHARE), fixed.
+// Latency: zk_dp_aff_lat(multiplier latency, NB, NCH, LEN, SHARE), fixed.
 module zk_dp_aff #(
     parameter integer         NB     = `ZK_NB,
     parameter integer         QBITS  = `ZK_QBITS,
@@ -61,14 +61,14 @@ module zk_dp_aff #(
 `include "zk_funcs.svh"
   localparam integer M = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT);
   localparam integer C = zk_dp_aff_nch(M, NCH);
-  localparam integer L = zk_dp_aff_len(M, QBITS, NCH, LEN, SHARE);
+  localparam integer L = zk_dp_aff_len(M, NB, NCH, LEN, SHARE);
   localparam integer B = C * L;
-  localparam integer IL = zk_dp_aff_il(QBITS);
+  localparam integer IL = zk_dp_aff_il(NB);
   localparam integer U = zk_cdiv(C, SHARE);  // inverter units
   localparam integer IS = IL + 1;  // a unit's stride from one inversion to the next
-  localparam integer DI = zk_dp_aff_di(QBITS, SHARE);  // wait for the inverters
+  localparam integer DI = zk_dp_aff_di(NB, SHARE);  // wait for the inverters
   localparam integer D_OP = 2 * B + M + 2 + DI;  // front (stage 3) -> backward pass
-  localparam integer LATENCY = zk_dp_aff_lat(M, QBITS, NCH, LEN, SHARE);
+  localparam integer LATENCY = zk_dp_aff_lat(M, NB, NCH, LEN, SHARE);
   localparam integer SW = $clog2(B + 1);
   localparam logic [NB:0] QX = Q[NB:0];
   localparam logic [511:0] ONE512 = zk_mod_pow2(Q, NB);

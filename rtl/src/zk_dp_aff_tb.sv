@@ -36,7 +36,7 @@ module zk_dp_aff_tb #(
 );
 `include "zk_funcs.svh"
   localparam integer MLAT = zk_fq_mul_lat(Q, NB, `ZK_LEVELS, RW, `ZK_WIN, `ZK_FANIN, `ZK_SPLIT);
-  assign lat = 16'(zk_dp_aff_lat(MLAT, QBITS, 0, 0, `ZK_AFF_SHARE));
+  assign lat = 16'(zk_dp_aff_lat(MLAT, NB, 0, 0, `ZK_AFF_SHARE));
   zk_dp_aff #(
       .NB(NB),
       .QBITS(QBITS),

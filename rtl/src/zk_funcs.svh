@@ -385,10 +385,10 @@ function automatic [511:0] zk_mod_pow2(input [511:0] f_q, input integer f_nb);
   end
 endfunction
 // ---- zk_dp_aff, the batched-affine adder (docs/RTL.md, "Batched-affine adder")
-// Steps of one inversion by zk_dp_aff_inv (binary extended Euclid): every
-// step halves u*v < 2q^2 until u or v is 1.
-function automatic integer zk_dp_aff_il(input integer f_qbits);
-  zk_dp_aff_il = 2 * f_qbits + 2;
+// Steps of one inversion by zk_dp_aff_inv: a gcd phase of at most
+// 2 QBITS + 1 steps, then doublings until the power of two is R^2 = 2^(2 NB).
+function automatic integer zk_dp_aff_il(input integer f_nb);
+  zk_dp_aff_il = 2 * f_nb + 1;
 endfunction
 
 // Interleaved product chains: f_nch (0: the multiplier latency, the fewest
@@ -400,17 +400,17 @@ endfunction
 // Cycles from a batch's first chain total to its last inverse: an inverter
 // unit serves f_share chains one after the other, each inversion taking
 // zk_dp_aff_il steps and one cycle to hand its result over.
-function automatic integer zk_dp_aff_di(input integer f_qbits, input integer f_share);
-  zk_dp_aff_di = (f_share - 1) * (zk_dp_aff_il(f_qbits) + 1) + zk_dp_aff_il(f_qbits);
+function automatic integer zk_dp_aff_di(input integer f_nb, input integer f_share);
+  zk_dp_aff_di = (f_share - 1) * (zk_dp_aff_il(f_nb) + 1) + zk_dp_aff_il(f_nb);
 endfunction
 
 // Elements per chain (0: the fewest for which every inverse is read before
 // the next batch reloads its unit or register: batch >= 2 * chains + di).
-function automatic integer zk_dp_aff_len(input integer f_mlat, input integer f_qbits,
+function automatic integer zk_dp_aff_len(input integer f_mlat, input integer f_nb,
                                          input integer f_nch, input integer f_len,
                                          input integer f_share);
   zk_dp_aff_len = (f_len > 0) ? f_len
-                : zk_cdiv(2 * zk_dp_aff_nch(f_mlat, f_nch) + zk_dp_aff_di(f_qbits, f_share),
+                : zk_cdiv(2 * zk_dp_aff_nch(f_mlat, f_nch) + zk_dp_aff_di(f_nb, f_share),
                           zk_dp_aff_nch(f_mlat, f_nch));
 endfunction
 
@@ -418,11 +418,11 @@ endfunction
 // (2B + M + 2) | wait for the inverters (di) | backward products (M) |
 // numerator (3) | lambda (M) | lambda^2 (M) | x3, x1 - x3 (4) | (x1 - x3)*lambda
 // (M) | y3, output (3). B = chains * elements.
-function automatic integer zk_dp_aff_lat(input integer f_mlat, input integer f_qbits,
+function automatic integer zk_dp_aff_lat(input integer f_mlat, input integer f_nb,
                                          input integer f_nch, input integer f_len,
                                          input integer f_share);
-  zk_dp_aff_lat = 2 * zk_dp_aff_nch(f_mlat, f_nch) * zk_dp_aff_len(f_mlat, f_qbits, f_nch, f_len, f_share)
-                + 5 * f_mlat + zk_dp_aff_di(f_qbits, f_share) + 15;
+  zk_dp_aff_lat = 2 * zk_dp_aff_nch(f_mlat, f_nch) * zk_dp_aff_len(f_mlat, f_nb, f_nch, f_len, f_share)
+                + 5 * f_mlat + zk_dp_aff_di(f_nb, f_share) + 15;
 endfunction
 /* verilator lint_on UNUSEDSIGNAL */
 /* verilator lint_on VARHIDDEN */

@@ -40,7 +40,7 @@
 //
 // Latencies (computed, on the LAT_* outputs): DLAT datapath registers
 // (zk_dp_te: zk_te_madd_lat(zk_fq_mul_lat(...)); zk_dp_aff:
-// zk_dp_aff_lat(zk_fq_mul_lat(...), QBITS, 0, 0, SHARE); the stand-in: SLAT),
+// zk_dp_aff_lat(zk_fq_mul_lat(...), NB, 0, 0, SHARE); the stand-in: SLAT),
 // HZ = BRL + DLAT hazard window. An operation decided in cycle t reads its
 // bucket at the clock edge ending t+1 and writes it at the edge ending
 // t+1+HZ; another operation on the same bucket may be decided from t+HZ+1
@@ -128,7 +128,7 @@ module zk_msm_core #(
   localparam integer AW = CMAX;  // bucket address: {bank (2 bits), offset (CMAX-2 bits)}
   localparam integer OFW = CMAX - 2;  // offset bits
   localparam integer MLAT = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT);
-  localparam integer DLAT = (DP == 1) ? zk_te_madd_lat(MLAT) : (DP == 2) ? zk_dp_aff_lat(MLAT, QBITS, 0, 0, `ZK_AFF_SHARE) : SLAT;
+  localparam integer DLAT = (DP == 1) ? zk_te_madd_lat(MLAT) : (DP == 2) ? zk_dp_aff_lat(MLAT, NB, 0, 0, `ZK_AFF_SHARE) : SLAT;
   localparam integer HZ = BRL + DLAT;
   localparam integer OW = $clog2(PD + HZ + 4) + 1;  // outstanding-operation counters
   /* verilator lint_off UNUSEDPARAM */

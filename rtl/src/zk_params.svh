@@ -42,9 +42,9 @@
 // 1: a pending head whose bucket is busy is requeued (zk_core_sched)
 `define ZK_RQ 0
 // the batched-affine adder (zk_dp_aff): chains per inverter unit. 1: a
-// Euclid unit per product chain (37 on BLS12-381; latency 2,666); 3: one
+// Euclid unit per product chain (37 on BLS12-381; latency 2,671); 3: one
 // unit inverts three chains in turn, a third of the units' LUTs for a
-// longer batch (latency 7,230): the route to four adders on a U250
+// longer batch (latency 7,319): the route to four adders on a U250
 `ifndef ZK_AFF_SHARE
 `define ZK_AFF_SHARE 1
 `endif

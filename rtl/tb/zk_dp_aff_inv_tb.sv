@@ -1,7 +1,8 @@
 // zk_dp_aff_inv_tb -- the inverter unit against its specification, on
 // BLS12-381 and BLS12-377: started with 0 < a < 2q (a != q), after
-// zk_dp_aff_il(QBITS) steps its result r is canonical (r < q) and
-// r * a = R^2 (mod q), R = 2^NB. Edge operands (1, 2, q - 1, q + 1,
+// zk_dp_aff_il(NB) steps its result r is canonical (r < q),
+// r * a = R^2 (mod q), R = 2^NB, and it still is a random number of
+// cycles later (the unit holds it). Edge operands (1, 2, q - 1, q + 1,
 // 2q - 1) and uniform ones; each check uses wide integer arithmetic of
 // the simulator, nothing from the unit. Half the starts come before the
 // previous inversion is done (a start reloads the unit). Self-checking;
@@ -13,8 +14,7 @@ module zk_dp_aff_inv_tb;
   localparam integer NB = 384;
   localparam logic [511:0] QA = `ZK_Q_BLS12_381;
   localparam logic [511:0] QB = `ZK_Q;
-  localparam integer ILA = zk_dp_aff_il(`ZK_QBITS_BLS12_381);
-  localparam integer ILB = zk_dp_aff_il(`ZK_QBITS);
+  localparam integer IL = zk_dp_aff_il(NB);
 
   logic clk = 1'b0;
   always #1 clk = ~clk;
@@ -75,12 +75,11 @@ module zk_dp_aff_inv_tb;
   integer n = 2000, fails = 0, done = 0;
   task automatic one(input bit curve_a, input integer k);
     logic [NB-1:0] q, a, r;
-    integer il, early;
+    integer early;
     q = curve_a ? QA[NB-1:0] : QB[NB-1:0];
-    il = curve_a ? ILA : ILB;
     a = operand(q, curve_a ? `ZK_QBITS_BLS12_381 : `ZK_QBITS, k);
     // every other start interrupts a random earlier operand first
-    early = k % 2 == 1 ? 1 + $urandom % il : 0;
+    early = k % 2 == 1 ? 1 + $urandom % IL : 0;
     if (early != 0) begin
       @(negedge clk);
       if (curve_a) begin st_a = 1'b1; a_a = operand(q, `ZK_QBITS_BLS12_381, k + 5); end
@@ -95,7 +94,7 @@ module zk_dp_aff_inv_tb;
     @(negedge clk);
     st_a = 1'b0;
     st_b = 1'b0;
-    repeat (il) @(negedge clk);
+    repeat (IL) @(negedge clk);
     r = curve_a ? r_a : r_b;
     c_r = r;
     c_a = a;
@@ -105,6 +104,11 @@ module zk_dp_aff_inv_tb;
     if (!c_ok) begin
       fails++;
       if (fails <= 3) $display("FAIL %s a = %h: r = %h", curve_a ? "BLS12-381" : "BLS12-377", a, r);
+    end
+    repeat ($urandom % 8) @(negedge clk);
+    if ((curve_a ? r_a : r_b) != r) begin
+      fails++;
+      if (fails <= 3) $display("FAIL %s a = %h: result not held", curve_a ? "BLS12-381" : "BLS12-377", a);
     end
     done++;
   endtask

@@ -50,7 +50,7 @@ pub const INPUT_PIPELINE: u64 = 3;
 /// its slot (one of four) until its last addition is written back, HZ
 /// cycles after issue, so a small MSM of W windows takes at least about
 /// W/4 x HZ cycles whatever n is; windows of 2^(c-1) >= HZ/8 buckets keep
-/// W small there (the batched-affine core, HZ 2,668: c >= 10; the twisted
+/// W small there (the batched-affine core, HZ 2,673: c >= 10; the twisted
 /// Edwards core, HZ 76: c >= 5). At most CMAX.
 pub fn window_for(n: usize, p: &CoreParams) -> u32 {
     let mut c = 1;
@@ -162,8 +162,8 @@ mod tests {
         assert_eq!(window_for(1 << 12, &p), 13);
         assert_eq!(window_for((1 << 12) - 1, &p), 12);
         assert_eq!(window_for(1 << 24, &p), 16);
-        // the batched-affine core: 2^(c-1) >= 2668 / 8
-        let aff = CoreParams { hz: 2668, pd: 1024, requeue: true, ..p };
+        // the batched-affine core: 2^(c-1) >= 2673 / 8
+        let aff = CoreParams { hz: 2673, pd: 1024, requeue: true, ..p };
         assert_eq!(window_for(1, &aff), 10);
         assert_eq!(window_for(1 << 10, &aff), 11);
         // a core of tiny windows is held to CMAX

@@ -162,12 +162,12 @@ fn affine_builds_report_their_configuration() {
         assert_eq!((p.cmax, p.brl, p.requeue), (16, 2, true));
         return;
     }
-    let mut builds = vec![(super::end_to_end::device::<AffineCore<Bls12_381>>(), 2666)];
+    let mut builds = vec![(super::end_to_end::device::<AffineCore<Bls12_381>>(), 2671)];
     if aff377_built() {
-        builds.push((super::end_to_end::device::<AffineCore<Bls12_377>>(), 2607));
+        builds.push((super::end_to_end::device::<AffineCore<Bls12_377>>(), 2692));
     }
     if built(Kind::AffBn254) {
-        builds.push((super::end_to_end::device::<AffineCore<Bn254>>(), 1929));
+        builds.push((super::end_to_end::device::<AffineCore<Bn254>>(), 1932));
     }
     for (d, want_lat) in builds {
         let p = d.params();

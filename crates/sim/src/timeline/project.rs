@@ -18,11 +18,11 @@ use crate::sched::core::CoreSched;
 /// as many chains as that latency and the fewest elements per chain, and
 /// `share` chains per inverter unit (`ZK_AFF_SHARE`).
 pub const fn affine_lat(field: ScalarField, share: u32) -> u32 {
-    let (mlat, qbits) = match field {
-        ScalarField::Bls12_381 => (37, 381),
-        ScalarField::Bls12_377 => (36, 377),
+    let mlat = match field {
+        ScalarField::Bls12_381 => 37,
+        ScalarField::Bls12_377 => 36,
     };
-    let il = 2 * qbits + 2; // binary Euclid steps of one inversion
+    let il = 2 * 384 + 1; // steps of one inversion, 2 NB + 1 (NB = 384 on both curves)
     let di = (share - 1) * (il + 1) + il; // first chain total to last inverse
     let len = (2 * mlat + di).div_ceil(mlat);
     2 * mlat * len + 5 * mlat + di + 15
@@ -222,14 +222,14 @@ pub fn configs() -> Vec<ZkConfig> {
         v.push(ZkConfig { cores: 4, digit_threads: 5, affine: Some(AffineCore::shared(field, 4, 8192)), ..aff });
         // bucket aggregation on the device (zk_core_agg): four 2^24, and
         // one 2^26 at c = 16 (17 windows: five passes of four cores)
-        // at ZPrize's 250 MHz, at 300 MHz, and at 155 MHz: the fast end of
-        // the clock derived for this core's longest stage, the inverter step
-        // (docs/RTL.md, "Clocks from it")
+        // at ZPrize's 250 MHz, and at both ends of the clock derived for
+        // this core's longest stages, 265 and 142 MHz (docs/RTL.md, "Clocks
+        // from it")
         for (log_n, msms) in [(24, 4), (26, 1)] {
             let dev = ZkConfig { device_agg: true, log_n, msms, ..four };
             v.push(dev);
-            v.push(ZkConfig { clock_mhz: 300.0, digit_threads: 6, ..dev });
-            v.push(ZkConfig { clock_mhz: 155.0, digit_threads: 3, ..dev });
+            v.push(ZkConfig { clock_mhz: 265.0, digit_threads: 6, ..dev });
+            v.push(ZkConfig { clock_mhz: 142.0, digit_threads: 3, ..dev });
         }
     }
     v
