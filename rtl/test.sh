@@ -419,6 +419,9 @@ for v in $VARIANTS; do
   fi
 done
 
+step "the inverter's almost-inverse step in Python integers against pow(a, -1, q)"
+if python3 tb/zk_dp_aff_inv_model.py >"$B/aff_inv_model.out" 2>&1; then ok "$(tail -1 "$B/aff_inv_model.out")"; else bad "zk_dp_aff_inv_model.py (see $B/aff_inv_model.out)"; fi
+
 step "verilator: the inverter unit against its specification ($AFF_INV inversions per curve, BLS12-381 and BLS12-377)"
 rm -rf "$B/obj_aff_inv"
 if verilator --binary -O3 -Wno-fatal -Wno-lint -Wno-style -Isrc --top-module zk_dp_aff_inv_tb \
