@@ -5,7 +5,9 @@
 // cycles later (the unit holds it). Edge operands (1, 2, q - 1, q + 1,
 // 2q - 1) and uniform ones; each check uses wide integer arithmetic of
 // the simulator, nothing from the unit. Half the starts come before the
-// previous inversion is done (a start reloads the unit). Self-checking;
+// previous inversion is done (a start reloads the unit). Then every
+// operand 0 < a < 2q, a != q, of two small units (NB 8, q = 61; NB 10,
+// q = 251: primes below 2^(NB-2)), exhaustively. Self-checking;
 // rtl/test.sh builds it (Verilator's --binary) and runs it with +n=STARTS
 // (default 2000 per curve).
 `include "zk_params.svh"
@@ -22,6 +24,20 @@ module zk_dp_aff_inv_tb;
   logic [NB-1:0] a_a = '0, a_b = '0, r_a, r_b;
   zk_dp_aff_inv #(.NB(NB), .Q(QA)) u_a (.clk(clk), .start(st_a), .a(a_a), .res(r_a));
   zk_dp_aff_inv #(.NB(NB), .Q(QB)) u_b (.clk(clk), .start(st_b), .a(a_b), .res(r_b));
+  // the small units, checked on every operand
+  localparam integer NS = 8, NT = 10;
+  localparam longint QS = 61, QT = 251;
+  logic st_s = 1'b0, st_t = 1'b0;
+  logic [NS-1:0] a_s = '0, r_s;
+  logic [NT-1:0] a_t = '0, r_t;
+  zk_dp_aff_inv #(.NB(NS), .Q(512'(QS))) u_s (.clk(clk), .start(st_s), .a(a_s), .res(r_s));
+  zk_dp_aff_inv #(.NB(NT), .Q(512'(QT))) u_t (.clk(clk), .start(st_t), .a(a_t), .res(r_t));
+  function automatic longint pow2mod(input integer e, input longint q);
+    longint z = 1;
+    for (int i = 0; i < e; i++) z = (2 * z) % q;
+    return z;
+  endfunction
+  integer n_small = 0;
 
   function automatic logic [NB-1:0] operand(input logic [NB-1:0] q, input integer bits, input integer k);
     logic [NB-1:0] r;
@@ -67,7 +83,7 @@ module zk_dp_aff_inv_tb;
   endfunction
 
   // (checked outside the stimulus process: Verilator runs a process that
-  // waits on the clock as a coroutine with a small stack)
+  // waits on the clock as a coroutine with a n_small stack)
   logic [NB-1:0] c_r = '0, c_a = '0, c_q = 384'd3, c_r2 = '0;
   bit c_ok;
   always_comb c_ok = c_r < c_q && mulm(c_r, c_a, c_q) == c_r2;
@@ -122,7 +138,36 @@ module zk_dp_aff_inv_tb;
       one(1'b1, k);
       one(1'b0, k);
     end
-    $display("zk_dp_aff_inv_tb: %0d inversions (BLS12-381, BLS12-377), %0d wrong", done, fails);
+    for (longint a = 1; a < 2 * QS; a++) begin
+      if (a == QS) continue;
+      @(negedge clk);
+      st_s = 1'b1;
+      a_s = NS'(a);
+      @(negedge clk);
+      st_s = 1'b0;
+      repeat (zk_dp_aff_il(NS)) @(negedge clk);
+      if (longint'(r_s) >= QS || (longint'(r_s) * a) % QS != pow2mod(2 * NS, QS)) begin
+        fails++;
+        if (fails <= 3) $display("FAIL NB %0d q %0d a = %0d: r = %0d", NS, QS, a, r_s);
+      end
+      n_small++;
+    end
+    for (longint a = 1; a < 2 * QT; a++) begin
+      if (a == QT) continue;
+      @(negedge clk);
+      st_t = 1'b1;
+      a_t = NT'(a);
+      @(negedge clk);
+      st_t = 1'b0;
+      repeat (zk_dp_aff_il(NT)) @(negedge clk);
+      if (longint'(r_t) >= QT || (longint'(r_t) * a) % QT != pow2mod(2 * NT, QT)) begin
+        fails++;
+        if (fails <= 3) $display("FAIL NB %0d q %0d a = %0d: r = %0d", NT, QT, a, r_t);
+      end
+      n_small++;
+    end
+    $display("zk_dp_aff_inv_tb: %0d inversions (BLS12-381, BLS12-377) and %0d exhaustive (NB 8, q 61; NB 10, q 251), %0d wrong",
+             done, n_small, fails);
     if (fails != 0) $fatal(1, "zk_dp_aff_inv_tb: FAIL");
     $finish;
   end
