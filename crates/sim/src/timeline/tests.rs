@@ -149,7 +149,10 @@ fn zkmsm_projections_order_as_expected() {
         let dev = find(&|z| at(z) && z.device_agg && z.clock_mhz == 250.0);
         let fast = find(&|z| at(z) && z.device_agg && z.clock_mhz == 265.0);
         let slow = find(&|z| at(z) && z.device_agg && z.clock_mhz == 142.0);
-        assert!(dev < host && fast < dev && dev < slow, "{field:?}: host {host} device {dev} at 265 MHz {fast}, 142 MHz {slow}");
+        assert!(
+            dev < host && fast < dev && dev < slow,
+            "{field:?}: host {host} device {dev} at 265 MHz {fast}, 142 MHz {slow}"
+        );
     }
 }
 
