@@ -5,7 +5,7 @@
 // in Savas and Koc's revision), so that every x update is one addition:
 //
 //   start: u = q, v = a, x1 = 0, x2 = 1, k = 0
-//   gcd phase, k += 1 each step:
+//   gcd phase, k += 1 each step but the last:
 //     u even -> u = u/2, x2 = 2 x2;     v even -> v = v/2, x1 = 2 x1;
 //     both odd, u > v -> u = (u - v)/2, x1 = x1 + x2, x2 = 2 x2;
 //     both odd, u < v -> v = (v - u)/2, x2 = x1 + x2, x1 = 2 x1;
@@ -19,8 +19,9 @@
 // 2*NB + 1 steps always reach the doubling phase, and after them k = 2*NB:
 // res = R^2/a, for a = A*R (A in Montgomery form) the Montgomery form of
 // A^-1, canonical (< q). The unit then holds it until the next start.
-// Valid for 0 < a < 2q, a != q, q odd < 2^(NB-2); a = 0 or q never ends
-// its gcd phase (result meaningless); zk_dp_aff never inverts a zero product.
+// Valid for 0 < a < 2q, a != q, q an odd prime < 2^(NB-2) (so that
+// gcd(a, q) = 1). a = 0 never ends its gcd phase and a = q ends it at once
+// (results meaningless); zk_dp_aff never inverts a zero product.
 //
 // The step's longest path is one NB-bit carry chain (u - v, whose sign
 // picks the branch) and the multiplexers after it; x1 + x2 and 2 x2 - q

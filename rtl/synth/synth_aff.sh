@@ -4,7 +4,7 @@
 # default (CURVE=377: BLS12-377; CURVE=bn254: BN254 at NB = RW = 256). The hierarchy is kept, so the multiplier
 # and the inverter are synthesized once each; `stat -top` counts them once
 # per instance. Logic depth (`ltp`, cells between flip-flops) of one
-# inverter step: what limits its clock.
+# inverter step: one of the stages that limit its clock.
 #
 #   bash rtl/synth/synth_aff.sh              # writes rtl/build/synth_aff381/*, prints a summary
 #   CURVE=377 bash rtl/synth/synth_aff.sh
