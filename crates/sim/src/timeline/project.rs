@@ -175,9 +175,10 @@ pub fn system(z: &ZkConfig) -> System {
     }
 }
 
-/// The configurations of the projection table: today's one core, the four
-/// cores that fit the U250 at c = 15 (host or device aggregation, 250 and
-/// 300 MHz), and six cores (what the four-MSM target needs; does not fit).
+/// The configurations of the projection table: the twisted Edwards core,
+/// one and the four that fit the U250 at c = 15 (host aggregation), at
+/// 250 MHz and at both ends of its derived clock; the batched-affine
+/// cores (below).
 pub fn configs() -> Vec<ZkConfig> {
     let base = ZkConfig {
         cores: 1,
@@ -197,7 +198,12 @@ pub fn configs() -> Vec<ZkConfig> {
         v.push(ZkConfig { digit_threads: 2, ..b });
         let four = ZkConfig { cores: 4, c: 15, digit_threads: 5, ..b };
         v.push(four);
-        v.push(ZkConfig { agg_threads: 4, ..four });
+        let four4 = ZkConfig { agg_threads: 4, ..four };
+        v.push(four4);
+        // the clock derived for this core's longest stages, 143-265 MHz
+        // (docs/RTL.md, "Clocks from it")
+        v.push(ZkConfig { clock_mhz: 265.0, digit_threads: 6, ..four4 });
+        v.push(ZkConfig { clock_mhz: 143.0, digit_threads: 3, ..four4 });
     }
     // the batched-affine core against ZPrize 2023's four 2^24 MSMs, on both
     // curves: three cores as built; three and four with three chains per

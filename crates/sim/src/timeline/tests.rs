@@ -139,8 +139,11 @@ fn zkmsm_projections_order_as_expected() {
     for (log_n, msms) in [(26, 1), (24, 4)] {
         let at = |z: &ZkConfig| z.log_n == log_n && z.msms == msms && z.affine.is_none();
         let host1 = find(&|z| at(z) && z.cores == 4 && z.agg_threads == 1);
-        let host4 = find(&|z| at(z) && z.cores == 4 && z.agg_threads == 4);
+        let host4 = find(&|z| at(z) && z.cores == 4 && z.agg_threads == 4 && z.clock_mhz == 250.0);
         assert!(host4 <= host1, "2^{log_n}: {host4} {host1}");
+        let fast = find(&|z| at(z) && z.cores == 4 && z.agg_threads == 4 && z.clock_mhz == 265.0);
+        let slow = find(&|z| at(z) && z.cores == 4 && z.agg_threads == 4 && z.clock_mhz == 143.0);
+        assert!(fast < host4 && host4 < slow, "2^{log_n}: {fast} {host4} {slow}");
     }
     for field in [ScalarField::Bls12_381, ScalarField::Bls12_377] {
         let four = |z: &ZkConfig| z.affine.is_some_and(|a| a.field == field && a.share == 3) && z.cores == 4;
