@@ -2,11 +2,11 @@
 //! additions into distinct occupied buckets, no scheduling, everything in
 //! cache. What the lane engine costs beyond its multiplications. Runs the
 //! four-lane FMA engine and, where the CPU has AVX-512 IFMA, the eight-lane
-//! IFMA engine, each on BLS12-377 (eight limbs) and BN254 (six FMA limbs,
+//! IFMA engine (512-bit, and as two 256-bit halves), each on BLS12-377 (eight limbs) and BN254 (six FMA limbs,
 //! five IFMA limbs); and first measures the core clock while running (a chain of
 //! dependent 1-cycle integer adds against this thread's CPU time, which a
 //! preempted thread does not accrue) and the
-//! latency and throughput of 512-bit `vpmadd52luq`/`vpmadd52huq`, so that
+//! latency and throughput of `vpmadd52luq`/`vpmadd52huq` at 512 and 256 bits, so that
 //! nanoseconds can be given in cycles without hardware counters.
 //!
 //!     cargo bench -p zkmsm --bench lane_batch -- [batch] [rounds]
@@ -15,7 +15,7 @@
 mod common;
 use common::{add_chain, thread_time};
 use zkmsm::backend::lanes::engine::{bare_batches, LanePoints};
-use zkmsm::backend::lanes::ifma::{ops::Avx512, ops::Ifma, Ifma52};
+use zkmsm::backend::lanes::ifma::{ops::Avx512, ops::Avx512Ymm, ops::Ifma, Ifma52};
 use zkmsm::backend::lanes::{simd::Simd, Fma51, LaneField, NativeSimd};
 use zkmsm::gen::random_points;
 use zkmsm::{Bls12_377, Bn254, MsmCurve, SwCurve};
@@ -28,19 +28,21 @@ const ADDS_ONLY: usize = 0;
 /// 100 vpmadd52 on 12 accumulators with 48 independent `vpaddq` between them.
 const MIXED: usize = 100;
 
-/// Seconds for `ITERS` iterations of a 512-bit vector loop. `CHAINS` = 1, 10,
-/// 12: 100 `vpmadd52luq`/`vpmadd52huq` (alternating), one dependent chain
+/// Seconds for `ITERS` iterations of a vector loop, 512-bit (`WIDE`) or
+/// 256-bit (the same instructions on ymm registers). `CHAINS` = 1, 10, 12:
+/// 100 `vpmadd52luq`/`vpmadd52huq` (alternating), one dependent chain
 /// through the accumulator (latency) or as many independent accumulators
 /// (throughput). [`ADDS_ONLY`]: 100 `vpaddq` on 10 independent accumulators
 /// (the simple vector ALU's throughput). [`MIXED`]: the 12-chain vpmadd52
 /// loop with 48 `vpaddq` on 6 other accumulators woven in (about the lane
 /// kernel's ratio of other vector ALU work to vpmadd52): whether that work
-/// runs beside the two IFMA pipes or takes their slots.
-#[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn vector_loop<const CHAINS: usize>() -> f64 {
+/// runs beside the IFMA pipes or takes their slots.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+unsafe fn vector_loop<const CHAINS: usize, const WIDE: bool>() -> f64 {
     let t = thread_time();
+    // `$w` names the register file: "zmm" or "ymm" (ymm16-21 need AVX-512 VL)
     macro_rules! probe {
-        ($($body:literal),*) => {
+        ($w:literal; $($body:expr),*) => {
             core::arch::asm!(
                 "vpxorq zmm0, zmm0, zmm0", "vpxorq zmm1, zmm1, zmm1", "vpxorq zmm2, zmm2, zmm2",
                 "vpxorq zmm3, zmm3, zmm3", "vpxorq zmm4, zmm4, zmm4", "vpxorq zmm5, zmm5, zmm5",
@@ -65,57 +67,99 @@ unsafe fn vector_loop<const CHAINS: usize>() -> f64 {
             )
         };
     }
-    match CHAINS {
-        ADDS_ONLY => {
-            probe!(".rept 10", ".irp r, 0,1,2,3,4,5,6,7,8,9", "vpaddq zmm\\r, zmm\\r, zmm14", ".endr", ".endr")
-        }
-        MIXED => probe!(
-            ".rept 4",
-            ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11",
-            "vpmadd52luq zmm\\r, zmm14, zmm15",
-            ".endr",
-            ".irp r, 16,17,18,19,20,21",
-            "vpaddq zmm\\r, zmm\\r, zmm14",
-            ".endr",
-            ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11",
-            "vpmadd52huq zmm\\r, zmm14, zmm15",
-            ".endr",
-            ".irp r, 16,17,18,19,20,21",
-            "vpaddq zmm\\r, zmm\\r, zmm14",
-            ".endr",
-            ".endr",
-            ".rept 2",
-            "vpmadd52luq zmm0, zmm14, zmm15",
-            "vpmadd52huq zmm1, zmm14, zmm15",
-            ".endr"
-        ),
-        1 => probe!(".rept 50", "vpmadd52luq zmm0, zmm14, zmm15", "vpmadd52huq zmm0, zmm14, zmm15", ".endr"),
-        10 => probe!(
-            ".rept 5",
-            ".irp r, 0,1,2,3,4,5,6,7,8,9",
-            "vpmadd52luq zmm\\r, zmm14, zmm15",
-            ".endr",
-            ".irp r, 0,1,2,3,4,5,6,7,8,9",
-            "vpmadd52huq zmm\\r, zmm14, zmm15",
-            ".endr",
-            ".endr"
-        ),
-        _ => probe!(
-            ".rept 4",
-            ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11",
-            "vpmadd52luq zmm\\r, zmm14, zmm15",
-            ".endr",
-            ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11",
-            "vpmadd52huq zmm\\r, zmm14, zmm15",
-            ".endr",
-            ".endr",
-            ".rept 2",
-            "vpmadd52luq zmm0, zmm14, zmm15",
-            "vpmadd52huq zmm1, zmm14, zmm15",
-            ".endr"
-        ),
+    macro_rules! at_width {
+        ($w:literal) => {
+            match CHAINS {
+                ADDS_ONLY => probe!($w;
+                    ".rept 10", ".irp r, 0,1,2,3,4,5,6,7,8,9",
+                    concat!("vpaddq ", $w, "\\r, ", $w, "\\r, ", $w, "14"), ".endr", ".endr"),
+                MIXED => probe!($w;
+                    ".rept 4",
+                    ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11",
+                    concat!("vpmadd52luq ", $w, "\\r, ", $w, "14, ", $w, "15"),
+                    ".endr",
+                    ".irp r, 16,17,18,19,20,21",
+                    concat!("vpaddq ", $w, "\\r, ", $w, "\\r, ", $w, "14"),
+                    ".endr",
+                    ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11",
+                    concat!("vpmadd52huq ", $w, "\\r, ", $w, "14, ", $w, "15"),
+                    ".endr",
+                    ".irp r, 16,17,18,19,20,21",
+                    concat!("vpaddq ", $w, "\\r, ", $w, "\\r, ", $w, "14"),
+                    ".endr",
+                    ".endr",
+                    ".rept 2",
+                    concat!("vpmadd52luq ", $w, "0, ", $w, "14, ", $w, "15"),
+                    concat!("vpmadd52huq ", $w, "1, ", $w, "14, ", $w, "15"),
+                    ".endr"),
+                1 => probe!($w;
+                    ".rept 50",
+                    concat!("vpmadd52luq ", $w, "0, ", $w, "14, ", $w, "15"),
+                    concat!("vpmadd52huq ", $w, "0, ", $w, "14, ", $w, "15"),
+                    ".endr"),
+                10 => probe!($w;
+                    ".rept 5",
+                    ".irp r, 0,1,2,3,4,5,6,7,8,9",
+                    concat!("vpmadd52luq ", $w, "\\r, ", $w, "14, ", $w, "15"),
+                    ".endr",
+                    ".irp r, 0,1,2,3,4,5,6,7,8,9",
+                    concat!("vpmadd52huq ", $w, "\\r, ", $w, "14, ", $w, "15"),
+                    ".endr",
+                    ".endr"),
+                _ => probe!($w;
+                    ".rept 4",
+                    ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11",
+                    concat!("vpmadd52luq ", $w, "\\r, ", $w, "14, ", $w, "15"),
+                    ".endr",
+                    ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11",
+                    concat!("vpmadd52huq ", $w, "\\r, ", $w, "14, ", $w, "15"),
+                    ".endr",
+                    ".endr",
+                    ".rept 2",
+                    concat!("vpmadd52luq ", $w, "0, ", $w, "14, ", $w, "15"),
+                    concat!("vpmadd52huq ", $w, "1, ", $w, "14, ", $w, "15"),
+                    ".endr"),
+            }
+        };
+    }
+    if WIDE {
+        at_width!("zmm")
+    } else {
+        at_width!("ymm")
     }
     thread_time() - t
+}
+
+/// The vpmadd52 and vpaddq probes at one width: cycles per instruction and
+/// per 64-bit lane product.
+///
+/// # Safety
+///
+/// Only where [`Avx512::available`] and AVX-512 VL.
+unsafe fn probe_width<const WIDE: bool>(rounds: usize, n: f64, ghz: f64) {
+    let (lat, _) = stats(rounds, || vector_loop::<1, WIDE>());
+    let (t10, _) = stats(rounds, || vector_loop::<10, WIDE>());
+    let (t12, _) = stats(rounds, || vector_loop::<12, WIDE>());
+    let (adds, _) = stats(rounds, || vector_loop::<ADDS_ONLY, WIDE>());
+    let (mixed, _) = stats(rounds, || vector_loop::<MIXED, WIDE>());
+    let cyc = |s: f64| s / n * ghz * 1e9;
+    let (bits, lanes) = if WIDE { (512, 8.0) } else { (256, 4.0) };
+    println!(
+        "vpmadd52 ({bits}-bit): latency {:.2} cycles (one chain); {:.2} cycles per instruction with 10 chains, {:.2} with 12 ({:.2} / {:.2} per cycle, {:.2} lane products per cycle)",
+        cyc(lat),
+        cyc(t10),
+        cyc(t12),
+        1.0 / cyc(t10),
+        1.0 / cyc(t12),
+        lanes / cyc(t12).min(cyc(t10))
+    );
+    println!(
+        "vpaddq ({bits}-bit): {:.2} cycles per instruction with 10 chains ({:.2} per cycle); \
+         100 vpmadd52 (12 chains) with 48 vpaddq beside them: {:.2} cycles per vpmadd52",
+        cyc(adds),
+        1.0 / cyc(adds),
+        cyc(mixed)
+    );
 }
 
 /// Median and best of `rounds` runs of `f`.
@@ -153,29 +197,12 @@ fn main() {
     let (add_med, add_best) = stats(rounds, add_chain);
     let ghz = n / add_med / 1e9;
     println!("core clock (dependent add chain): {ghz:.3} GHz median, {:.3} GHz best of {rounds}", n / add_best / 1e9);
-    if Avx512::available() {
+    if Avx512::available() && std::arch::is_x86_feature_detected!("avx512vl") {
         // SAFETY: the features were detected.
-        let (lat, _) = stats(rounds, || unsafe { vector_loop::<1>() });
-        let (t10, _) = stats(rounds, || unsafe { vector_loop::<10>() });
-        let (t12, _) = stats(rounds, || unsafe { vector_loop::<12>() });
-        let (adds, _) = stats(rounds, || unsafe { vector_loop::<ADDS_ONLY>() });
-        let (mixed, _) = stats(rounds, || unsafe { vector_loop::<MIXED>() });
-        let cyc = |s: f64| s / n * ghz * 1e9;
-        println!(
-            "vpmadd52 (512-bit): latency {:.2} cycles (one chain); {:.2} cycles per instruction with 10 chains, {:.2} with 12 ({:.2} / {:.2} per cycle)",
-            cyc(lat),
-            cyc(t10),
-            cyc(t12),
-            1.0 / cyc(t10),
-            1.0 / cyc(t12)
-        );
-        println!(
-            "vpaddq (512-bit): {:.2} cycles per instruction with 10 chains ({:.2} per cycle); \
-             100 vpmadd52 (12 chains) with 48 vpaddq beside them: {:.2} cycles per vpmadd52",
-            cyc(adds),
-            1.0 / cyc(adds),
-            cyc(mixed)
-        );
+        unsafe {
+            probe_width::<true>(rounds, n, ghz);
+            probe_width::<false>(rounds, n, ghz);
+        }
     }
     type Fq377 = <Bls12_377 as SwCurve>::Base;
     type Fq254 = <Bn254 as SwCurve>::Base;
@@ -186,6 +213,10 @@ fn main() {
     if Avx512::available() {
         lane_batch::<Bls12_377, Ifma52<Fq377, Avx512>>(batch, rounds, ghz);
         lane_batch::<Bn254, Ifma52<Fq254, Avx512, 5>>(batch, rounds, ghz);
+    }
+    if Avx512Ymm::available() {
+        lane_batch::<Bls12_377, Ifma52<Fq377, Avx512Ymm>>(batch, rounds, ghz);
+        lane_batch::<Bn254, Ifma52<Fq254, Avx512Ymm, 5>>(batch, rounds, ghz);
     }
     let (add_after, _) = stats(rounds, add_chain);
     println!("core clock after: {:.3} GHz median", n / add_after / 1e9);

@@ -463,19 +463,32 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
             invs[i] = e.field.limbs_of_scaled(&(inv_all * prefix[i]));
             inv_all *= prods[i];
         }
-        let mut inv = [L::from_lanes(&invs[..lanes]), L::from_lanes(&invs[lanes..2 * lanes])];
-        // Pass B: from the last pair of steps back, each step's inverse and additions.
-        let mut s = steps;
-        while s > 0 {
-            s -= 2;
+        let inv = [L::from_lanes(&invs[..lanes]), L::from_lanes(&invs[lanes..2 * lanes])];
+        // Pass B: from the last pair of steps back, each step's inverse and
+        // additions. Each pair's products depend in a chain (l, then l^2,
+        // then l (bx - x)); the inverse chain's two products for the next
+        // pair do not. Pipelined (`L::PIPELINED`), those two go between the
+        // chain's products, so that the reorder buffer, which holds less
+        // than one pair of products, has independent work behind each
+        // product's serial tail; otherwise they come after the pair.
+        debug_assert!(steps >= 2 && steps % 2 == 0, "execute_from pads a non-empty batch to whole pairs");
+        let mut s = steps - 2;
+        let (a, b) = (&e.steps[s], &e.steps[s + 1]);
+        let (mut i0, mut i1) = L::mul2(&k, &inv[0], &a.prefix, &inv[1], &b.prefix);
+        let (mut n0, mut n1) = L::mul2(&k, &inv[0], &a.den, &inv[1], &b.den);
+        loop {
             let (a, b) = (&e.steps[s], &e.steps[s + 1]);
-            let (i0, i1) = L::mul2(&k, &inv[0], &a.prefix, &inv[1], &b.prefix);
-            let (n0, n1) = L::mul2(&k, &inv[0], &a.den, &inv[1], &b.den);
-            inv = [n0, n1];
+            let next = if s > 0 { Some((&e.steps[s - 2], &e.steps[s - 1])) } else { None };
             let dy0 = L::sub4(&k, &a.py, &a.by);
             let dy1 = L::sub4(&k, &b.py, &b.by);
             let (l0, l1) = L::mul2(&k, &dy0, &i0, &dy1, &i1);
+            if let (true, Some((c, d))) = (L::PIPELINED, next) {
+                (i0, i1) = L::mul2(&k, &n0, &c.prefix, &n1, &d.prefix);
+            }
             let (q0, q1) = L::square2(&k, &l0, &l1);
+            if let (true, Some((c, d))) = (L::PIPELINED, next) {
+                (n0, n1) = L::mul2(&k, &n0, &c.den, &n1, &d.den);
+            }
             let x0 = L::reduce(&k, &L::sub8(&k, &q0, &a.bx, &a.px));
             let x1 = L::reduce(&k, &L::sub8(&k, &q1, &b.bx, &b.px));
             let t0 = L::sub4(&k, &a.bx, &x0);
@@ -495,6 +508,14 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
                 L::store(&bx[..lanes], x);
                 L::store(&by[..lanes], y);
             }
+            if let (false, Some((c, d))) = (L::PIPELINED, next) {
+                (i0, i1) = L::mul2(&k, &n0, &c.prefix, &n1, &d.prefix);
+                (n0, n1) = L::mul2(&k, &n0, &c.den, &n1, &d.den);
+            }
+            if s == 0 {
+                break;
+            }
+            s -= 2;
         }
         false
     }

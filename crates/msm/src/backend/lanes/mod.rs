@@ -50,6 +50,10 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
     type Consts: Copy;
     /// The name shown in backend names and benchmarks.
     const NAME: &'static str;
+    /// Whether the lane engine's pass B computes the next pair of steps'
+    /// inverse-chain products inside this pair's dependent products
+    /// (software pipelining; docs/BENCHMARKS.md measures it per engine).
+    const PIPELINED: bool = false;
 
     /// Whether this CPU has what the arithmetic needs.
     fn available() -> bool;

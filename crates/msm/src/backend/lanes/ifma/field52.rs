@@ -559,7 +559,7 @@ pub fn available() -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ops::{Avx512, Emulated};
+    use super::super::ops::{Avx512, Avx512Ymm, Emulated};
     use super::*;
 
     /// m q as 7 words.
@@ -709,6 +709,8 @@ mod tests {
         check::<Bls12_377Fq, Avx512, 8>();
         check::<Bls12_381Fq, Avx512, 8>();
         check::<Bn254Fq, Avx512, 5>();
+        check::<Bls12_381Fq, Avx512Ymm, 8>();
+        check::<Bn254Fq, Avx512Ymm, 5>();
     }
 
     /// The dedicated square against the product `mul(a, a)` and the scalar
@@ -798,13 +800,19 @@ mod tests {
         square_matches_product::<Bls12_377Fq, Avx512, 8>();
         square_matches_product::<Bls12_381Fq, Avx512, 8>();
         square_matches_product::<Bn254Fq, Avx512, 5>();
+        square_matches_product::<Bls12_377Fq, Avx512Ymm, 8>();
     }
 
-    /// The emulation against the instructions, on random and extreme limbs
-    /// (where the CPU has them).
+    /// The emulation against the instructions, 512-bit and 256-bit, on
+    /// random and extreme limbs (where the CPU has them).
     #[test]
     fn emulation_matches_the_instructions() {
-        if !Avx512::available() {
+        emulation_matches::<Avx512>();
+        emulation_matches::<Avx512Ymm>();
+    }
+
+    fn emulation_matches<S: Ifma>() {
+        if !S::available() {
             return;
         }
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
@@ -822,24 +830,24 @@ mod tests {
             let m: u8 = rng.gen();
             // SAFETY: available() checked.
             unsafe {
-                let (va, vb, vc) = (Avx512::from_array(a), Avx512::from_array(b), Avx512::from_array(c));
-                let same = |x: <Avx512 as Ifma>::V, y: [u64; 8]| Avx512::to_array(x) == y;
-                assert!(same(Avx512::madd52lo(va, vb, vc), Emulated::madd52lo(a, b, c)));
-                assert!(same(Avx512::madd52hi(va, vb, vc), Emulated::madd52hi(a, b, c)));
-                assert!(same(Avx512::srai52(va), Emulated::srai52(a)));
-                assert!(same(Avx512::srli52(va), Emulated::srli52(a)));
-                assert!(same(Avx512::mask_sub(va, m, vb, vc), Emulated::mask_sub(a, m, b, c)));
-                assert!(same(Avx512::mullo(va, vb), Emulated::mullo(a, b)));
-                assert!(same(Avx512::max_u(va, vb), Emulated::max_u(a, b)));
+                let (va, vb, vc) = (S::from_array(a), S::from_array(b), S::from_array(c));
+                let same = |x: S::V, y: [u64; 8]| S::to_array(x) == y;
+                assert!(same(S::madd52lo(va, vb, vc), Emulated::madd52lo(a, b, c)));
+                assert!(same(S::madd52hi(va, vb, vc), Emulated::madd52hi(a, b, c)));
+                assert!(same(S::srai52(va), Emulated::srai52(a)));
+                assert!(same(S::srli52(va), Emulated::srli52(a)));
+                assert!(same(S::mask_sub(va, m, vb, vc), Emulated::mask_sub(a, m, b, c)));
+                assert!(same(S::mullo(va, vb), Emulated::mullo(a, b)));
+                assert!(same(S::max_u(va, vb), Emulated::max_u(a, b)));
                 let rows: [[u64; 8]; 8] = core::array::from_fn(|k| [a, b, c][k % 3].map(|x| x ^ k as u64));
-                let t = Avx512::transpose(rows.map(|r| Avx512::from_array(r)));
+                let t = S::transpose(rows.map(|r| S::from_array(r)));
                 let e = Emulated::transpose(rows);
                 assert!((0..8).all(|j| same(t[j], e[j])));
                 assert!((0..8).all(|j| (0..8).all(|k| e[j][k] == rows[k][j])));
                 let small = a.map(|x| x >> 12);
-                let d = Avx512::u_to_d(Avx512::from_array(small));
+                let d = S::u_to_d(S::from_array(small));
                 assert!(same(
-                    Avx512::d_to_u(Avx512::floor_d(d)),
+                    S::d_to_u(S::floor_d(d)),
                     Emulated::d_to_u(Emulated::floor_d(Emulated::u_to_d(small)))
                 ));
             }

@@ -210,7 +210,7 @@ impl Ifma for Emulated {
     }
 }
 
-pub use x86::Avx512;
+pub use x86::{Avx512, Avx512Ymm};
 
 mod x86 {
     use super::{Ifma, Kernel};
@@ -367,6 +367,170 @@ mod x86 {
                 _mm512_shuffle_i64x2::<0xEE>(u2, u6),
                 _mm512_shuffle_i64x2::<0xEE>(u1, u5),
                 _mm512_shuffle_i64x2::<0xEE>(u3, u7),
+            ]
+        }
+    }
+
+    /// The same eight lanes as two 256-bit halves (AVX-512 VL forms of the
+    /// same instructions): where a core runs 256-bit IFMA on more ports than
+    /// 512-bit, or keeps more vector ALU ports open without 512-bit work in
+    /// flight. Twice the instructions and half the registers per value of
+    /// [`Avx512`]; which is faster is measured (docs/BENCHMARKS.md).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Avx512Ymm;
+
+    /// Eight u64 lanes: 0-3 in the first register, 4-7 in the second.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Y2(__m256i, __m256i);
+    /// Eight f64 lanes, as [`Y2`].
+    #[derive(Clone, Copy, Debug)]
+    pub struct Yd2(__m256d, __m256d);
+
+    #[target_feature(enable = "avx512f,avx512ifma,avx512dq,avx512vl,fma")]
+    unsafe fn with_avx512_ymm<K: Kernel>(k: K) -> K::Output {
+        k.run()
+    }
+
+    /// The 4 x 4 transpose of 64-bit lanes: unpack pairs, then 128-bit halves.
+    #[inline(always)]
+    unsafe fn transpose4(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> [__m256i; 4] {
+        let t0 = _mm256_unpacklo_epi64(a, b);
+        let t1 = _mm256_unpackhi_epi64(a, b);
+        let t2 = _mm256_unpacklo_epi64(c, d);
+        let t3 = _mm256_unpackhi_epi64(c, d);
+        [
+            _mm256_permute2x128_si256::<0x20>(t0, t2),
+            _mm256_permute2x128_si256::<0x20>(t1, t3),
+            _mm256_permute2x128_si256::<0x31>(t0, t2),
+            _mm256_permute2x128_si256::<0x31>(t1, t3),
+        ]
+    }
+
+    impl Ifma for Avx512Ymm {
+        type V = Y2;
+        type D = Yd2;
+        const NAME: &'static str = "ifma256";
+
+        fn available() -> bool {
+            Avx512::available()
+                && std::arch::is_x86_feature_detected!("avx512vl")
+                && std::arch::is_x86_feature_detected!("fma")
+        }
+        #[inline(always)]
+        unsafe fn run<K: Kernel>(k: K) -> K::Output {
+            with_avx512_ymm(k)
+        }
+        #[inline(always)]
+        unsafe fn zero() -> Y2 {
+            Y2(_mm256_setzero_si256(), _mm256_setzero_si256())
+        }
+        #[inline(always)]
+        unsafe fn splat(x: u64) -> Y2 {
+            let v = _mm256_set1_epi64x(x as i64);
+            Y2(v, v)
+        }
+        #[inline(always)]
+        unsafe fn splat_d(x: f64) -> Yd2 {
+            let v = _mm256_set1_pd(x);
+            Yd2(v, v)
+        }
+        #[inline(always)]
+        unsafe fn from_array(x: [u64; 8]) -> Y2 {
+            Self::load(x.as_ptr())
+        }
+        #[inline(always)]
+        unsafe fn to_array(v: Y2) -> [u64; 8] {
+            let mut out = [0u64; 8];
+            Self::store(out.as_mut_ptr(), v);
+            out
+        }
+        #[inline(always)]
+        unsafe fn madd52lo(a: Y2, b: Y2, c: Y2) -> Y2 {
+            Y2(_mm256_madd52lo_epu64(a.0, b.0, c.0), _mm256_madd52lo_epu64(a.1, b.1, c.1))
+        }
+        #[inline(always)]
+        unsafe fn madd52hi(a: Y2, b: Y2, c: Y2) -> Y2 {
+            Y2(_mm256_madd52hi_epu64(a.0, b.0, c.0), _mm256_madd52hi_epu64(a.1, b.1, c.1))
+        }
+        #[inline(always)]
+        unsafe fn add(a: Y2, b: Y2) -> Y2 {
+            Y2(_mm256_add_epi64(a.0, b.0), _mm256_add_epi64(a.1, b.1))
+        }
+        #[inline(always)]
+        unsafe fn sub(a: Y2, b: Y2) -> Y2 {
+            Y2(_mm256_sub_epi64(a.0, b.0), _mm256_sub_epi64(a.1, b.1))
+        }
+        #[inline(always)]
+        unsafe fn mask_sub(src: Y2, m: u8, a: Y2, b: Y2) -> Y2 {
+            Y2(_mm256_mask_sub_epi64(src.0, m & 15, a.0, b.0), _mm256_mask_sub_epi64(src.1, m >> 4, a.1, b.1))
+        }
+        #[inline(always)]
+        unsafe fn and(a: Y2, b: Y2) -> Y2 {
+            Y2(_mm256_and_si256(a.0, b.0), _mm256_and_si256(a.1, b.1))
+        }
+        #[inline(always)]
+        unsafe fn srai52(a: Y2) -> Y2 {
+            Y2(_mm256_srai_epi64::<52>(a.0), _mm256_srai_epi64::<52>(a.1))
+        }
+        #[inline(always)]
+        unsafe fn srli52(a: Y2) -> Y2 {
+            Y2(_mm256_srli_epi64::<52>(a.0), _mm256_srli_epi64::<52>(a.1))
+        }
+        #[inline(always)]
+        unsafe fn max_u(a: Y2, b: Y2) -> Y2 {
+            Y2(_mm256_max_epu64(a.0, b.0), _mm256_max_epu64(a.1, b.1))
+        }
+        #[inline(always)]
+        unsafe fn mullo(a: Y2, b: Y2) -> Y2 {
+            Y2(_mm256_mullo_epi64(a.0, b.0), _mm256_mullo_epi64(a.1, b.1))
+        }
+        #[inline(always)]
+        unsafe fn u_to_d(a: Y2) -> Yd2 {
+            Yd2(_mm256_cvtepu64_pd(a.0), _mm256_cvtepu64_pd(a.1))
+        }
+        #[inline(always)]
+        unsafe fn d_to_u(a: Yd2) -> Y2 {
+            Y2(_mm256_cvttpd_epu64(a.0), _mm256_cvttpd_epu64(a.1))
+        }
+        #[inline(always)]
+        unsafe fn fmadd_d(a: Yd2, b: Yd2, c: Yd2) -> Yd2 {
+            Yd2(_mm256_fmadd_pd(a.0, b.0, c.0), _mm256_fmadd_pd(a.1, b.1, c.1))
+        }
+        #[inline(always)]
+        unsafe fn mul_d(a: Yd2, b: Yd2) -> Yd2 {
+            Yd2(_mm256_mul_pd(a.0, b.0), _mm256_mul_pd(a.1, b.1))
+        }
+        #[inline(always)]
+        unsafe fn floor_d(a: Yd2) -> Yd2 {
+            Yd2(_mm256_floor_pd(a.0), _mm256_floor_pd(a.1))
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const u64) -> Y2 {
+            Y2(_mm256_loadu_si256(p as *const _), _mm256_loadu_si256(p.add(4) as *const _))
+        }
+        #[inline(always)]
+        unsafe fn store(p: *mut u64, v: Y2) {
+            _mm256_storeu_si256(p as *mut _, v.0);
+            _mm256_storeu_si256(p.add(4) as *mut _, v.1)
+        }
+        /// Four 4 x 4 transposes: lanes 0-3 of out[j < 4] come from the
+        /// first halves of rows 0-3, lanes 4-7 from those of rows 4-7;
+        /// out[j >= 4] the same from the second halves.
+        #[inline(always)]
+        unsafe fn transpose(r: [Y2; 8]) -> [Y2; 8] {
+            let a = transpose4(r[0].0, r[1].0, r[2].0, r[3].0);
+            let b = transpose4(r[4].0, r[5].0, r[6].0, r[7].0);
+            let c = transpose4(r[0].1, r[1].1, r[2].1, r[3].1);
+            let d = transpose4(r[4].1, r[5].1, r[6].1, r[7].1);
+            [
+                Y2(a[0], b[0]),
+                Y2(a[1], b[1]),
+                Y2(a[2], b[2]),
+                Y2(a[3], b[3]),
+                Y2(c[0], d[0]),
+                Y2(c[1], d[1]),
+                Y2(c[2], d[2]),
+                Y2(c[3], d[3]),
             ]
         }
     }
