@@ -306,14 +306,12 @@ impl<D: CoreDatapath> RtlBackend<D> {
     /// Where whole MSMs ([`RtlEngine`]) aggregate their windows' buckets;
     /// groups larger than a window of the core are refused (one line).
     pub fn set_aggregation(&mut self, a: Aggregation) -> Result<(), MsmError> {
-        if let Aggregation::Device(lm) = a {
-            if let Some(lm) = lm {
-                let max = self.device.params.cmax - 1;
-                if lm == 0 || lm > max {
-                    return Err(MsmError::Unsupported(format!(
-                        "--rtl-agg-log-m {lm}: groups of 2^1 to 2^{max} buckets (the core's windows hold 2^{max})"
-                    )));
-                }
+        if let Aggregation::Device(Some(lm)) = a {
+            let max = self.device.params.cmax - 1;
+            if lm == 0 || lm > max {
+                return Err(MsmError::Unsupported(format!(
+                    "--rtl-agg-log-m {lm}: groups of 2^1 to 2^{max} buckets (the core's windows hold 2^{max})"
+                )));
             }
         }
         self.aggregation = a;
