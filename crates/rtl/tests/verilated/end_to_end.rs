@@ -261,11 +261,9 @@ fn device_aggregation_on_the_edwards_core() {
     let (p, q, r, s, a, b) = (pts[0], pts[1], pts[2], pts[3], pts[4], pts[5]);
     // bucket k holds the points of digit k + 1 (window 0, c = 5)
     let pairs = [(p, 1), (p, 2), (q, 3), (q.neg(), 4), (r, 6), (s, 7), (a, 11), (b, 12)];
-    let points: Vec<_> = pairs.iter().map(|x| x.0).collect();
-    let scalars: Vec<ScalarLimbs> = pairs.iter().map(|x| [x.1, 0, 0, 0]).collect();
-    check_with::<Te>("conversion: pairs", points, &scalars, Some(5), 1, Aggregation::Device(Some(1)));
-    // the partial sums themselves: the core's buckets after its program
-    // are the host's additions (compared as points: Z differs)
+    // the partial sums themselves, from a run of its own: the core's
+    // buckets after its program are the host's additions (compared as
+    // points: Z differs)
     let mut bk = vec![zkmsm_curve::te::TeExtended::identity(); 16];
     for &(pt, k) in &pairs {
         let e = zkmsm_curve::te::TeAffine::from_weierstrass(&pt).unwrap();
@@ -279,6 +277,9 @@ fn device_aggregation_on_the_edwards_core() {
         assert_eq!(sums[2 * g], run[2 * g]);
         assert_eq!(sums[2 * g + 1], bk[2 * g + 1], "group {g}: B1 as accumulated");
     }
+    let points: Vec<_> = pairs.iter().map(|x| x.0).collect();
+    let scalars: Vec<ScalarLimbs> = pairs.iter().map(|x| [x.1, 0, 0, 0]).collect();
+    check_with::<Te>("conversion: pairs", points, &scalars, Some(5), 1, Aggregation::Device(Some(1)));
 
     let mut points = pts[..77].to_vec();
     let mut scalars = rnd[..77].to_vec();
@@ -303,7 +304,8 @@ fn device_aggregation_on_the_edwards_core() {
 fn sent_buckets(pairs: &[(Affine<C>, u64)]) -> Vec<zkmsm_curve::te::TeExtended> {
     let points: Vec<_> = pairs.iter().map(|x| x.0).collect();
     let digits: Vec<i32> = pairs.iter().map(|x| x.1 as i32).collect();
-    let mut sim = Sim::new(Kind::Te, &Opts { agg_log_m: 1, ..Opts::default() }).expect("the te model");
+    let opts = Opts { agg_log_m: 1, max_cycles: 1 << 20, ..Opts::default() };
+    let mut sim = Sim::new(Kind::Te, &opts).expect("the te model");
     sim.load_points(&Te::point_words(&points));
     let (words, st) = sim.run(points.len(), 5, 1, None, &digits).unwrap();
     assert_eq!(st.status & 0xf0, 0, "the core flagged its input");
