@@ -3,7 +3,8 @@
 //! driver (rtl/tb/zk_driver.cpp):
 //!
 //! * `Vzk_te`: the twisted Edwards core as synthesized (CMAX 16, PD 16,
-//!   BRL 2), the multiplier compiled once as a hierarchical block;
+//!   BRL 2, device aggregation through its conversion: AGG 1), the
+//!   multiplier compiled once as a hierarchical block;
 //! * `Vzk_int`: the integer stand-in datapath, for fast control tests
 //!   (CMAX 10, PD 16, BRL 2, stand-in latency 24, 32-bit values);
 //! * `Vzk_lk`: the stand-in with the bucket lock table and a block-RAM

@@ -81,6 +81,7 @@ module zk_core_formal #(
       .pending_hwm(),
       .lat_dp(),
       .lat_hz(),
+      .lat_ag(),
       .s_tvalid(s_tvalid),
       .s_tready(s_tready),
       .s_point(s_point),

@@ -25,7 +25,10 @@
 // that cycle), so the operation has the adder's slot; the source's read
 // costs the scheduler nothing. A source at infinity
 // (affine buckets, DP = 2) makes no operation (a bubble for the adder).
-// Operations of one step are independent; the next step starts HZ + 1
+// A conversion of CL cycles between the reads and the adder (zk_te_agg_in
+// on the twisted Edwards core: CL = zk_te_agg_lat) moves the operation's
+// slot CL cycles later, and `hold` with it.
+// Operations of one step are independent; the next step starts HZ + CL + 1
 // cycles after the last one's decision (every write-back done), so the
 // cycles do not depend on the data: the cycle model counts them exactly.
 //
@@ -35,12 +38,14 @@
 //
 // Latency: a decision in cycle t reads at the edge ending t+1 (rv, ra, in
 // cycle t+1); the data returns in cycle t+1+BRL; the operation enters the
-// adder in cycle t+2+BRL (dv), beside its destination's word.
+// adder in cycle t+2+BRL (dv), beside its destination's word (the
+// adder's input CL cycles later, where `hold` holds the scheduler).
 module zk_core_agg #(
     parameter integer CMAX = `ZK_CMAX,
     parameter integer BRL  = `ZK_BRL,
     parameter integer WW   = `ZK_WW,
     parameter integer HZ   = 8,
+    parameter integer CL   = 0,  // conversion cycles between dv and the adder
     parameter integer VW   = 16,
     parameter integer PW   = 16,
     parameter integer INF  = 0  // 1: bit VW-1 of a bucket is its infinity flag
@@ -59,7 +64,7 @@ module zk_core_agg #(
     input  logic [  4*WW-1:0] bk_win,
     input  logic [       3:0] bk_indone,
     input  logic [       3:0] bk_idle,
-    output logic              hold,     // this cycle's decision is the aggregation's
+    output logic              hold,     // this cycle's adder slot is the aggregation's
     output logic              rv,       // a bucket read (the aggregation port)
     output logic [  CMAX-1:0] ra,
     output logic [       1:0] rbank,    // the bank of the read returning on q now
@@ -72,7 +77,7 @@ module zk_core_agg #(
   localparam integer IW = CMAX - 1;
   localparam integer AW = CMAX;
   localparam integer OFW = CMAX - 2;
-  localparam integer TW = $clog2(HZ + 2);
+  localparam integer TW = $clog2(HZ + CL + 2);
 `include "zk_core_addr.svh"
 `include "zk_funcs.svh"
 
@@ -114,7 +119,22 @@ module zk_core_agg #(
   assign tree_next = tree ? {1'b0, s, 1'b1} < {1'b0, m} : m > (IW + 1)'(3);
   assign prog_last = tree ? !tree_next : ({1'b0, s} == m - 1'b1 && !tree_next);
 
-  assign hold = st == S_DST;
+  // the destination's read takes the adder's slot of this cycle's
+  // decision, CL cycles later behind a conversion
+  generate
+    if (CL == 0) begin : g_hold
+      assign hold = st == S_DST;
+    end else begin : g_hold_cl
+      zk_valid_pipe #(
+          .N(CL)
+      ) u_hold (
+          .clk(clk),
+          .rst(rst),
+          .d  (st == S_DST),
+          .q  (hold)
+      );
+    end
+  endgenerate
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -149,7 +169,7 @@ module zk_core_agg #(
           ra <= baddr(sl, dst, two);
           if (step_last) begin
             st <= S_WAIT;
-            wait_q <= TW'(HZ);
+            wait_q <= TW'(HZ + CL);
           end else begin
             st <= S_SRC;
             if (tree && !p_last) begin  // the group's next p

@@ -355,6 +355,13 @@ function automatic integer zk_te_madd_lat(input integer f_mul_lat);
   zk_te_madd_lat = 1 + f_mul_lat + 1 + f_mul_lat;
 endfunction
 
+// Latency of zk_te_agg_in, the aggregation's conversion in front of
+// zk_te_madd: its two multiplications (Z1 Z2, k T2), beside which the lazy
+// Y2 - X2, Y2 + X2 and the other coordinates wait.
+function automatic integer zk_te_agg_lat(input integer f_mul_lat);
+  zk_te_agg_lat = f_mul_lat;
+endfunction
+
 // Width of zk_redc_step's output for f_a t_in of f_tw bits: (t + m*q) >> f_rw.
 function automatic integer zk_redc_ow(input integer f_tw, input integer f_qbits, input integer f_rw);
   zk_redc_ow = ((f_tw > f_rw + f_qbits) ? f_tw : f_rw + f_qbits) + 1 - f_rw;

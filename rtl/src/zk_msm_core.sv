@@ -7,7 +7,8 @@
 //   zk_core_sched     input head, pending queue, hazards, the decision
 //   zk_core_buckets   the four bucket banks
 //   zk_core_readout   buckets out, window after window
-//   zk_core_agg       bucket aggregation on the device (AGG = 1)
+//   zk_core_agg       bucket aggregation on the device (AGG = 1; on the
+//                     twisted Edwards core behind zk_te_agg_in)
 //   zk_core_counters  the performance counters
 //
 // Work in (AXI4-Stream, one beat per point per window, window-major: all N
@@ -41,7 +42,8 @@
 // Latencies (computed, on the LAT_* outputs): DLAT datapath registers
 // (zk_dp_te: zk_te_madd_lat(zk_fq_mul_lat(...)); zk_dp_aff:
 // zk_dp_aff_lat(zk_fq_mul_lat(...), NB, 0, 0, SHARE); the stand-in: SLAT),
-// HZ = BRL + DLAT hazard window. An operation decided in cycle t reads its
+// HZ = BRL + DLAT hazard window; ACL the device aggregation's conversion
+// in front of the adder (zk_te_agg_in, DP = 1 with AGG = 1; else 0). An operation decided in cycle t reads its
 // bucket at the clock edge ending t+1 and writes it at the edge ending
 // t+1+HZ; another operation on the same bucket may be decided from t+HZ+1
 // on.
@@ -78,7 +80,8 @@ module zk_msm_core #(
     // (for HZ of thousands; zk_core_sched)
     parameter integer         RQ     = `ZK_RQ,
     // 1: bucket aggregation on the device (zk_core_agg), run when cfg_agg
-    // is not 0; the adder adds bucket to bucket, so not with DP = 1
+    // is not 0; the adder adds bucket to bucket (DP = 1: through
+    // zk_te_agg_in, two more multipliers)
     parameter integer         AGG    = 0,
     // widths of a point and of a bucket value (not to be overridden): TE
     // {x, y, t} and {X, Y, Z, T}; affine {y, x} and {inf, y, x}
@@ -110,6 +113,7 @@ module zk_msm_core #(
     output logic [     15:0]   pending_hwm,
     output logic [     15:0]   lat_dp,          // DLAT
     output logic [     15:0]   lat_hz,          // HZ
+    output logic [     15:0]   lat_ag,          // ACL
     // work in
     input  logic               s_tvalid,
     output logic               s_tready,
@@ -130,6 +134,10 @@ module zk_msm_core #(
   localparam integer MLAT = zk_fq_mul_lat(Q, NB, LEVELS, RW, WIN, FANIN, SPLIT);
   localparam integer DLAT = (DP == 1) ? zk_te_madd_lat(MLAT) : (DP == 2) ? zk_dp_aff_lat(MLAT, NB, 0, 0, `ZK_AFF_SHARE) : SLAT;
   localparam integer HZ = BRL + DLAT;
+  localparam integer ACL = (DP == 1 && AGG != 0) ? zk_te_agg_lat(MLAT) : 0;
+  // the aggregation's source operand: a point's width, or (DP = 1, converted
+  // by zk_te_agg_in) a whole bucket
+  localparam integer APW = (DP == 1) ? VW : PW;
   localparam integer OW = $clog2(PD + HZ + 4) + 1;  // outstanding-operation counters
   /* verilator lint_off UNUSEDPARAM */
   localparam integer PEW = PW + 1 + AW;  // a pending entry (for the formal properties)
@@ -145,6 +153,7 @@ module zk_msm_core #(
 
   assign lat_dp = 16'(DLAT);
   assign lat_hz = 16'(HZ);
+  assign lat_ag = 16'(ACL);
 
   // ------------------------------------------------------------- control
   localparam logic [1:0] ST_CLEAR = 2'd0, ST_IDLE = 2'd1, ST_RUN = 2'd2;
@@ -197,7 +206,7 @@ module zk_msm_core #(
   logic [AW-1:0] ag_ra, ag_da;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [1:0] ag_rbank;
-  logic [PW-1:0] ag_point;
+  logic [APW-1:0] ag_src;
   logic [WW-1:0] ag_win;
 
   // ------------------------------------------------------------- scheduler
@@ -336,8 +345,9 @@ module zk_msm_core #(
           .BRL (BRL),
           .WW  (WW),
           .HZ  (HZ),
+          .CL  (ACL),
           .VW  (VW),
-          .PW  (PW),
+          .PW  (APW),
           .INF (DP == 2 ? 1 : 0)
       ) u_agg (
           .clk(clk),
@@ -361,27 +371,65 @@ module zk_msm_core #(
           .q(ag_value),
           .dv(ag_dv),
           .da(ag_da),
-          .dpoint(ag_point),
+          .dpoint(ag_src),
           .ag_win(ag_win)
       );
     end else begin : g_no_agg
       assign {ag_hold, ag_rv, ag_dv} = '0;
-      assign {ag_ra, ag_da, ag_rbank, ag_point, ag_win} = '0;
+      assign {ag_ra, ag_da, ag_rbank, ag_src, ag_win} = '0;
     end
   endgenerate
 
   // ------------------------------------------------------------- datapath
+  // the aggregation's operation as the adder takes it: as read (ACL = 0),
+  // or converted to a mixed addition (zk_te_agg_in)
+  logic a_v;
+  logic [AW-1:0] a_da;
+  logic [PW-1:0] a_point;
+  logic [VW-1:0] a_bucket;
+  generate
+    if (ACL != 0) begin : g_conv
+      zk_te_agg_in #(
+          .NB(NB),
+          .QBITS(QBITS),
+          .Q(Q),
+          .LEVELS(LEVELS),
+          .TA(TA),
+          .TB(TB),
+          .RW(RW),
+          .WIN(WIN),
+          .FANIN(FANIN),
+          .SPLIT(SPLIT),
+          .TAGW(AW)
+      ) u_conv (
+          .clk(clk),
+          .rst(rst),
+          .in_valid(ag_dv),
+          .in_tag(ag_da),
+          .dst(ag_value),
+          .src(ag_src),
+          .out_valid(a_v),
+          .out_tag(a_da),
+          .bucket(a_bucket),
+          .point(a_point)
+      );
+    end else begin : g_no_conv
+      assign {a_v, a_da, a_bucket} = {ag_dv, ag_da, ag_value};
+      assign a_point = ag_src[PW-1:0];
+    end
+  endgenerate
+
   // the scheduler's operation, or the aggregation's (never in one cycle)
   logic x_v, x_sub;
   logic [TAGW-1:0] x_tag, wb_tag;
   logic [PW-1:0] x_point;
-  assign x_v = d_v || ag_dv;
-  assign x_sub = d_sub && !ag_dv;
-  assign x_point = ag_dv ? ag_point : d_point;
-  assign x_bucket = ag_dv ? ag_value : d_bucket;
+  assign x_v = d_v || a_v;
+  assign x_sub = d_sub && !a_v;
+  assign x_point = a_v ? a_point : d_point;
+  assign x_bucket = a_v ? a_bucket : d_bucket;
   generate
     if (AGG != 0) begin : g_tag_agg
-      assign x_tag = ag_dv ? {2'b10, ag_da} : {1'b0, d_par, d_a};
+      assign x_tag = a_v ? {2'b10, a_da} : {1'b0, d_par, d_a};
       assign {wb_agg, wb_par, wb_a} = wb_tag;
     end else begin : g_tag
       assign x_tag = {d_par, d_a};

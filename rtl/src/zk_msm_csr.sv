@@ -32,6 +32,9 @@
 //   0x84 AGG         RW  log2 m of the device's bucket aggregation (zk_core_agg;
 //                        0 after reset: every bucket to the host); reads 0 and
 //                        ignores writes on a build without it (AGG = 0)
+//   0x88 AGG_LAT     RO  cycles between an aggregation's reads and its slot
+//                        in the adder beyond the other cores' (zk_msm_core
+//                        ACL: the twisted Edwards conversion; 0 otherwise)
 module zk_msm_csr #(
     parameter integer NW = 32,
     parameter integer WW = 8,
@@ -77,6 +80,7 @@ module zk_msm_csr #(
     input  logic [   3:0] errors,
     input  logic [  15:0] lat_dp,
     input  logic [  15:0] lat_hz,
+    input  logic [  15:0] lat_ag,
     input  logic [ 511:0] counters,  // eight, counter k at [64k +: 64]
     input  logic [  15:0] pending_hwm,
     input  logic [  63:0] fanout_stalls
@@ -156,6 +160,7 @@ module zk_msm_csr #(
       8'h68: rd = {16'h0, pending_hwm};
       8'h6C: rd = {27'h0, cfg_top};
       8'h84: rd = {27'h0, cfg_agg};
+      8'h88: rd = {16'h0, lat_ag};
       8'h70: rd = WIDTHS;
       8'h74: rd = 32'(cfg_cores);
       8'h78: rd = {16'(FD), 16'(NCORES)};

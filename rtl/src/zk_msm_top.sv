@@ -94,8 +94,10 @@ module zk_msm_top #(
     parameter integer         LOCK   = `ZK_TOP_LOCK,
     parameter integer         RQ     = `ZK_TOP_RQ,
     // bucket aggregation on the device (zk_core_agg, the AGG register):
-    // built where the adder adds buckets to buckets (not the Edwards adder)
-    parameter integer         AGG    = (DP == 1) ? 0 : 1,
+    // on every core (the twisted Edwards one adds buckets to buckets
+    // through zk_te_agg_in: two more multipliers); AGG 0 after reset sends
+    // every bucket, in the same cycles as a build without it
+    parameter integer         AGG    = 1,
     parameter integer         PW     = (DP == 1) ? 3 * NB : (DP == 2) ? 2 * NB : SW,
     parameter integer         VW     = (DP == 1) ? 4 * NB : (DP == 2) ? 2 * NB + 1 : SW,
     parameter integer         UW     = WW + CMAX - 1  // bucket tuser bits
@@ -148,13 +150,13 @@ module zk_msm_top #(
   logic [63:0] cfg_points;
   logic [4:0] cfg_top, cfg_agg;
   logic [511:0] counters;
-  logic [15:0] pending_hwm, lat_dp, lat_hz;
+  logic [15:0] pending_hwm, lat_dp, lat_hz, lat_ag;
   logic [CW-1:0] fo_stalls;
   // per core
   logic [NCORES-1:0] c_ready, c_busy, c_done;
   logic [2:0] c_err[NCORES];
   logic [CW-1:0] c_cnt[NCORES][8];
-  logic [15:0] c_hwm[NCORES], c_lat_dp[NCORES], c_lat_hz[NCORES];
+  logic [15:0] c_hwm[NCORES], c_lat_dp[NCORES], c_lat_hz[NCORES], c_lat_ag[NCORES];
   logic [WW-1:0] c_windows[NCORES];
   logic [4:0] c_top[NCORES];
 
@@ -192,6 +194,7 @@ module zk_msm_top #(
   end
   assign lat_dp = c_lat_dp[0];
   assign lat_hz = c_lat_hz[0];
+  assign lat_ag = c_lat_ag[0];
 
   zk_msm_csr #(
       .NW(NW),
@@ -236,6 +239,7 @@ module zk_msm_top #(
       .errors({err_step, core_err}),
       .lat_dp(lat_dp),
       .lat_hz(lat_hz),
+      .lat_ag(lat_ag),
       .counters(counters),
       .pending_hwm(pending_hwm),
       .fanout_stalls(fo_stalls)
@@ -370,6 +374,7 @@ module zk_msm_top #(
           .pending_hwm(c_hwm[k]),
           .lat_dp(c_lat_dp[k]),
           .lat_hz(c_lat_hz[k]),
+          .lat_ag(c_lat_ag[k]),
           .s_tvalid(in_valid[k]),
           .s_tready(in_ready[k]),
           .s_point(in_point[k*PW+:PW]),

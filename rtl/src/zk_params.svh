@@ -67,6 +67,10 @@
 `ifndef ZK_FQ_MUL
 `define ZK_FQ_MUL zk_fq_mul
 `endif
+// k = 2d of the twisted Edwards form of BLS12-377 (crates/curve te.rs
+// `params().k`) in Montgomery form (k 2^NB mod q): zk_te_agg_in multiplies
+// a source bucket's T by it, so that k T2 has the form of a point's k x y.
+`define ZK_TE_K 512'h01784602fbff628a8bf6c1dd0d95a93e5597097dc5f2bb260f4d7cf27ef38fa5eae0237580faa8faf24b7e8444a706c6
 // BLS12-381's base field, for the batched-affine adder (zk_dp_aff), which
 // takes any modulus q < 2^(NB-2) by parameter: per instance, Q and QBITS
 // (the twisted Edwards core stays on ZK_Q).

@@ -11,7 +11,9 @@
 // datapath. One issue per cycle; the tag (bucket index, window, ...) and
 // valid travel alongside. Latency: zk_te_madd_lat(mul latency).
 //
-// Ranges: X1..T1 < 2q (what this adder produces), P2 canonical (< q).
+// Ranges: X1..T1 < 2q (what this adder produces), P2 canonical (< q); the
+// device aggregation's converted bucket (zk_te_agg_in: y-x, y+x < 4q,
+// kxy < 2q, never subtracted) stays within the same bounds.
 // Lazy add/sub keep every multiplier input < 6q <= IN_BOUND (12q) and every
 // output < 2q, so no modular reduction is needed anywhere.
 `include "zk_params.svh"

@@ -34,7 +34,9 @@ NCORES=${NCORES:-1}
 FD=${FD:-4}
 CORE=${CORE:-te}
 case "$CORE" in
-  te) ADDER=zk_te_madd DEFS="" OUT=$RTL/build/synth_core_c$CMAX ;;
+  # (the device aggregation's conversion, zk_te_agg_in, stays in, its two
+  # multipliers black boxes as well: counted from zk_fq_mul's own row)
+  te) ADDER=zk_te_madd DEFS="" OUT=$RTL/build/synth_core_c$CMAX BB="zk_fq_mul" ;;
   aff) ADDER=zk_dp_aff DEFS="-DZK_CORE_AFF -DZK_CORE_BLS12_381" OUT=$RTL/build/synth_core_aff_c$CMAX ;;
   *) echo "synth_core.sh: CORE is te or aff" >&2; exit 2 ;;
 esac
@@ -42,6 +44,12 @@ CHP="chparam -set CMAX $CMAX zk_msm_top"
 if [ "$NCORES" != 1 ]; then
   OUT=${OUT}_k$NCORES
   CHP="chparam -set CMAX $CMAX -set NCORES $NCORES -set FD $FD zk_msm_top"
+fi
+# AGG=0: a build without device aggregation (zk_msm_top's AGG)
+if [ -n "${AGG:-}" ]; then
+  OUT=${OUT}_agg$AGG
+  CHP="$CHP
+chparam -set AGG $AGG zk_msm_top"
 fi
 if [ -n "${PD:-}" ]; then
   OUT=${OUT}_pd$PD
@@ -63,7 +71,7 @@ SRCS=$(ls "$RTL"/src/*.sv | grep -v zk_tb_top | tr '\n' ' ')
 echo "== synth_xilinx -family xcup -uram -top zk_msm_top ($CORE), CMAX = $CMAX, NCORES = $NCORES, $ADDER a black box ($(date -u +%H:%M:%S))"
 cat >"$OUT/synth.ys" <<YS
 read_verilog -sv -DZK_XILINX_LUTRAM $DEFS -I$RTL/src $SRCS
-blackbox $ADDER
+blackbox $ADDER ${BB:-}
 # the Xilinx primitives the RTL instantiates (zk_bitram's RAM256X1D)
 read_verilog -lib -specify +/xilinx/cells_sim.v
 $CHP
@@ -73,12 +81,12 @@ rename -top zk_msm_top
 synth_xilinx -family xcup -uram -top zk_msm_top -flatten $XOPT
 tee -o $OUT/stat.txt stat
 write_rtlil $OUT/synth.il
-delete t:FDRE t:FDSE t:FDCE t:FDPE t:SRL16E t:SRLC32E t:URAM288 t:RAMB36E2 t:RAMB18E2 t:RAM*M t:RAM*M8 t:RAM*M16 t:RAM256X1D t:DSP48E2 t:$ADDER
+delete t:FDRE t:FDSE t:FDCE t:FDPE t:SRL16E t:SRLC32E t:URAM288 t:RAMB36E2 t:RAMB18E2 t:RAM*M t:RAM*M8 t:RAM*M16 t:RAM256X1D t:DSP48E2 t:$ADDER ${BB:+t:$BB}
 tee -o $OUT/ltp.txt ltp -noff
 YS
 /usr/bin/time -f "synthesis: %e s wall, %U s user, %M KB max RSS" \
   yosys -q -l "$OUT/synth.log" "$OUT/synth.ys" >/dev/null
 
 echo "== zk_msm_top ($CORE), CMAX = $CMAX, NCORES = $NCORES ($ADDER excluded)"
-grep -E "Number of cells|DSP48E2|LUT[1-6]|CARRY|FD[CPRS]E|RAMB|URAM|RAM[0-9]|SRL|MUXF|$ADDER" "$OUT/stat.txt" || true
+grep -E "Number of cells|DSP48E2|LUT[1-6]|CARRY|FD[CPRS]E|RAMB|URAM|RAM[0-9]|SRL|MUXF|$ADDER${BB:+|$BB}" "$OUT/stat.txt" || true
 grep -H "^Longest" "$OUT/ltp.txt" || true

@@ -266,6 +266,7 @@ struct Sim final : Base {
     uint32_t multi = axil_read(0x78);
     out->ncores = multi & 0xffff;
     out->fanout_depth = multi >> 16;
+    out->lat_agg = axil_read(0x88) & 0xffff;
   }
 
   int load(const uint64_t* words, size_t n) override {

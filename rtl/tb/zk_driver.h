@@ -42,6 +42,7 @@ typedef struct {
   uint32_t ncores;             // cores built (NCORES)
   uint32_t fanout_depth;       // their fan-out FIFOs' depth (0: one core, no fan-out)
   uint32_t lock, requeue;      // hazards by the lock table (LOCK), blocked heads requeued (RQ)
+  uint32_t lat_agg;            // the device aggregation's extra cycles to the adder (AGG_LAT register)
 } zk_sim_info;
 
 typedef struct {

@@ -110,7 +110,7 @@ pub enum RtlAggregation {
     /// The core sends every bucket; the host sums them.
     #[default]
     Host,
-    /// The core reduces each window through its own adder and sends two partial sums per group of buckets (the batched-affine core).
+    /// The core reduces each window through its own adder and sends two partial sums per group of buckets (either core; the twisted Edwards one through a conversion of two multipliers).
     Device,
 }
 

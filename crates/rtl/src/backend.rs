@@ -172,7 +172,7 @@ impl ReportSlot {
 
 impl From<&Info> for CoreParams {
     fn from(i: &Info) -> Self {
-        CoreParams { cmax: i.cmax, pd: i.pd, brl: i.brl, hz: i.lat_hz, requeue: i.requeue != 0 }
+        CoreParams { cmax: i.cmax, pd: i.pd, brl: i.brl, hz: i.lat_hz, requeue: i.requeue != 0, agg_lat: i.lat_agg }
     }
 }
 
@@ -304,25 +304,14 @@ impl<D: CoreDatapath> RtlBackend<D> {
     }
 
     /// Where whole MSMs ([`RtlEngine`]) aggregate their windows' buckets;
-    /// refused (one line) on a core whose adder cannot add two buckets (the
-    /// twisted Edwards core: mixed additions only) and for groups larger
-    /// than a window of the core.
+    /// groups larger than a window of the core are refused (one line).
     pub fn set_aggregation(&mut self, a: Aggregation) -> Result<(), MsmError> {
-        if let Aggregation::Device(lm) = a {
-            if D::KIND == Kind::Te {
-                return Err(MsmError::Unsupported(
-                    "--rtl-aggregation device: the twisted Edwards core adds points to buckets only (no bucket + bucket \
-                     addition); use the batched-affine core (--rtl-adder affine) or host aggregation"
-                        .into(),
-                ));
-            }
-            if let Some(lm) = lm {
-                let max = self.device.params.cmax - 1;
-                if lm == 0 || lm > max {
-                    return Err(MsmError::Unsupported(format!(
-                        "--rtl-agg-log-m {lm}: groups of 2^1 to 2^{max} buckets (the core's windows hold 2^{max})"
-                    )));
-                }
+        if let Aggregation::Device(Some(lm)) = a {
+            let max = self.device.params.cmax - 1;
+            if lm == 0 || lm > max {
+                return Err(MsmError::Unsupported(format!(
+                    "--rtl-agg-log-m {lm}: groups of 2^1 to 2^{max} buckets (the core's windows hold 2^{max})"
+                )));
             }
         }
         self.aggregation = a;
@@ -583,7 +572,9 @@ impl<D: CoreDatapath> MsmEngine<D::Curve> for RtlEngine<D> {
             Aggregation::Device(Some(lm)) => lm,
             Aggregation::Device(None) => {
                 let per_core = plan.windows.div_ceil(self.backend.cores);
-                default_log_m(n, plan.c, per_core, self.backend.params().hz)
+                let p = self.backend.params();
+                // (a step waits HZ plus the conversion's cycles)
+                default_log_m(n, plan.c, per_core, p.hz + p.agg_lat)
             }
         };
         let (windows, per_window) = std::thread::scope(|s| {

@@ -25,11 +25,16 @@ pub struct CoreParams {
     /// A pending head whose bucket is busy goes to the back of the queue
     /// (RQ; the lock-table cores).
     pub requeue: bool,
+    /// Cycles between a device-aggregation addition's reads and its adder
+    /// slot beyond the other cores' (AGG_LAT: the twisted Edwards core's
+    /// conversion, one multiplier; 0 on the others).
+    pub agg_lat: u32,
 }
 
 /// The parameters of the synthesized core (rtl/src/zk_msm_core.sv defaults,
-/// zk_te_madd's 74-cycle latency at the default `RW = 384`).
-pub const SYNTHESIZED: CoreParams = CoreParams { cmax: 16, pd: 16, brl: 2, hz: 76, requeue: false };
+/// zk_te_madd's 74-cycle latency at the default `RW = 384`, the
+/// aggregation's conversion one 36-cycle multiplier).
+pub const SYNTHESIZED: CoreParams = CoreParams { cmax: 16, pd: 16, brl: 2, hz: 76, requeue: false, agg_lat: 36 };
 
 /// Cycles from START to the first work beat the core can take, in the
 /// test-bench environment (rtl/tb/zk_driver.cpp) with a point memory of
@@ -87,6 +92,7 @@ pub fn model_config(p: &CoreParams, plan: &Plan, scalar_bits: u32, n: usize, mem
         spread_top: true,
         top_bits: None,
         requeue: p.requeue,
+        agg_latency: p.agg_lat,
         ..CoreSched::default()
     };
     cfg

@@ -81,7 +81,7 @@ pub fn cases(seed: u64) -> Vec<Case> {
 /// The plan and the last window's spread (`None`: no spreading) the host
 /// uses for `n` points on a core of `cmax`.
 pub fn plan_for(n: usize, cmax: u32) -> (Plan, Option<u32>) {
-    let p = CoreParams { cmax, pd: 0, brl: 0, hz: 0, requeue: false };
+    let p = CoreParams { cmax, pd: 0, brl: 0, hz: 0, requeue: false, agg_lat: 0 };
     let plan = Plan::with_window(window_for(n, &p), SCALAR_BITS);
     let top = spread_bits(&plan, SCALAR_BITS);
     (plan, top)
@@ -175,7 +175,7 @@ pub fn check(cases: &[Case], cmax: u32, buckets: &str) -> Result<Vec<Checked>, S
     if core_cmax != cmax {
         return Err(format!("the simulated core has CMAX {core_cmax}, the cases were made for {cmax}"));
     }
-    let params = CoreParams { cmax, pd, brl, hz, requeue: false };
+    let params = CoreParams { cmax, pd, brl, hz, requeue: false, agg_lat: 0 };
     let mut out = Vec::new();
     for case in cases {
         let name = case.name;
@@ -282,7 +282,7 @@ mod tests {
                     *s = if d > 0 { s.add_precomputed(&pre[i]) } else { s.sub_precomputed(&pre[i]) };
                 }
             }
-            let params = CoreParams { cmax, pd: 16, brl: 2, hz: 76, requeue: false };
+            let params = CoreParams { cmax, pd: 16, brl: 2, hz: 76, requeue: false, agg_lat: 0 };
             let mut cfg = model_config(&params, &plan, SCALAR_BITS, n, 40);
             cfg.core.top_bits = Some(top.unwrap_or(31));
             let src = StreamDigits { digits: &digits, n, windows: plan.windows as usize, c: plan.c };

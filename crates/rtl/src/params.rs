@@ -124,6 +124,16 @@ mod tests {
         assert_eq!(get(&p, "NB"), Some(&Value::Int(384)));
     }
 
+    /// The twisted Edwards constant the aggregation's conversion multiplies
+    /// by (zk_te_agg_in) is the host's k = 2d, in Montgomery form.
+    #[test]
+    fn svh_te_k_is_the_host_constant() {
+        let p = params();
+        let Some(Value::Hex { bits: 512, digits }) = get(&p, "TE_K") else { panic!("ZK_TE_K missing") };
+        let padded = format!("{:0>96}", digits.trim_start_matches('0'));
+        assert_eq!(&crate::parse_hex(&padded), zkmsm_curve::te::params().k.mont_limbs());
+    }
+
     #[test]
     fn svh_bls12_381_modulus_is_the_host_field() {
         let p = params();

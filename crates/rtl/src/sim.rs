@@ -114,6 +114,10 @@ pub struct Info {
     pub lock: u32,
     /// 1: a pending head whose bucket is busy goes to the back of the queue (RQ).
     pub requeue: u32,
+    /// Cycles between a device-aggregation addition's bucket reads and its
+    /// slot in the adder beyond the other cores' (the twisted Edwards
+    /// core's conversion, zk_te_agg_in; AGG_LAT register).
+    pub lat_agg: u32,
 }
 
 /// The core's counters after an MSM (zk_msm_core), and the simulation's cost.

@@ -220,13 +220,6 @@ pub fn refuse_early<C: CliCurve>(backend: BackendName, precompute: Option<u32>, 
         return Ok(());
     }
     C::rtl_available(rtl.rtl_adder)?;
-    let adder = rtl.rtl_adder.unwrap_or(C::DEFAULT_ADDER);
-    if rtl.rtl_aggregation == RtlAggregation::Device && adder == RtlAdder::Edwards {
-        return Err(MsmError::Unsupported(
-            "--rtl-aggregation device: the twisted Edwards core adds points to buckets only (no bucket + bucket addition); use --rtl-adder affine or host aggregation".into(),
-        )
-        .into());
-    }
     if rtl.rtl_agg_log_m.is_some() && rtl.rtl_aggregation != RtlAggregation::Device {
         return Err(MsmError::Unsupported("--rtl-agg-log-m applies to --rtl-aggregation device only".into()).into());
     }

@@ -17,6 +17,7 @@ use zkmsm::{
 use zkmsm_field::PrimeField;
 use zkmsm_rtl::backend::{Aggregation, CoreDatapath, Device, Edwards377, RtlBackend, RtlEngine};
 use zkmsm_rtl::machine::spread_bits;
+use zkmsm_rtl::sim::{Kind, Opts, Sim};
 
 type C = Bls12_377;
 type Te = Edwards377;
@@ -234,4 +235,80 @@ fn more_cores_than_built_are_refused() {
     assert!(err.contains("--rtl-cores") && err.contains("NCORES") && !err.contains('\n'), "{err}");
     assert!(e.set_cores(0).is_err());
     assert!(e.set_cores(built).is_ok());
+}
+
+/// Bucket aggregation on the device through the twisted Edwards core: each
+/// bucket + bucket addition goes through the conversion in front of the
+/// mixed adder (rtl/src/zk_te_agg_in.sv: Z1 Z2, k T2, Y2 - X2, Y2 + X2).
+/// First the conversion alone, on window 0 (small scalars: the other
+/// windows are empty) with groups of 2, so that the chain's one step adds
+/// bucket 2g + 1 into bucket 2g: P + P (a doubling), Q + (-Q) (the
+/// identity), identity + R, S + identity, identity + identity and two random
+/// points; every partial sum is the host's extended addition, and the
+/// result the CPU engine's. Then random MSMs with repeated points, equal
+/// scalars, P and -P, zero scalars and n = 1 at groups of 2^1 .. 2^4 on one
+/// and two cores: the result equal to the CPU engine's, exactly two partial
+/// sums a group sent, and the cycles (accumulation, and START to the last
+/// sum out) equal to the model's.
+#[test]
+fn device_aggregation_on_the_edwards_core() {
+    // the conversion's latency, read from AGG_LAT, is the one the host
+    // models the synthesized core with
+    let params = RtlBackend::<Te>::new(device::<Te>()).unwrap().params();
+    assert_eq!(params, zkmsm_rtl::machine::SYNTHESIZED, "the te model's registers");
+    let pts = random_points::<C>(80, 61).points;
+    let rnd = random_scalars::<C>(80, 62);
+    let (p, q, r, s, a, b) = (pts[0], pts[1], pts[2], pts[3], pts[4], pts[5]);
+    // bucket k holds the points of digit k + 1 (window 0, c = 5)
+    let pairs = [(p, 1), (p, 2), (q, 3), (q.neg(), 4), (r, 6), (s, 7), (a, 11), (b, 12)];
+    // the partial sums themselves, from a run of its own: the core's
+    // buckets after its program are the host's additions (compared as
+    // points: Z differs)
+    let mut bk = vec![zkmsm_curve::te::TeExtended::identity(); 16];
+    for &(pt, k) in &pairs {
+        let e = zkmsm_curve::te::TeAffine::from_weierstrass(&pt).unwrap();
+        bk[k as usize - 1] = bk[k as usize - 1].add(&zkmsm_curve::te::TeExtended::from_affine(&e));
+    }
+    let mut run = bk.clone();
+    zkmsm_rtl::aggregate::emulate::<C, _>(&mut run, 1);
+    let sums = sent_buckets(&pairs);
+    for g in 0..8 {
+        assert_eq!(sums[2 * g], bk[2 * g].add(&bk[2 * g + 1]), "group {g}: B0 + B1");
+        assert_eq!(sums[2 * g], run[2 * g]);
+        assert_eq!(sums[2 * g + 1], bk[2 * g + 1], "group {g}: B1 as accumulated");
+    }
+    let points: Vec<_> = pairs.iter().map(|x| x.0).collect();
+    let scalars: Vec<ScalarLimbs> = pairs.iter().map(|x| [x.1, 0, 0, 0]).collect();
+    check_with::<Te>("conversion: pairs", points, &scalars, Some(5), 1, Aggregation::Device(Some(1)));
+
+    let mut points = pts[..77].to_vec();
+    let mut scalars = rnd[..77].to_vec();
+    for i in 0..20 {
+        points[40 + i] = points[i % 5]; // repeated points
+        scalars[40 + i] = scalars[i % 3]; // equal scalars: equal buckets
+    }
+    points[70] = points[0].neg(); // P and -P under one scalar
+    scalars[70] = scalars[0];
+    for z in scalars.iter_mut().skip(30).take(5) {
+        *z = [0; 4]; // zero scalars
+    }
+    check_with::<Te>("n = 1, m = 2", vec![p], &rnd[..1], None, 1, Aggregation::Device(Some(1)));
+    check_with::<Te>("n = 77, m = 4", points.clone(), &scalars, None, 2, Aggregation::Device(Some(2)));
+    check_with::<Te>("n = 77, m = 8", points.clone(), &scalars, Some(5), 1, Aggregation::Device(Some(3)));
+    check_with::<Te>("n = 77, m = 16", points, &scalars, Some(5), 2, Aggregation::Device(Some(4)));
+}
+
+/// The buckets the core sent for `pairs` (point, small scalar) as one
+/// window of c = 5 with groups of 2 (every bucket is sent: B[2g] after the
+/// program, B[2g + 1] as accumulated), straight from a simulation of its own.
+fn sent_buckets(pairs: &[(Affine<C>, u64)]) -> Vec<zkmsm_curve::te::TeExtended> {
+    let points: Vec<_> = pairs.iter().map(|x| x.0).collect();
+    let digits: Vec<i32> = pairs.iter().map(|x| x.1 as i32).collect();
+    let opts = Opts { agg_log_m: 1, max_cycles: 1 << 20, ..Opts::default() };
+    let mut sim = Sim::new(Kind::Te, &opts).expect("the te model");
+    sim.load_points(&Te::point_words(&points));
+    let (words, st) = sim.run(points.len(), 5, 1, None, &digits).unwrap();
+    assert_eq!(st.status & 0xf0, 0, "the core flagged its input");
+    assert_eq!(words.len() % 16, 0);
+    words.chunks(words.len() / 16).map(|w| Te::bucket(w).unwrap()).collect()
 }

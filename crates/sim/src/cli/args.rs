@@ -104,6 +104,11 @@ pub struct SimArgs {
     /// RTL's AGG register; 0: buckets to the host).
     #[arg(long, value_name = "M")]
     pub core_agg_log_m: Option<u32>,
+    /// Core: cycles between a device-aggregation addition's reads and its
+    /// adder slot beyond the other cores' (the RTL's AGG_LAT: 36 on the
+    /// twisted Edwards core, its conversion's multiplier; default 0).
+    #[arg(long, value_name = "L")]
+    pub core_agg_latency: Option<u32>,
     /// Core: cores on one point stream (window w on core w mod K; the
     /// RTL's NCORES > 1 top, fan-out FIFOs of --fanout-depth beats).
     #[arg(long)]

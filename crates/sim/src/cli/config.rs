@@ -79,6 +79,12 @@ impl SimArgs {
             }
             c.core.agg_log_m = v;
         }
+        if let Some(v) = self.core_agg_latency {
+            if v > 127 {
+                return Err(SimError::arg("--core-agg-latency", v, "must be in 0..=127"));
+            }
+            c.core.agg_latency = v;
+        }
         if let Some(k) = self.cores {
             if !(1..=MAX_CORES).contains(&k) {
                 return Err(SimError::arg("--cores", k, format!("must be in 1..={MAX_CORES}")));

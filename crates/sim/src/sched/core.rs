@@ -91,6 +91,12 @@ pub struct CoreSched {
     /// buckets, by additions that take the adder's slot from the scheduler
     /// (the sequencer `AggSeq`), and only two partial sums per group are read out.
     pub agg_log_m: u32,
+    /// Cycles between an aggregation addition's bucket reads and its slot in
+    /// the adder beyond the other cores' (the RTL's AGG_LAT: the twisted
+    /// Edwards core converts bucket + bucket to a mixed addition first,
+    /// rtl/src/zk_te_agg_in.sv; 0 otherwise): its hold of the scheduler
+    /// comes that much later, and every step waits that much longer.
+    pub agg_latency: u32,
 }
 
 impl Default for CoreSched {
@@ -106,6 +112,7 @@ impl Default for CoreSched {
             fanout_depth: 0,
             requeue: false,
             agg_log_m: 0,
+            agg_latency: 0,
         }
     }
 }
@@ -159,6 +166,8 @@ struct Geometry {
     requeue: bool,
     /// log2 m of the device aggregation (0: off).
     agg: u32,
+    /// The aggregation's extra cycles to the adder (`CoreSched::agg_latency`).
+    agg_lat: u32,
     /// Window size c.
     c: u32,
 }
@@ -186,8 +195,9 @@ pub fn agg_window_log_m(log_m: u32, c: u32, spread: Option<u32>, last: bool) -> 
 /// for register: per window a chain phase (m - 1 steps of G operations)
 /// and a tree phase (levels d = 1, 2, 4, .. < m - 1), each operation two
 /// cycles (source read, destination read; the scheduler decides nothing in
-/// the second: the operation takes the adder's slot), each step followed
-/// by HZ + 1 cycles for its write-backs.
+/// the second, or `agg_latency` cycles later behind a conversion: the
+/// operation takes the adder's slot), each step followed by HZ +
+/// `agg_latency` + 1 cycles for its write-backs.
 #[derive(Clone, Copy, Debug, Default)]
 struct AggSeq {
     /// 0 idle, 1 source read, 2 destination read, 3 waiting.
@@ -200,6 +210,9 @@ struct AggSeq {
     wait: u64,
     /// Windows (of this core) aggregated.
     win: u32,
+    /// The destination-read cycles of the last 128 cycles (bit 0: the
+    /// last), for a hold that comes later.
+    past: u128,
 }
 
 /// One addition of the device aggregation's program: `B[dst] += B[src]`.
@@ -238,8 +251,9 @@ pub fn agg_program(buckets: usize, log_m: u32) -> Vec<Vec<AggOp>> {
 /// One window's device aggregation on the core: (cycles the scheduler is
 /// held: one per addition, cycles from the window's start to its last
 /// write-back done), for 2^(c-1) = `buckets` buckets in groups of 2^`lm`
-/// at hazard window `hz`: the sequencer (`AggSeq`) in closed form over
-/// [`agg_program`]'s steps.
+/// at hazard window `hz` (with the core's `agg_latency` added: a step's
+/// wait): the sequencer (`AggSeq`) in closed form over [`agg_program`]'s
+/// steps.
 pub fn agg_window_cycles(buckets: u64, lm: u32, hz: u64) -> (u64, u64) {
     if lm == 0 {
         return (0, 0);
@@ -250,12 +264,19 @@ pub fn agg_window_cycles(buckets: u64, lm: u32, hz: u64) -> (u64, u64) {
 }
 
 impl AggSeq {
-    fn hold(&self) -> bool {
-        self.st == 2
+    /// Whether the scheduler is held this cycle: the destination's read
+    /// `lat` cycles ago (`CoreSched::agg_latency`, below 128).
+    fn hold(&self, lat: u32) -> bool {
+        match lat {
+            0 => self.st == 2,
+            l => (self.past >> (l - 1)) & 1 != 0,
+        }
     }
 
-    /// The clock edge; `go`: the next window may start, `lm_w` its group.
+    /// The clock edge; `go`: the next window may start, `lm_w` its group;
+    /// `hz`: a step's wait for its write-backs (HZ + `agg_latency`).
     fn edge(&mut self, go: bool, lm_w: u32, c: u32, hz: u64) {
+        self.past = self.past << 1 | (self.st == 2) as u128;
         let m = 1u64 << self.lm;
         let groups = 1u64 << (c - 1 - self.lm);
         let (s, p) = (self.s as u64, self.p as u64);
@@ -403,7 +424,7 @@ impl<V: Clone> Lane<V> {
         let acc_complete = in_fin && self.bk_out == [0; 4];
         // ---- the decision (combinational in the RTL); none while the
         // aggregation holds the scheduler
-        let hold = self.agg.hold();
+        let hold = self.agg.hold(g.agg_lat);
         let s_ok = self.in_open && head_valid && !hold;
         let s = if s_ok {
             bucket_of(digits.digit(self.in_cnt as usize, in_gw as usize))
@@ -543,7 +564,7 @@ impl<V: Clone> Lane<V> {
         let (arrive, sent) = self.ro_p.pop_back().unwrap();
         self.ro_p.push_front((ro_rd, ro_emit));
         self.o_count = self.o_count + (arrive && sent) as u32 - (self.o_count > 0) as u32;
-        self.agg.edge(ag_go, ag_lm, g.c, g.hz);
+        self.agg.edge(ag_go, ag_lm, g.c, g.hz + g.agg_lat as u64);
         if issue_s || push {
             self.bk_out[in_bank] += 1;
         }
@@ -603,6 +624,7 @@ impl Scheduler for CoreSched {
         assert!(c <= self.cmax, "window {c} larger than the bucket memory's {}", self.cmax);
         let cores = self.cores.max(1);
         assert!(cores == 1 || self.fanout_depth > 0, "several cores need the fan-out FIFOs");
+        assert!(self.agg_latency < 128, "aggregation latency {} above 127", self.agg_latency);
         let g = Geometry {
             n,
             nw,
@@ -615,6 +637,7 @@ impl Scheduler for CoreSched {
             cores,
             requeue: self.requeue,
             agg: self.agg_log_m,
+            agg_lat: self.agg_latency,
             c,
         };
         let mut lanes: Vec<Lane<D::V>> = (0..cores).map(|k| Lane::new(&g, k, m.depth, brl)).collect();
@@ -708,20 +731,27 @@ impl Scheduler for CoreSched {
 mod tests {
     use super::*;
 
-    /// The closed form against the sequencer run cycle by cycle.
+    /// The closed form against the sequencer run cycle by cycle, with and
+    /// without a conversion before the adder (`lat`: the holds come later,
+    /// all within the window's program, whose steps wait HZ + lat).
     #[test]
     fn aggregation_cycles_in_closed_form_equal_the_sequencer() {
-        for (c, lm, hz) in [(2u32, 1u32, 5u64), (5, 2, 9), (7, 4, 26), (11, 3, 2673), (10, 9, 30), (16, 8, 100)] {
+        let cases = [(2u32, 1u32, 5u64, 0u32), (5, 2, 9, 0), (7, 4, 26, 0), (11, 3, 2673, 0), (10, 9, 30, 0)];
+        let te = [(16, 8, 100, 0), (5, 1, 76, 36), (6, 3, 76, 36), (4, 2, 3, 1), (3, 2, 2, 127)];
+        for (c, lm, hz, lat) in cases.into_iter().chain(te) {
+            let wait = hz + lat as u64;
             let mut a = AggSeq::default();
-            let (mut held, mut cycles) = (0u64, 0u64);
-            a.edge(true, lm, c, hz);
+            let (mut held, mut cycles, mut dst_reads) = (0u64, 0u64, 0u64);
+            a.edge(true, lm, c, wait);
             cycles += 1;
             while a.win == 0 {
-                held += a.hold() as u64;
-                a.edge(false, lm, c, hz);
+                held += a.hold(lat) as u64;
+                dst_reads += (a.st == 2) as u64;
+                a.edge(false, lm, c, wait);
                 cycles += 1;
             }
-            assert_eq!((held, cycles), agg_window_cycles(1 << (c - 1), lm, hz), "c {c} lm {lm} hz {hz}");
+            assert_eq!(held, dst_reads, "c {c} lm {lm} lat {lat}: every hold within the program");
+            assert_eq!((held, cycles), agg_window_cycles(1 << (c - 1), lm, wait), "c {c} lm {lm} hz {hz} lat {lat}");
         }
     }
 

@@ -281,7 +281,8 @@ pub fn simulate(sys: &System, prof: &DeviceProfile) -> Timeline {
     // the core's device aggregation: one window's held cycles and latency
     let lm = sys.core_agg_log_m;
     let groups = (prof.buckets >> lm.min(31)) as f64;
-    let (held, latency) = agg_window_cycles(prof.buckets as u64, lm, sys.model.machine.depth as u64);
+    let wait = (sys.model.machine.depth + sys.model.core.agg_latency) as u64;
+    let (held, latency) = agg_window_cycles(prof.buckets as u64, lm, wait);
     let mut work = Vec::new();
     for _ in 0..sys.msms {
         for (u, &w) in units.iter().enumerate() {

@@ -122,10 +122,11 @@ pub fn system(z: &ZkConfig) -> System {
     model.core.cores = z.cores.max(1);
     model.core.fanout_depth = if z.cores > 1 { 4 } else { 0 };
     model.agg = AggKind::Host; // the core's own program: `core_agg_log_m`
-    assert!(
-        !z.device_agg || z.affine.is_some(),
-        "device aggregation needs bucket + bucket additions: the batched-affine core"
-    );
+    if z.device_agg && z.affine.is_none() {
+        // the twisted Edwards core converts bucket + bucket first: one
+        // multiplier (36 cycles at RW = 384, rtl/src/zk_te_agg_in.sv)
+        model.core.agg_latency = 36;
+    }
     let (core, point_bytes, bucket_bytes) = if let Some(a) = z.affine {
         model.machine.depth = affine_hz(a.field, a.share);
         model.field = a.field;
@@ -139,7 +140,7 @@ pub fn system(z: &ZkConfig) -> System {
     let agg = if z.device_agg { "device" } else { "host" };
     let windows_per_core = model.windows().div_ceil(z.cores.max(1) as usize) as u32;
     let core_agg_log_m = if z.device_agg {
-        CoreSched::default_agg_log_m(1 << z.log_n, z.c, windows_per_core, model.machine.depth)
+        CoreSched::default_agg_log_m(1 << z.log_n, z.c, windows_per_core, model.machine.depth + model.core.agg_latency)
     } else {
         0
     };
