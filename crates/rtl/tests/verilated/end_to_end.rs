@@ -256,6 +256,7 @@ fn device_aggregation_on_the_edwards_core() {
     // models the synthesized core with
     let params = RtlBackend::<Te>::new(device::<Te>()).unwrap().params();
     assert_eq!(params, zkmsm_rtl::machine::SYNTHESIZED, "the te model's registers");
+    assert_eq!(params.agg_lat, zkmsm_sim::timeline::project::TE_AGG_LAT, "timeline's TE_AGG_LAT vs AGG_LAT");
     let pts = random_points::<C>(80, 61).points;
     let rnd = random_scalars::<C>(80, 62);
     let (p, q, r, s, a, b) = (pts[0], pts[1], pts[2], pts[3], pts[4], pts[5]);
