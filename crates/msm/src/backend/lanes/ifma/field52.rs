@@ -846,10 +846,7 @@ mod tests {
                 assert!((0..8).all(|j| (0..8).all(|k| e[j][k] == rows[k][j])));
                 let small = a.map(|x| x >> 12);
                 let d = S::u_to_d(S::from_array(small));
-                assert!(same(
-                    S::d_to_u(S::floor_d(d)),
-                    Emulated::d_to_u(Emulated::floor_d(Emulated::u_to_d(small)))
-                ));
+                assert!(same(S::d_to_u(S::floor_d(d)), Emulated::d_to_u(Emulated::floor_d(Emulated::u_to_d(small)))));
             }
         }
     }
