@@ -471,7 +471,7 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
         // chain's products, so that the reorder buffer, which holds less
         // than one pair of products, has independent work behind each
         // product's serial tail; otherwise they come after the pair.
-        debug_assert!(steps >= 2 && steps % 2 == 0, "execute_from pads a non-empty batch to whole pairs");
+        debug_assert!(steps >= 2 && steps.is_multiple_of(2), "execute_from pads a non-empty batch to whole pairs");
         let mut s = steps - 2;
         let (a, b) = (&e.steps[s], &e.steps[s + 1]);
         let (mut i0, mut i1) = L::mul2(&k, &inv[0], &a.prefix, &inv[1], &b.prefix);
