@@ -513,9 +513,9 @@ mod x86 {
             _mm256_storeu_si256(p as *mut _, v.0);
             _mm256_storeu_si256(p.add(4) as *mut _, v.1)
         }
-        /// Four 4 x 4 transposes: lanes 0-3 of out[j < 4] come from the
-        /// first halves of rows 0-3, lanes 4-7 from those of rows 4-7;
-        /// out[j >= 4] the same from the second halves.
+        /// Four 4 x 4 transposes: lanes 0-3 of `out[j]`, j < 4, come from
+        /// the first halves of rows 0-3, lanes 4-7 from those of rows 4-7;
+        /// `out[j]`, j >= 4, the same from the second halves.
         #[inline(always)]
         unsafe fn transpose(r: [Y2; 8]) -> [Y2; 8] {
             let a = transpose4(r[0].0, r[1].0, r[2].0, r[3].0);
