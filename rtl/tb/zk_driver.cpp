@@ -321,6 +321,15 @@ struct Sim final : Base {
       err = "this build has no device aggregation (AGG register)";
       return -1;
     }
+    // No legitimate phase of an MSM goes this long without a digit taken,
+    // a point asked for or a bucket out: the quietest is a window's device
+    // aggregation, at most two additions per bucket, each at worst waiting
+    // out the hazard window and the aggregation's conversion. A core that
+    // lost an operation (a write-back that never comes) stops here with an
+    // error instead of running to max_cycles.
+    const uint64_t lat_hz = axil_read(0x08) >> 16, lat_agg = axil_read(0x88) & 0xffff;
+    const uint64_t window_buckets = c >= 1 && c <= 31 ? 1ull << (c - 1) : 0;
+    const uint64_t quiet_limit = (1ull << 20) + 2 * window_buckets * (lat_hz + lat_agg + 2);
     axil_write(0x0C, 1);  // START
 
     // one beat per point per pass, field k the digit of window pK + k
@@ -364,11 +373,13 @@ struct Sim final : Base {
     };
     std::vector<uint32_t> val(vw32 + 1);
     const uint64_t limit = ticks + o.max_cycles;
+    uint64_t last_progress = ticks;
     while (bk < total_buckets || (axil_read(0x10) & 4) == 0) {
-      if (ticks > limit) {
-        err = "timeout: " + std::to_string(o.max_cycles) + " cycles, " + std::to_string(dg) + " of " +
-              std::to_string(total_digits) + " digits taken, " + std::to_string(bk) + " of " +
-              std::to_string(total_buckets) + " buckets out";
+      if (ticks > limit || ticks - last_progress > quiet_limit) {
+        err = (ticks > limit ? "timeout: " + std::to_string(o.max_cycles) + " cycles, "
+                             : "stalled: nothing in or out for " + std::to_string(ticks - last_progress) + " cycles, ") +
+              std::to_string(dg) + " of " + std::to_string(total_digits) + " digits taken, " + std::to_string(bk) +
+              " of " + std::to_string(total_buckets) + " buckets out";
         return -1;
       }
       if (bk >= total_buckets) continue;  // (the status read above ticks)
@@ -470,6 +481,7 @@ struct Sim final : Base {
       if (pt_fire) reads.pop_front();
       if (dg_fire) dg++;
       bk += (uint64_t)__builtin_popcount(bk_fires);
+      if (dg_fire || bk_fires || cmd_fire) last_progress = ticks;
     }
     idle_inputs();
     st->status = axil_read(0x10);

@@ -29,7 +29,9 @@ typedef struct {
   uint32_t dg_rate_pct;    // digit stream: beats offered per 100 cycles (default 100)
   uint32_t out_ready_pct;  // bucket stream: cycles the host is ready, per 100 (default 100)
   uint64_t seed;           // for the random patterns above
-  uint64_t max_cycles;     // give up (error) after this many cycles per MSM
+  uint64_t max_cycles;     // give up (error) after this many cycles per MSM; a run with
+                           // nothing in or out for longer than any phase takes fails
+                           // sooner ("stalled", see zk_driver.cpp)
   uint32_t cores;          // cores to use, 1..ncores (register CORES; default 1)
   uint32_t agg_log_m;      // register AGG: 0 every bucket to the host (default); else
                            // the device aggregates in groups of 2^agg_log_m buckets

@@ -2,11 +2,11 @@
 //! bucket operation (this thread's CPU time, see common.rs), the figure the
 //! backend and batch-size choices rest on.
 //!
-//!     cargo bench -p zkmsm --bench accumulate -- [log_n] [c] [batch] [only]
+//!     cargo bench -p zkmsm --bench accumulate -- [log_n] [c] [batch] [runs] [only]
 //!
-//! (default: 16 15, batch from c (also when 0); `only`: run just one
-//! backend (`xyzz`, `scalar`, `te`, `fma`, `ifma`), once, e.g. under
-//! callgrind). On x86-64 the core clock is measured before and after (a
+//! (default: 16 15, batch from c (also when 0), 5 runs; `only`: run just
+//! one backend (`xyzz`, `scalar`, `te`, `fma`, `ifma`), once unless `runs`
+//! is given, e.g. under callgrind or perf). On x86-64 the core clock is measured before and after (a
 //! chain of dependent adds, see common.rs), and ns/op also given in cycles
 //! at their mean.
 
@@ -101,7 +101,7 @@ fn main() {
     fma.batch_size = batch;
     let mut ifma = BatchAffineBackend::<GreedyScheduler>::default();
     ifma.batch_size = batch;
-    let runs = if only.is_some() { 1 } else { 5 };
+    let runs = args.get(3).map_or(if only.is_some() { 1 } else { 5 }, |&r| r.max(1) as usize);
     let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
     #[cfg(target_arch = "x86_64")]
     let ghz_before = common::clock_ghz();

@@ -60,7 +60,9 @@ pub struct Opts {
     pub out_ready_pct: u32,
     /// Seed of the random patterns above.
     pub seed: u64,
-    /// Give up after this many cycles per MSM.
+    /// Give up after this many cycles per MSM. A run with nothing in or out
+    /// for longer than any phase of an MSM takes (a lost operation) fails
+    /// sooner, "stalled" (see docs/RTL.md, host side).
     pub max_cycles: u64,
     /// Cores to use (register CORES), 1..=`Info::ncores`.
     pub cores: u32,

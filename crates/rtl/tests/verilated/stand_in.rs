@@ -242,6 +242,25 @@ fn out_of_range_digits_are_flagged_and_skipped() {
     assert!(matches!(sim.run(4, 11, 1, None, &[1, 1, 1, 1]), Err(RunError::Invalid(_))));
 }
 
+/// A run that stops moving fails with a message instead of hanging: with a
+/// host that is never ready for buckets, the core holds its first bucket
+/// forever; the driver gives up once nothing has gone in or out for longer
+/// than any phase of an MSM takes (about 2^20 cycles here, against the
+/// 2^34 of `max_cycles`), and the core is usable afterwards.
+#[test]
+fn a_stalled_run_fails_instead_of_hanging() {
+    let (mut sim, _, _) = setup(4);
+    sim.set_opts(&Opts { out_ready_pct: 0, ..Opts::default() });
+    let err = sim.run(4, 3, 1, None, &[1, 4, -2, 0]).unwrap_err();
+    match &err {
+        RunError::Failed(msg) => assert!(msg.starts_with("stalled: nothing in or out for"), "{msg}"),
+        other => panic!("expected a stall, got {other}"),
+    }
+    sim.set_opts(&Opts::default());
+    let (_, st) = sim.run(4, 3, 1, None, &[1, 4, -2, 0]).unwrap();
+    assert_eq!(st.issued, 3);
+}
+
 /// The digit stream from a producer (`Sim::run_stream`), cut into chunks of
 /// random lengths that end inside windows, with empty chunks between: the
 /// same buckets and the same cycles as the whole array; a stream that ends
