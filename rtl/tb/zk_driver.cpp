@@ -321,15 +321,8 @@ struct Sim final : Base {
       err = "this build has no device aggregation (AGG register)";
       return -1;
     }
-    // No legitimate phase of an MSM goes this long without a digit taken,
-    // a point asked for or a bucket out: the quietest is a window's device
-    // aggregation, at most two additions per bucket, each at worst waiting
-    // out the hazard window and the aggregation's conversion. A core that
-    // lost an operation (a write-back that never comes) stops here with an
-    // error instead of running to max_cycles.
-    const uint64_t lat_hz = axil_read(0x08) >> 16, lat_agg = axil_read(0x88) & 0xffff;
-    const uint64_t window_buckets = c >= 1 && c <= 31 ? 1ull << (c - 1) : 0;
-    const uint64_t quiet_limit = (1ull << 20) + 2 * window_buckets * (lat_hz + lat_agg + 2);
+    zk_sim_info core;  // read before START: reads tick the clock
+    info(&core);
     axil_write(0x0C, 1);  // START
 
     // one beat per point per pass, field k the digit of window pK + k
@@ -338,6 +331,14 @@ struct Sim final : Base {
     std::vector<uint32_t> beat(ncores + 1, 0);
     std::vector<uint64_t> core_bk(ncores, 0);  // buckets out of each core
     const uint64_t nb = c >= 1 && c <= 31 ? (1ull << (c - 1)) : 0;
+    // No legitimate phase of an MSM goes this long without a digit taken,
+    // a point asked for or a bucket out: the quietest is a window's device
+    // aggregation, at most two additions per bucket, each at worst waiting
+    // out the hazard window and the aggregation's conversion; 2^20 more
+    // covers gaps in the streams and long datapath latencies. A core that
+    // lost an operation (a write-back that never comes) stops with an
+    // error instead of running to max_cycles.
+    const uint64_t quiet_limit = (1ull << 20) + 2 * nb * ((uint64_t)core.lat_hz + core.lat_agg + 2);
     // the buckets each window sends, in order (zk_core_readout): all, or
     // with device aggregation k mod m < 2, m = 2^lm (the spread last
     // window's m is 2^top_bits: zk_core_addr.svh agg_lm)
