@@ -489,13 +489,13 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
             if let (true, Some((c, d))) = (L::PIPELINED, next) {
                 (n0, n1) = L::mul2(&k, &n0, &c.den, &n1, &d.den);
             }
-            let x0 = L::reduce(&k, &L::sub8(&k, &q0, &a.bx, &a.px));
-            let x1 = L::reduce(&k, &L::sub8(&k, &q1, &b.bx, &b.px));
+            let x0 = L::sub8_reduce(&k, &q0, &a.bx, &a.px);
+            let x1 = L::sub8_reduce(&k, &q1, &b.bx, &b.px);
             let t0 = L::sub4(&k, &a.bx, &x0);
             let t1 = L::sub4(&k, &b.bx, &x1);
             let (u0, u1) = L::mul2(&k, &l0, &t0, &l1, &t1);
-            let y0 = L::reduce(&k, &L::sub4(&k, &u0, &a.by));
-            let y1 = L::reduce(&k, &L::sub4(&k, &u1, &b.by));
+            let y0 = L::sub4_reduce(&k, &u0, &a.by);
+            let y1 = L::sub4_reduce(&k, &u1, &b.by);
             for (h, (x, y)) in [(x0, y0), (x1, y1)].iter().enumerate() {
                 let base = (s + h) * lanes;
                 let mut bx = [core::ptr::null_mut::<u64>(); 16];

@@ -130,6 +130,14 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
     unsafe fn sub8(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe, c: &Self::Fe) -> Self::Fe;
     /// A value below 16q brought below 3q.
     unsafe fn reduce(k: &Self::Consts, a: &Self::Fe) -> Self::Fe;
+    /// [`Self::reduce`] of [`Self::sub4`] (an arithmetic may fuse them).
+    unsafe fn sub4_reduce(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> Self::Fe {
+        Self::reduce(k, &Self::sub4(k, a, b))
+    }
+    /// [`Self::reduce`] of [`Self::sub8`] (an arithmetic may fuse them).
+    unsafe fn sub8_reduce(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe, c: &Self::Fe) -> Self::Fe {
+        Self::reduce(k, &Self::sub8(k, a, b, c))
+    }
     /// Lanes with bit l of `mask` set become q - a (a canonical).
     unsafe fn neg_where(k: &Self::Consts, a: &Self::Fe, mask: u32) -> Self::Fe;
 }

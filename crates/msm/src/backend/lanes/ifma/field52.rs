@@ -187,7 +187,8 @@ impl<F: PrimeField, const N: usize> Field52<F, N> {
             mask: S::splat(MASK),
             inv_q_top: S::splat_d(self.inv_q_top),
             two52: S::splat_d(2f64.powi(52)),
-            one: S::splat(1),
+            one_d: S::splat_d(1.0),
+            two: S::splat(2),
         }
     }
 }
@@ -203,7 +204,8 @@ pub struct VConsts<S: Ifma, const N: usize = LIMBS> {
     mask: S::V,
     inv_q_top: S::D,
     two52: S::D,
-    one: S::V,
+    one_d: S::D,
+    two: S::V,
 }
 
 impl<S: Ifma, const N: usize> Clone for VConsts<S, N> {
@@ -430,21 +432,49 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
     /// a + k - b, with k a multiple of q above b (keeps the result positive).
     #[inline(always)]
     pub unsafe fn sub(&self, a: &Fe8<S, N>, b: &Fe8<S, N>, k: &[S::V; N]) -> Fe8<S, N> {
-        let mut t = a.0;
-        for j in 0..N {
-            t[j] = S::sub(S::add(t[j], k[j]), b.0[j]);
-        }
-        self.normalize(t)
+        self.normalize(Self::sub_limbs(a, b, k))
     }
 
     /// a + k - b - c.
     #[inline(always)]
     pub unsafe fn sub2(&self, a: &Fe8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>, k: &[S::V; N]) -> Fe8<S, N> {
+        self.normalize(Self::sub2_limbs(a, b, c, k))
+    }
+
+    /// [`Self::sub`] brought below 3q as [`Self::reduce`] does, without
+    /// normalizing the difference first: its limbs, each in (-2^52, 2^53),
+    /// go to the estimate and the subtraction as they are, and one carry
+    /// pass at the end does for both (21 vector instructions and a 14-cycle
+    /// carry chain fewer at N = 8).
+    #[inline(always)]
+    pub unsafe fn sub_reduce(&self, a: &Fe8<S, N>, b: &Fe8<S, N>, k: &[S::V; N]) -> Fe8<S, N> {
+        self.reduce_limbs(Self::sub_limbs(a, b, k))
+    }
+
+    /// [`Self::sub2`] reduced as [`Self::sub_reduce`] (limbs in (-2^53, 2^53)).
+    #[inline(always)]
+    pub unsafe fn sub2_reduce(&self, a: &Fe8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>, k: &[S::V; N]) -> Fe8<S, N> {
+        self.reduce_limbs(Self::sub2_limbs(a, b, c, k))
+    }
+
+    /// The limbs of a + k - b, not carried.
+    #[inline(always)]
+    unsafe fn sub_limbs(a: &Fe8<S, N>, b: &Fe8<S, N>, k: &[S::V; N]) -> [S::V; N] {
+        let mut t = a.0;
+        for j in 0..N {
+            t[j] = S::sub(S::add(t[j], k[j]), b.0[j]);
+        }
+        t
+    }
+
+    /// The limbs of a + k - b - c, not carried.
+    #[inline(always)]
+    unsafe fn sub2_limbs(a: &Fe8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>, k: &[S::V; N]) -> [S::V; N] {
         let mut t = a.0;
         for j in 0..N {
             t[j] = S::sub(S::sub(S::add(t[j], k[j]), b.0[j]), c.0[j]);
         }
-        self.normalize(t)
+        t
     }
 
     /// Lanes selected by `m` become q - a (a canonical: the result is in (0, q]).
@@ -462,12 +492,31 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
     /// too large).
     #[inline(always)]
     pub unsafe fn reduce(&self, a: &Fe8<S, N>) -> Fe8<S, N> {
-        // the top two limbs: the value / 2^(52 (N - 2)), to 104 bits
-        let hi = S::fmadd_d(S::u_to_d(a.0[N - 1]), self.two52, S::u_to_d(a.0[N - 2]));
-        let est = S::mul_d(hi, self.inv_q_top);
-        let k = S::d_to_u(S::floor_d(est));
-        let k = S::sub(S::max_u(k, self.one), self.one);
-        let mut t = a.0;
+        self.reduce_limbs(a.0)
+    }
+
+    /// [`Self::reduce`] of a value in [0, 16q) given as signed limbs, each
+    /// of magnitude below 2^53 (normalized limbs are such limbs).
+    ///
+    /// The estimate reads the top two limbs as signed doubles: hi = t_(N-1)
+    /// 2^52 + t_(N-2), the value / 2^(52 (N - 2)) up to the lower limbs,
+    /// which add less than 2^(52 (N - 2) + 1) either way: at most
+    /// 2^(52 (N - 2) + 1) / q of a quotient unit (below 2^-62 at N = 8,
+    /// 2^-96 at N = 5), which with the double's rounding the one subtracted covers.
+    /// So k = max(floor(est), 1) - 1 is at most the true quotient and at
+    /// least two below it: the result is in [0, 3q). The limbs minus k q_j
+    /// (k q_j below 2^56) stay far inside 64 bits, and the final carry
+    /// pass, with arithmetic shifts, carries negative limbs as it does
+    /// positive ones.
+    #[inline(always)]
+    unsafe fn reduce_limbs(&self, mut t: [S::V; N]) -> Fe8<S, N> {
+        let hi = S::fmadd_d(S::i_to_d(t[N - 1]), self.two52, S::i_to_d(t[N - 2]));
+        // est + 1, positive: the estimate itself may fall below zero by
+        // the lower limbs' share when the value is near 0, and a negative
+        // double has no unsigned integer
+        let est1 = S::fmadd_d(hi, self.inv_q_top, self.one_d);
+        let k1 = S::d_to_u(S::floor_d(est1));
+        let k = S::sub(S::max_u(k1, self.two), self.two);
         for j in 0..N {
             t[j] = S::sub(t[j], S::mullo(k, self.q[j]));
         }
@@ -610,6 +659,8 @@ mod tests {
                 let d2 = k.sub2(&va, &vb, &vb, &k.q8);
                 let sq = k.square(&prod);
                 let neg = k.neg_where(&va, 0b1010_1010);
+                let diff_r = k.sub_reduce(&va, &vb, &k.q4);
+                let d2_r = k.sub2_reduce(&va, &vb, &vb, &k.q8);
                 // stress the lazy bounds: a value near 15q, reduced
                 let big = k.sub2(&k.sub2(&va, &vb, &vb, &k.q8), &vb, &vb, &k.q4);
                 let red = k.reduce(&big);
@@ -623,6 +674,12 @@ mod tests {
                     assert_eq!(back(&neg), want_neg);
                     let r = back(&red);
                     assert_eq!(r, a[i] - b[i].double().double());
+                    assert_eq!(back(&diff_r), a[i] - b[i]);
+                    assert_eq!(back(&d2_r), a[i] - b[i] - b[i]);
+                    for v in [&diff_r, &d2_r] {
+                        let w = limbs_to_words(&lane(v, i).0, 52, true);
+                        assert!(!geq(&w, &q_times(&f.q64, 3)), "a fused reduce left a value above 3q");
+                    }
                     // reduced below 3q: fits the sub constants' margins
                     let w = limbs_to_words(&lane(&red, i).0, 52, true);
                     assert!(!geq(&w, &q_times(&f.q64, 3)), "reduce left a value above 3q");
@@ -699,6 +756,71 @@ mod tests {
         assert!(!fits::<Bn254Fq>(4), "254 + 6 bits > 208");
         assert!(fits::<Bn254Fq>(6) && fits::<Bn254Fq>(8));
         assert!(Field52::<Bn254Fq, 4>::new().is_none());
+    }
+
+    /// The reduction of signed, uncarried limbs (what the fused
+    /// subtractions hand it): values a + m q (a random or zero, m in
+    /// 0..16) written with random borrows between neighbouring limbs (limb
+    /// j + 2^52, limb j + 1 - 1, or the reverse), among them 0 with its
+    /// second limb from the top at -1, where the estimate falls below
+    /// zero. Each comes back as a below 3q.
+    fn reduce_signed_limbs<F: PrimeField, S: Ifma, const N: usize>() {
+        if !S::available() {
+            eprintln!("{} not available here: skipped", S::NAME);
+            return;
+        }
+        use rand::Rng;
+        let f = Field52::<F, N>::new().unwrap();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(23);
+        let mut cases: Vec<(F, [u64; LIMBS])> = Vec::new();
+        let mut zero_borrow = [0u64; LIMBS];
+        zero_borrow[N - 3] = 1 << 52;
+        zero_borrow[N - 2] = u64::MAX; // -1
+        cases.push((F::ZERO, zero_borrow));
+        for t in 0..2000u64 {
+            let a = if t % 7 == 0 { F::ZERO } else { F::random(&mut rng) };
+            let m = t % 16;
+            let w = add_words(&limbs_to_words(&f.to_limbs52(&a).0, 52, true), &q_times(&f.q64, m));
+            let mut l = words_to_limbs(&w, 52, false);
+            for j in 0..N - 1 {
+                match rng.gen_range(0..3) {
+                    0 => {
+                        l[j] = l[j].wrapping_add(1 << 52);
+                        l[j + 1] = l[j + 1].wrapping_sub(1);
+                    }
+                    1 => {
+                        l[j] = l[j].wrapping_sub(1 << 52);
+                        l[j + 1] = l[j + 1].wrapping_add(1);
+                    }
+                    _ => {}
+                }
+            }
+            cases.push((a, l));
+        }
+        for chunk in cases.chunks(8).filter(|c| c.len() == 8) {
+            // SAFETY: `available()` checked the features.
+            unsafe {
+                let k = f.vconsts::<S>();
+                let v: Fe8<S, N> = from_lanes(&chunk.iter().map(|c| Limbs52(c.1)).collect::<Vec<_>>());
+                let r = k.reduce_limbs(v.0);
+                for (i, (a, _)) in chunk.iter().enumerate() {
+                    assert_eq!(f.from_limbs52(&lane(&r, i)), *a);
+                    let w = limbs_to_words(&lane(&r, i).0, 52, true);
+                    assert!(!geq(&w, &q_times(&f.q64, 3)), "reduce left a value above 3q");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reduce_takes_signed_uncarried_limbs() {
+        reduce_signed_limbs::<Bls12_377Fq, Emulated, 8>();
+        reduce_signed_limbs::<Bls12_381Fq, Emulated, 8>();
+        reduce_signed_limbs::<Bn254Fq, Emulated, 5>();
+        reduce_signed_limbs::<Bls12_377Fq, Avx512, 8>();
+        reduce_signed_limbs::<Bls12_381Fq, Avx512, 8>();
+        reduce_signed_limbs::<Bn254Fq, Avx512, 5>();
+        reduce_signed_limbs::<Bls12_381Fq, Avx512Ymm, 8>();
     }
 
     #[test]
@@ -845,8 +967,14 @@ mod tests {
                 assert!((0..8).all(|j| same(t[j], e[j])));
                 assert!((0..8).all(|j| (0..8).all(|k| e[j][k] == rows[k][j])));
                 let small = a.map(|x| x >> 12);
-                let d = S::u_to_d(S::from_array(small));
-                assert!(same(S::d_to_u(S::floor_d(d)), Emulated::d_to_u(Emulated::floor_d(Emulated::u_to_d(small)))));
+                let d = S::i_to_d(S::from_array(small));
+                assert!(same(S::d_to_u(S::floor_d(d)), Emulated::d_to_u(Emulated::floor_d(Emulated::i_to_d(small)))));
+                // negative limbs, read signed (shifted up to convert back)
+                let signed = a.map(|x| ((x >> 10) as i64 - (1 << 53)) as u64);
+                let up = |d| S::fmadd_d(d, S::splat_d(1.0), S::splat_d(2f64.powi(60)));
+                let up_e = |d| Emulated::fmadd_d(d, [1.0; 8], [2f64.powi(60); 8]);
+                let got = S::d_to_u(S::floor_d(up(S::i_to_d(S::from_array(signed)))));
+                assert!(same(got, Emulated::d_to_u(Emulated::floor_d(up_e(Emulated::i_to_d(signed))))));
             }
         }
     }

@@ -129,6 +129,14 @@ impl<F: PrimeField, S: Ifma, const N: usize> LaneField<F> for Ifma52<F, S, N> {
         k.reduce(a)
     }
     #[inline(always)]
+    unsafe fn sub4_reduce(k: &VConsts<S, N>, a: &Fe8<S, N>, b: &Fe8<S, N>) -> Fe8<S, N> {
+        k.sub_reduce(a, b, &k.q4)
+    }
+    #[inline(always)]
+    unsafe fn sub8_reduce(k: &VConsts<S, N>, a: &Fe8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>) -> Fe8<S, N> {
+        k.sub2_reduce(a, b, c, &k.q8)
+    }
+    #[inline(always)]
     unsafe fn neg_where(k: &VConsts<S, N>, a: &Fe8<S, N>, mask: u32) -> Fe8<S, N> {
         k.neg_where(a, mask as u8)
     }

@@ -65,8 +65,8 @@ pub trait Ifma: Copy + Send + Sync + 'static {
     unsafe fn max_u(a: Self::V, b: Self::V) -> Self::V;
     /// Low 64 bits of a * b.
     unsafe fn mullo(a: Self::V, b: Self::V) -> Self::V;
-    /// Unsigned integer to double (round to nearest).
-    unsafe fn u_to_d(a: Self::V) -> Self::D;
+    /// Signed integer to double (round to nearest).
+    unsafe fn i_to_d(a: Self::V) -> Self::D;
     /// Double (non-negative, in range) to integer, truncating.
     unsafe fn d_to_u(a: Self::D) -> Self::V;
     /// a * b + c with one rounding.
@@ -177,8 +177,8 @@ impl Ifma for Emulated {
         lanes(|l| a[l].wrapping_mul(b[l]))
     }
     #[inline(always)]
-    unsafe fn u_to_d(a: [u64; 8]) -> [f64; 8] {
-        a.map(|x| x as f64)
+    unsafe fn i_to_d(a: [u64; 8]) -> [f64; 8] {
+        a.map(|x| x as i64 as f64)
     }
     #[inline(always)]
     unsafe fn d_to_u(a: [f64; 8]) -> [u64; 8] {
@@ -302,8 +302,8 @@ mod x86 {
             _mm512_mullo_epi64(a, b)
         }
         #[inline(always)]
-        unsafe fn u_to_d(a: __m512i) -> __m512d {
-            _mm512_cvtepu64_pd(a)
+        unsafe fn i_to_d(a: __m512i) -> __m512d {
+            _mm512_cvtepi64_pd(a)
         }
         #[inline(always)]
         unsafe fn d_to_u(a: __m512d) -> __m512i {
@@ -485,8 +485,8 @@ mod x86 {
             Y2(_mm256_mullo_epi64(a.0, b.0), _mm256_mullo_epi64(a.1, b.1))
         }
         #[inline(always)]
-        unsafe fn u_to_d(a: Y2) -> Yd2 {
-            Yd2(_mm256_cvtepu64_pd(a.0), _mm256_cvtepu64_pd(a.1))
+        unsafe fn i_to_d(a: Y2) -> Yd2 {
+            Yd2(_mm256_cvtepi64_pd(a.0), _mm256_cvtepi64_pd(a.1))
         }
         #[inline(always)]
         unsafe fn d_to_u(a: Yd2) -> Y2 {
