@@ -513,7 +513,9 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
         let hi = S::fmadd_d(S::i_to_d(t[N - 1]), self.two52, S::i_to_d(t[N - 2]));
         // est + 1, positive: the estimate itself may fall below zero by
         // the lower limbs' share when the value is near 0, and a negative
-        // double has no unsigned integer
+        // double has no unsigned integer (the instruction returns 2^64 - 1,
+        // the emulation 0: either would still give a value below 3q, by
+        // wrapping or not, but not the same limbs)
         let est1 = S::fmadd_d(hi, self.inv_q_top, self.one_d);
         let k1 = S::d_to_u(S::floor_d(est1));
         let k = S::sub(S::max_u(k1, self.two), self.two);
