@@ -200,13 +200,12 @@ struct Engine<'f, C: MsmCurve, L: LaneField<C::Base>> {
     nb: usize,
     occupied: Vec<bool>,
     side: SideBuckets<C>,
-    /// Lane slots of the batch: bucket index, point index, negation.
-    slot_bucket: Vec<u32>,
-    slot_point: Vec<u32>,
-    slot_negate: Vec<bool>,
+    /// Lane slots of the batch: its operations that reach the lanes, then
+    /// the padding (point [`PAD_POINT`]). One vector, one push per
+    /// operation (three parallel vectors and a copy of the operations for
+    /// the exact fallback had taken four).
+    slots: Vec<Op>,
     steps: Vec<Step<L::Fe>>,
-    /// The batch's operations that reached the lanes, for the exact fallback.
-    lane_ops: Vec<Op>,
 }
 
 impl<'f, C: MsmCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
@@ -224,11 +223,8 @@ impl<'f, C: MsmCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
             nb: buckets,
             occupied: vec![false; buckets],
             side: SideBuckets::new(buckets),
-            slot_bucket: Vec::with_capacity(batch + pad),
-            slot_point: Vec::with_capacity(batch + pad),
-            slot_negate: Vec::with_capacity(batch + pad),
+            slots: Vec::with_capacity(batch + pad),
             steps: Vec::with_capacity(batch / L::LANES + 2),
-            lane_ops: Vec::with_capacity(batch),
         }
     }
 
@@ -246,10 +242,7 @@ impl<'f, C: MsmCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
 
     /// Run one conflict-free batch of operations whose points are `src[op.point]`.
     fn execute_from(&mut self, src: &[LanePoint], batch: &[Op]) {
-        self.slot_bucket.clear();
-        self.slot_point.clear();
-        self.slot_negate.clear();
-        self.lane_ops.clear();
+        self.slots.clear();
         for (i, op) in batch.iter().enumerate() {
             if let Some(ahead) = batch.get(i + PREFETCH_AHEAD) {
                 prefetch(&self.buckets[ahead.bucket as usize]);
@@ -261,21 +254,16 @@ impl<'f, C: MsmCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
                 self.occupied[k] = true;
                 continue;
             }
-            self.slot_bucket.push(op.bucket);
-            self.slot_point.push(op.point);
-            self.slot_negate.push(op.negate);
-            self.lane_ops.push(*op);
+            self.slots.push(*op);
         }
-        if self.lane_ops.is_empty() {
+        if self.slots.is_empty() {
             return;
         }
         // Pad to whole pairs of steps with additions into private buckets.
         let mut l = 0;
-        while !self.slot_bucket.len().is_multiple_of(2 * L::LANES) {
+        while !self.slots.len().is_multiple_of(2 * L::LANES) {
             self.buckets[self.nb + l] = self.pad_start;
-            self.slot_bucket.push((self.nb + l) as u32);
-            self.slot_point.push(PAD_POINT);
-            self.slot_negate.push(false);
+            self.slots.push(Op { point: PAD_POINT, bucket: (self.nb + l) as u32, negate: false });
             l += 1;
         }
         // SAFETY: the engine exists only where `L::available()` (see `new`).
@@ -288,8 +276,8 @@ impl<'f, C: MsmCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
     /// The lanes' operations done exactly in scalar arithmetic, one at a time
     /// (rare: only batches where some bucket meets its own point or its negation).
     fn exact(&mut self, src: &[LanePoint]) {
-        let ops = std::mem::take(&mut self.lane_ops);
-        for op in &ops {
+        let ops = std::mem::take(&mut self.slots);
+        for op in ops.iter().filter(|op| op.point != PAD_POINT) {
             let k = op.bucket as usize;
             let p = self.affine(&self.signed(&src[op.point as usize], op.negate));
             let b = if self.occupied[k] { self.affine(&self.buckets[k]) } else { Affine::identity() };
@@ -307,7 +295,7 @@ impl<'f, C: MsmCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
                 self.buckets[k] = convert(self.field, &sum);
             }
         }
-        self.lane_ops = ops;
+        self.slots = ops;
     }
 
     /// Add the side buckets (overflowed operations) into the affine ones, so
@@ -401,7 +389,7 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
         let e = self.engine;
         let k = e.consts;
         let lanes = L::LANES;
-        let steps = e.slot_bucket.len() / lanes;
+        let steps = e.slots.len() / lanes;
         let buckets = e.buckets.as_mut_ptr();
         let pad_point: *const LanePoint = &e.pad_point;
         let src = self.src.as_ptr();
@@ -420,14 +408,15 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
                 let mut py = [core::ptr::null::<u64>(); 16];
                 let mut neg = 0u32;
                 for l in 0..lanes {
-                    let b = buckets.add(e.slot_bucket[base + l] as usize) as *const u64;
+                    let op = e.slots[base + l];
+                    let b = buckets.add(op.bucket as usize) as *const u64;
                     bp[l] = b;
                     by[l] = b.add(8);
-                    let i = e.slot_point[base + l];
+                    let i = op.point;
                     let p = if i == PAD_POINT { pad_point } else { src.add(i as usize) } as *const u64;
                     pp[l] = p;
                     py[l] = p.add(8);
-                    neg |= (e.slot_negate[base + l] as u32) << l;
+                    neg |= (op.negate as u32) << l;
                 }
                 let px = L::load(&pp[..lanes]);
                 let py = L::neg_where(&k, &L::load(&py[..lanes]), neg);
@@ -501,7 +490,7 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
                 let mut bx = [core::ptr::null_mut::<u64>(); 16];
                 let mut by = [core::ptr::null_mut::<u64>(); 16];
                 for l in 0..lanes {
-                    let b = buckets.add(e.slot_bucket[base + l] as usize) as *mut u64;
+                    let b = buckets.add(e.slots[base + l].bucket as usize) as *mut u64;
                     bx[l] = b;
                     by[l] = b.add(8);
                 }
