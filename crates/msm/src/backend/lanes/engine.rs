@@ -201,9 +201,8 @@ struct Engine<'f, C: MsmCurve, L: LaneField<C::Base>> {
     occupied: Vec<bool>,
     side: SideBuckets<C>,
     /// Lane slots of the batch: its operations that reach the lanes, then
-    /// the padding (point [`PAD_POINT`]). One vector, one push per
-    /// operation (three parallel vectors and a copy of the operations for
-    /// the exact fallback had taken four).
+    /// the padding (point [`PAD_POINT`]). The kernel and the exact fallback
+    /// both read it, so slot filling is one push per operation.
     slots: Vec<Op>,
     steps: Vec<Step<L::Fe>>,
 }
