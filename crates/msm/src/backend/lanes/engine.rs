@@ -5,7 +5,9 @@
 //! point and bucket, forms the denominators and runs the prefix products of
 //! Montgomery's trick as two chains (even and odd steps), so that every
 //! product has an independent partner ([`LaneField::mul2`]); the 2 x LANES
-//! chain products are inverted with one scalar inversion; pass B walks the
+//! chain products are multiplied together across the lanes (a tree of
+//! products with the lanes swapped, [`LaneField::swap_lanes`]) and the one
+//! result inverted in scalar code; pass B walks the
 //! steps back in pairs, recovering each inverse and finishing the additions.
 //!
 //! Special cases: an empty bucket is a flag, settled before the batch. Equal
@@ -428,30 +430,39 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
             acc = [a0, a1];
             s += 2;
         }
-        // One scalar inversion for the 2 x LANES chain products.
-        let mut prods = [C::Base::ONE; 32];
-        for l in 0..lanes {
-            prods[l] = e.field.scaled_value_of(&L::lane(&acc[0], l));
-            prods[lanes + l] = e.field.scaled_value_of(&L::lane(&acc[1], l));
+        // One scalar inversion for the 2 x LANES chain products: their
+        // product, lane by lane, then across the lanes by a tree of
+        // products with the lanes swapped (lane i times lane i ^ d, for d =
+        // LANES / 2 down to 1), leaves the whole product in every lane; one
+        // lane out, inverted, back in; down the tree, each level's inverse
+        // is the one above times the partner it was made with. log2(LANES)
+        // vector products each way instead of 3 x 2 x LANES scalar ones and
+        // 2 x LANES conversions each way.
+        let (both, _) = L::mul2(&k, &acc[0], &acc[1], &acc[0], &acc[1]);
+        let mut partners = [both; 4];
+        let mut level = both;
+        let mut depth = 0;
+        let mut d = lanes / 2;
+        while d > 0 {
+            partners[depth] = L::swap_lanes(&level, d);
+            (level, _) = L::mul2(&k, &level, &partners[depth], &level, &partners[depth]);
+            depth += 1;
+            d /= 2;
         }
-        let prods = &mut prods[..2 * lanes];
-        if prods.iter().any(|p| p.is_zero()) {
+        let all = e.field.scaled_value_of(&L::lane(&level, 0));
+        if all.is_zero() {
             return true;
         }
-        let mut prefix = [C::Base::ONE; 32];
-        let mut all = C::Base::ONE;
-        for (p, x) in prefix.iter_mut().zip(prods.iter()) {
-            *p = all;
-            all *= *x;
-        }
         // scaled values u = a rho: u^-1 rho^2 = a^-1 rho, which limbs_of_scaled takes
-        let mut inv_all = all.inverse().expect("non-zero product") * e.field.scaled_inverse_factor();
-        let mut invs = [[0u64; 8]; 32];
-        for i in (0..2 * lanes).rev() {
-            invs[i] = e.field.limbs_of_scaled(&(inv_all * prefix[i]));
-            inv_all *= prods[i];
+        let inv_all =
+            e.field.limbs_of_scaled(&(all.inverse().expect("non-zero product") * e.field.scaled_inverse_factor()));
+        let mut inv_level = L::from_lanes(&[inv_all; 16][..lanes]);
+        while depth > 0 {
+            depth -= 1;
+            (inv_level, _) = L::mul2(&k, &inv_level, &partners[depth], &inv_level, &partners[depth]);
         }
-        let inv = [L::from_lanes(&invs[..lanes]), L::from_lanes(&invs[lanes..2 * lanes])];
+        let (i0, i1) = L::mul2(&k, &inv_level, &acc[1], &inv_level, &acc[0]);
+        let inv = [i0, i1];
         // Pass B: from the last pair of steps back, each step's inverse and
         // additions. Each pair's products depend in a chain (l, then l^2,
         // then l (bx - x)); the inverse chain's two products for the next
@@ -770,10 +781,68 @@ pub(crate) mod tests {
         }
     }
 
+    /// [`LaneField::swap_lanes`] puts lane i ^ d in lane i, for every d the
+    /// batch inversion's tree uses, and twice is the identity.
+    pub(crate) fn swap_lanes_exchanges_lanes<F: PrimeField, L: LaneField<F>>() {
+        struct Swaps<F, L>(core::marker::PhantomData<(F, L)>);
+        impl<F: PrimeField, L: LaneField<F>> super::Kernel for Swaps<F, L> {
+            type Output = ();
+            fn run(self) {
+                let field = L::new().expect("a field the arithmetic fits");
+                let lanes: Vec<Limbs> =
+                    (0..L::LANES).map(|i| field.limbs_of(&F::from_u64(1000 + 7 * i as u64))).collect();
+                // SAFETY: run through `L::run` where `L::available()` (below).
+                unsafe {
+                    let v = L::from_lanes(&lanes);
+                    let mut d = L::LANES / 2;
+                    while d > 0 {
+                        let w = L::swap_lanes(&v, d);
+                        for (i, _) in lanes.iter().enumerate() {
+                            assert_eq!(L::lane(&w, i), lanes[i ^ d], "{} lane {i}, d = {d}", L::NAME);
+                        }
+                        let back = L::swap_lanes(&w, d);
+                        assert!((0..L::LANES).all(|i| L::lane(&back, i) == lanes[i]), "{} d = {d} twice", L::NAME);
+                        d /= 2;
+                    }
+                }
+            }
+        }
+        if !L::available() {
+            eprintln!("{} not available here: skipped", L::NAME);
+            return;
+        }
+        // SAFETY: available (checked above).
+        unsafe { L::run(Swaps::<F, L>(core::marker::PhantomData)) }
+    }
+
     #[test]
     fn portable_lanes_equal_reference() {
         window_sum_equals_shared_aggregation::<Bls12_381, Fma51<<Bls12_381 as zkmsm_curve::SwCurve>::Base, Portable>>();
         window_sum_equals_shared_aggregation::<Bn254, Fma51<<Bn254 as zkmsm_curve::SwCurve>::Base, Portable, 6>>();
+    }
+
+    #[test]
+    fn lanes_swap_in_every_arithmetic() {
+        type Fq381 = <Bls12_381 as zkmsm_curve::SwCurve>::Base;
+        type Fq254 = <Bn254 as zkmsm_curve::SwCurve>::Base;
+        swap_lanes_exchanges_lanes::<Fq381, Fma51<Fq381, Portable>>();
+        swap_lanes_exchanges_lanes::<Fq254, Fma51<Fq254, Portable, 6>>();
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        {
+            type S = super::super::NativeSimd;
+            swap_lanes_exchanges_lanes::<Fq381, Fma51<Fq381, S>>();
+            swap_lanes_exchanges_lanes::<Fq254, Fma51<Fq254, S, 6>>();
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            use super::super::ifma::ops::{Avx512, Avx512Ymm, Emulated};
+            use super::super::ifma::Ifma52;
+            swap_lanes_exchanges_lanes::<Fq381, Ifma52<Fq381, Emulated>>();
+            swap_lanes_exchanges_lanes::<Fq254, Ifma52<Fq254, Emulated, 5>>();
+            swap_lanes_exchanges_lanes::<Fq381, Ifma52<Fq381, Avx512>>();
+            swap_lanes_exchanges_lanes::<Fq254, Ifma52<Fq254, Avx512, 5>>();
+            swap_lanes_exchanges_lanes::<Fq381, Ifma52<Fq381, Avx512Ymm>>();
+        }
     }
 
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]

@@ -116,6 +116,18 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
     unsafe fn lane(v: &Self::Fe, i: usize) -> Limbs;
     /// Limbs as lanes (`x.len() == LANES`).
     unsafe fn from_lanes(x: &[Limbs]) -> Self::Fe;
+    /// v with each lane i holding lane i ^ d of v (d below `LANES`): the
+    /// partner of a pairwise product tree across lanes. By default through
+    /// [`Self::lane`] and [`Self::from_lanes`] (a few hundred cycles; used a
+    /// handful of times per batch). Inlined always: see [`Self::sub4_reduce`].
+    #[inline(always)]
+    unsafe fn swap_lanes(v: &Self::Fe, d: usize) -> Self::Fe {
+        let mut l = [[0u64; 8]; 16];
+        for (i, x) in l.iter_mut().take(Self::LANES).enumerate() {
+            *x = Self::lane(v, i ^ d);
+        }
+        Self::from_lanes(&l[..Self::LANES])
+    }
 
     /// a * b and c * d, Montgomery, results below 2q, for a below A q and b
     /// below B q with A B <= 64 (every arithmetic promises this much; the
