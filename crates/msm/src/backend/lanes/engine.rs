@@ -437,8 +437,12 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
         // lane out, inverted, back in; down the tree, each level's inverse
         // is the one above times the partner it was made with. log2(LANES)
         // vector products each way instead of 3 x 2 x LANES scalar ones and
-        // 2 x LANES conversions each way.
+        // 2 x LANES conversions each way. (Products come in pairs in
+        // `LaneField`; where one is wanted the pair repeats it: a few
+        // products a batch.)
         let (both, _) = L::mul2(&k, &acc[0], &acc[1], &acc[0], &acc[1]);
+        // one partner per level: log2(LANES) <= 4 (LANES <= 16, as the
+        // 16-entry arrays of `swap_lanes` and below assume)
         let mut partners = [both; 4];
         let mut level = both;
         let mut depth = 0;
