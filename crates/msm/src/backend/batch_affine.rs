@@ -100,11 +100,17 @@ impl<S: Scheduler> BatchAffineBackend<S> {
         self.arithmetic
     }
 
-    /// The arithmetic this backend runs on curve C: scalar where its lane
-    /// engine does not take C's field ([`lanes_fit`]).
+    /// The arithmetic this backend runs on curve C: its own where that
+    /// lane engine takes C's field ([`lanes_fit`]); else the FMA lanes
+    /// where those run here and take it (a 255- or 256-bit field, too
+    /// large for five 52-bit limbs and too small for eight, is six 51-bit
+    /// ones); else scalar code.
     pub fn arithmetic_on<C: MsmCurve>(&self) -> Arithmetic {
         if lanes_fit::<C>(self.arithmetic) {
             self.arithmetic
+        } else if self.arithmetic == Arithmetic::Ifma && lanes_fit::<C>(Arithmetic::Fma) && super::lanes::fma_enabled()
+        {
+            Arithmetic::Fma
         } else {
             Arithmetic::Scalar
         }

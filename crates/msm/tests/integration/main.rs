@@ -6,6 +6,7 @@ mod ark_api;
 mod arkworks_diff;
 mod encoded;
 mod lane_roots;
+mod other_curves;
 mod out_of_core;
 mod prepared;
 mod streaming;

@@ -135,11 +135,18 @@ pub struct Field51<F: PrimeField, const L: usize = LIMBS> {
 }
 
 /// Whether the arithmetic of L limbs takes field F: its lazy reduction
-/// needs 26 spare bits (q < 2^(51 L - 26)), and R = 2^(51 L) at least F's
-/// own Montgomery constant 2^(8 NUM_BYTES) (the conversions scale by their
-/// ratio).
+/// needs 26 spare bits (q < 2^(51 L - 26)), q at least 2^(51 (L - 2) + 15)
+/// ([`Consts::reduce`] estimates the quotient from the top two limbs: the
+/// lower ones must hold under 2^-14 of q, or the estimate stays at zero and
+/// values grow unreduced), and R = 2^(51 L) at least F's own Montgomery
+/// constant 2^(8 NUM_BYTES) (the conversions scale by their ratio).
 pub const fn fits<F: PrimeField>(l: usize) -> bool {
-    l >= 3 && l <= LIMBS && F::NUM_BITS as usize + 26 <= 51 * l && 8 * F::NUM_BYTES <= 51 * l
+    fits_bits(F::NUM_BITS as usize, F::NUM_BYTES, l)
+}
+
+/// [`fits`] for a modulus of `bits` bits stored in `bytes` bytes.
+pub const fn fits_bits(bits: usize, bytes: usize, l: usize) -> bool {
+    l >= 3 && l <= LIMBS && bits + 26 <= 51 * l && bits > 51 * (l - 2) + 15 && 8 * bytes <= 51 * l
 }
 
 impl<F: PrimeField, const L: usize> Field51<F, L> {
@@ -821,12 +828,48 @@ mod tests {
         scaled_conversions::<Bn254Fq, 6>();
     }
 
-    /// Which limb counts take which field: 26 spare bits decide.
+    /// Which limb counts take which field: 26 spare bits and the quotient
+    /// estimate's margin (q at least 2^(51 (L - 2) + 15)) decide.
     #[test]
     fn limb_counts_that_fit() {
         assert!(fits::<Bls12_381Fq>(8) && fits::<Bls12_377Fq>(8) && fits::<Bn254Fq>(6));
-        assert!(!fits::<Bls12_381Fq>(7) && !fits::<Bn254Fq>(5));
-        assert!(Field51::<Bn254Fq, 5>::new().is_none());
+        assert!(!fits::<Bls12_381Fq>(7) && !fits::<Bn254Fq>(5) && !fits::<Bn254Fq>(8));
+        assert!(Field51::<Bn254Fq, 5>::new().is_none() && Field51::<Bn254Fq, 8>::new().is_none());
+        // 255- and 256-bit fields (Pallas, secp256k1) take six limbs
+        for bits in [255, 256] {
+            assert!((3..=8).filter(|&l| fits_bits(bits, 32, l)).eq([6]), "{bits} bits");
+        }
+        assert!(!fits_bits(219, 32, 6) && fits_bits(220, 32, 6) && fits_bits(256, 32, 6) && !fits_bits(257, 40, 6));
+        assert!(fits::<F220>(6));
+    }
+
+    /// The smallest field six limbs take (220 bits, a random prime): the
+    /// quotient estimate's bound, where the lower limbs' share is largest.
+    #[derive(Debug)]
+    struct F220Config;
+    impl zkmsm_field::FpConfig<4> for F220Config {
+        const MODULUS: [u64; 4] =
+            zkmsm_field::limbs::from_hex("0x9fe0f51f17fd374c6a5387777330bdbd7210dff076ce2ef87b0b197");
+        const NONRESIDUE: u64 = 3;
+        const NAME: &'static str = "f220";
+    }
+    type F220 = zkmsm_field::Fp<F220Config, 4>;
+
+    #[test]
+    fn the_smallest_field_of_six_limbs() {
+        assert_eq!(F220::NUM_BITS, 51 * 4 + 16);
+        check::<F220, Portable, 6>();
+        at_the_bounds::<F220, Portable, 6>();
+        #[cfg(target_arch = "x86_64")]
+        {
+            check::<F220, super::super::simd::Avx2, 6>();
+            at_the_bounds::<F220, super::super::simd::Avx2, 6>();
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            check::<F220, super::super::simd::Neon, 6>();
+            at_the_bounds::<F220, super::super::simd::Neon, 6>();
+        }
     }
 
     #[test]

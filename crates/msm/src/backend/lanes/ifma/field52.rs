@@ -54,11 +54,20 @@ impl<S: Ifma, const N: usize> Clone for Fe8<S, N> {
 impl<S: Ifma, const N: usize> Copy for Fe8<S, N> {}
 
 /// Whether the IFMA arithmetic of N limbs takes field F: q below
-/// 2^(52 N - 6) (the lazy reduction's margin, see the module notes), and
-/// R' = 2^(52 N) at least F's own Montgomery constant 2^(8 NUM_BYTES) (the
-/// conversions scale by their ratio).
+/// 2^(52 N - 6) (the lazy reduction's margin, see the module notes), q at
+/// least 2^(52 (N - 2) + 15) (the quotient estimate of [`VConsts::reduce`]
+/// reads the top two limbs, so the value must live there: the lower limbs'
+/// share, below 2^(52 (N - 2) + 1), is then under 2^-14 of q, where a
+/// 255-bit field in eight limbs would leave the estimate at zero and the
+/// values unreduced), and R' = 2^(52 N) at least F's own Montgomery
+/// constant 2^(8 NUM_BYTES) (the conversions scale by their ratio).
 pub const fn fits<F: PrimeField>(n: usize) -> bool {
-    n >= 2 && n <= LIMBS && F::NUM_BITS as usize + 6 <= 52 * n && 8 * F::NUM_BYTES <= 52 * n
+    fits_bits(F::NUM_BITS as usize, F::NUM_BYTES, n)
+}
+
+/// [`fits`] for a modulus of `bits` bits stored in `bytes` bytes.
+pub const fn fits_bits(bits: usize, bytes: usize, n: usize) -> bool {
+    n >= 2 && n <= LIMBS && bits + 6 <= 52 * n && bits > 52 * (n - 2) + 15 && 8 * bytes <= 52 * n
 }
 
 /// Scalar-side constants of a field, derived from its canonical encoding.
@@ -502,7 +511,8 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
     /// 2^52 + t_(N-2), the value / 2^(52 (N - 2)) up to the lower limbs,
     /// which add less than 2^(52 (N - 2) + 1) either way: at most
     /// 2^(52 (N - 2) + 1) / q of a quotient unit (below 2^-62 at N = 8,
-    /// 2^-96 at N = 5), which with the double's rounding the one subtracted covers.
+    /// 2^-96 at N = 5 for the curves here, 2^-14 for any field [`fits`]
+    /// takes), which with the double's rounding the one subtracted covers.
     /// So k = max(floor(est), 1) - 1 is at most the true quotient and at
     /// least two below it: the result is in [0, 3q). The limbs minus k q_j
     /// (k q_j below 2^56) stay far inside 64 bits, and the final carry
@@ -750,14 +760,45 @@ mod tests {
     }
 
     /// Which limb counts take which field: the margin of the lazy reduction
-    /// (q < 2^(52 N - 6)) decides.
+    /// (q < 2^(52 N - 6)) and the quotient estimate's (q at least
+    /// 2^(52 (N - 2) + 15)) decide.
     #[test]
     fn limb_counts_that_fit() {
         assert!(fits::<Bls12_381Fq>(8) && fits::<Bls12_377Fq>(8) && fits::<Bn254Fq>(5));
         assert!(!fits::<Bls12_381Fq>(7), "381 + 6 bits > 364");
         assert!(!fits::<Bn254Fq>(4), "254 + 6 bits > 208");
-        assert!(fits::<Bn254Fq>(6) && fits::<Bn254Fq>(8));
-        assert!(Field52::<Bn254Fq, 4>::new().is_none());
+        assert!(fits::<Bn254Fq>(6) && !fits::<Bn254Fq>(8), "254 bits <= 52 x 6 + 15");
+        assert!(Field52::<Bn254Fq, 4>::new().is_none() && Field52::<Bn254Fq, 8>::new().is_none());
+        // 255- and 256-bit fields (Pallas, secp256k1): too large for five
+        // limbs, too small for the estimate of seven or eight
+        for bits in [255, 256] {
+            assert!((2..=8).filter(|&n| fits_bits(bits, 32, n)).eq([6]), "{bits} bits");
+        }
+        assert!(!fits_bits(327, 48, 8) && fits_bits(328, 48, 8) && fits_bits(410, 52, 8) && !fits_bits(411, 52, 8));
+        assert!(fits::<F328>(8));
+    }
+
+    /// The smallest field eight limbs take (328 bits, a random prime): the
+    /// quotient estimate's bound, where the lower limbs' share is largest.
+    #[derive(Debug)]
+    struct F328Config;
+    impl zkmsm_field::FpConfig<6> for F328Config {
+        const MODULUS: [u64; 6] = zkmsm_field::limbs::from_hex(
+            "0xf6a6eb8c9ebd69fe29d76d4330f1446beab0c11fdecb91ce375bc8fbbcbde5c0994164d8399f767ee1",
+        );
+        const NONRESIDUE: u64 = 3;
+        const NAME: &'static str = "f328";
+    }
+    type F328 = zkmsm_field::Fp<F328Config, 6>;
+
+    #[test]
+    fn the_smallest_field_of_eight_limbs() {
+        assert_eq!(F328::NUM_BITS, 52 * 6 + 16);
+        check::<F328, Emulated, 8>();
+        reduce_signed_limbs::<F328, Emulated, 8>();
+        scaled_conversions::<F328, 8>();
+        check::<F328, Avx512, 8>();
+        reduce_signed_limbs::<F328, Avx512, 8>();
     }
 
     /// The reduction of signed, uncarried limbs (what the fused
