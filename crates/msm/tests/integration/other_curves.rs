@@ -190,3 +190,22 @@ fn pallas_on_every_backend() {
 fn secp256k1_on_every_backend() {
     every_backend::<Secp256k1>();
 }
+
+/// The public batch exponentiation (the lane roots' engine) on fields of
+/// 255 and 256 bits: each value's power against `Fp::pow`, on whichever
+/// arithmetic `pow_engine` names for the field.
+fn powers<P: FpConfig<4>>() {
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let mut values: Vec<Fp<P, 4>> = vec![Fp::ZERO, Fp::ONE, -Fp::<P, 4>::ONE];
+    values.extend((0..997).map(|_| Fp::random(&mut rng)));
+    let e = [0x0123_4567_89ab_cdef, u64::MAX, 0, 0x8000_0000_0000_0001];
+    let want: Vec<Fp<P, 4>> = values.iter().map(|x| x.pow(&e)).collect();
+    zkmsm::lane_roots::pow_batch(&mut values, &e);
+    assert!(values == want, "{}: pow_batch on {}", P::NAME, zkmsm::lane_roots::pow_engine::<Fp<P, 4>>());
+}
+
+#[test]
+fn lane_powers_on_255_and_256_bit_fields() {
+    powers::<PallasFqConfig>();
+    powers::<SecpFqConfig>();
+}

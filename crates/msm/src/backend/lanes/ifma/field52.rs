@@ -775,11 +775,11 @@ mod tests {
             assert!((2..=8).filter(|&n| fits_bits(bits, 32, n)).eq([6]), "{bits} bits");
         }
         assert!(!fits_bits(327, 48, 8) && fits_bits(328, 48, 8) && fits_bits(410, 52, 8) && !fits_bits(411, 52, 8));
-        assert!(fits::<F328>(8));
     }
 
-    /// The smallest field eight limbs take (328 bits, a random prime): the
-    /// quotient estimate's bound, where the lower limbs' share is largest.
+    /// The smallest fields eight and five limbs take (328 and 172 bits,
+    /// random primes): the quotient estimate's bound, where the lower
+    /// limbs' share is largest.
     #[derive(Debug)]
     struct F328Config;
     impl zkmsm_field::FpConfig<6> for F328Config {
@@ -790,15 +790,29 @@ mod tests {
         const NAME: &'static str = "f328";
     }
     type F328 = zkmsm_field::Fp<F328Config, 6>;
+    #[derive(Debug)]
+    struct F172Config;
+    impl zkmsm_field::FpConfig<3> for F172Config {
+        const MODULUS: [u64; 3] = zkmsm_field::limbs::from_hex("0xe3fec99108ddb5b5fab8f4d3e27dda1494c73cf2705");
+        const NONRESIDUE: u64 = 2;
+        const NAME: &'static str = "f172";
+    }
+    type F172 = zkmsm_field::Fp<F172Config, 3>;
 
     #[test]
-    fn the_smallest_field_of_eight_limbs() {
-        assert_eq!(F328::NUM_BITS, 52 * 6 + 16);
+    fn the_smallest_fields_of_eight_and_five_limbs() {
+        assert_eq!((F328::NUM_BITS, F172::NUM_BITS), (52 * 6 + 16, 52 * 3 + 16));
+        assert!(fits::<F328>(8) && fits::<F172>(5) && !fits::<F172>(8));
         check::<F328, Emulated, 8>();
         reduce_signed_limbs::<F328, Emulated, 8>();
         scaled_conversions::<F328, 8>();
         check::<F328, Avx512, 8>();
         reduce_signed_limbs::<F328, Avx512, 8>();
+        check::<F172, Emulated, 5>();
+        reduce_signed_limbs::<F172, Emulated, 5>();
+        scaled_conversions::<F172, 5>();
+        check::<F172, Avx512, 5>();
+        reduce_signed_limbs::<F172, Avx512, 5>();
     }
 
     /// The reduction of signed, uncarried limbs (what the fused
