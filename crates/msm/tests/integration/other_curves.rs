@@ -40,8 +40,8 @@ struct Pallas;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Secp256k1;
 
-fn from_hex_fq<F: PrimeField>(hex: &str) -> F {
-    let l: [u64; 4] = from_hex(hex);
+/// The field element of canonical little-endian limbs.
+fn element<F: PrimeField>(l: &[u64; 4]) -> F {
     let bytes: Vec<u8> = l.iter().flat_map(|w| w.to_le_bytes()).collect();
     F::from_bytes_le(&bytes).expect("below the modulus")
 }
@@ -78,8 +78,8 @@ impl SwCurve for Secp256k1 {
     }
     fn generator() -> Affine<Self> {
         Affine::new_unchecked(
-            from_hex_fq("0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"),
-            from_hex_fq("0x483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8"),
+            element(&from_hex("0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798")),
+            element(&from_hex("0x483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8")),
         )
     }
 }
@@ -97,49 +97,38 @@ fn r_minus_1<C: MsmCurve>() -> ScalarLimbs {
     C::scalar_to_limbs(&-C::Scalar::ONE)
 }
 
-/// Random points with their discrete logs, then the adversarial ones: P and
-/// -P, repeats, the identity; scalars random, 0, 1, r - 1, all equal.
-fn inputs<C: MsmCurve>(n: usize, seed: u64) -> (Vec<Affine<C>>, Vec<ScalarLimbs>) {
+/// Random points and scalars, then the adversarial ones: P and -P,
+/// repeats, the identity; scalars 0, 1, r - 1, repeated. Returns the
+/// points, the scalars and the expected sum, computed in the scalar field
+/// from the points' discrete logs (no group arithmetic of the library's
+/// fast paths) and checked against the naive MSM.
+fn inputs<C: MsmCurve>(n: usize, seed: u64) -> (Vec<Affine<C>>, Vec<ScalarLimbs>, Affine<C>) {
     let known = random_points::<C>(n, seed);
-    let mut points = known.points;
+    let (mut points, mut dlogs) = (known.points, known.dlogs);
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let mut scalars: Vec<ScalarLimbs> = (0..n).map(|_| C::scalar_to_limbs(&C::Scalar::random(&mut rng))).collect();
     if n >= 8 {
-        points[1] = points[0].neg();
-        points[2] = points[0];
-        points[3] = Affine::identity();
+        (points[1], dlogs[1]) = (points[0].neg(), -dlogs[0]);
+        (points[2], dlogs[2]) = (points[0], dlogs[0]);
+        (points[3], dlogs[3]) = (Affine::identity(), C::Scalar::ZERO);
         scalars[4] = [0; 4];
         scalars[5] = r_minus_1::<C>();
         scalars[6] = [1, 0, 0, 0];
         scalars[7] = scalars[0];
     }
-    (points, scalars)
-}
-
-/// The expected sum from the points' discrete logs (no group arithmetic of
-/// the library's fast paths).
-fn expected<C: MsmCurve>(n: usize, seed: u64) -> Affine<C> {
-    let (points, scalars) = inputs::<C>(n, seed);
-    let known = random_points::<C>(n, seed);
-    let mut dlogs = known.dlogs;
-    if n >= 8 {
-        dlogs[1] = -dlogs[0];
-        dlogs[2] = dlogs[0];
-        dlogs[3] = C::Scalar::ZERO;
-    }
-    let s: Vec<C::Scalar> = scalars.iter().map(|l| scalar_of::<C>(l)).collect();
+    let s: Vec<C::Scalar> = scalars.iter().map(element).collect();
     let want = expected_msm::<C>(&dlogs, &s);
     assert_eq!(want, naive_msm(&points, &scalars), "{}: the two references agree", C::NAME);
-    want
+    (points, scalars, want)
 }
 
-fn scalar_of<C: MsmCurve>(l: &ScalarLimbs) -> C::Scalar {
-    let bytes: Vec<u8> = l.iter().flat_map(|w| w.to_le_bytes()).collect();
-    C::Scalar::from_bytes_le(&bytes).expect("canonical")
-}
-
-fn run<C: MsmCurve, B: Backend<C>>(backend: B, points: &[Affine<C>], scalars: &[ScalarLimbs]) -> Affine<C> {
-    let ctx = MsmBuilder::new().build_context(backend, points).expect("valid points");
+fn run<C: MsmCurve, B: Backend<C>>(
+    builder: &MsmBuilder,
+    backend: B,
+    points: &[Affine<C>],
+    scalars: &[ScalarLimbs],
+) -> Affine<C> {
+    let ctx = builder.build_context(backend, points).expect("valid points");
     ctx.msm_bigint(scalars).expect("valid scalars")
 }
 
@@ -149,34 +138,29 @@ fn every_backend<C: MsmCurve>() {
     let lanes = BatchAffineBackend::<GreedyScheduler>::default();
     let want = if zkmsm::backend::lanes::fma_enabled() { Arithmetic::Fma } else { Arithmetic::Scalar };
     assert_eq!(lanes.arithmetic_on::<C>(), want, "{}", C::NAME);
+    let plain = MsmBuilder::new();
     for (n, seed) in [(0usize, 1u64), (1, 2), (8, 3), (300, 4), (5000, 5)] {
-        let (points, scalars) = inputs::<C>(n, seed);
-        let want = expected::<C>(n, seed);
+        let (points, scalars, want) = inputs::<C>(n, seed);
         let backends: [(&str, BatchAffineBackend); 3] = [
             ("batch-affine", BatchAffineBackend::default()),
             ("batch-affine fma", BatchAffineBackend::default().fma_only()),
             ("batch-affine scalar", BatchAffineBackend::default().scalar_only()),
         ];
         for (name, b) in backends {
-            assert_eq!(run::<C, _>(b, &points, &scalars), want, "{} n = {n}: {name}", C::NAME);
+            assert_eq!(run::<C, _>(&plain, b, &points, &scalars), want, "{} n = {n}: {name}", C::NAME);
         }
         let delayed = BatchAffineBackend::new(DelayedScheduler::default());
-        assert_eq!(run::<C, _>(delayed, &points, &scalars), want, "{} n = {n}: batch-affine delayed", C::NAME);
-        assert_eq!(run::<C, _>(XyzzBackend, &points, &scalars), want, "{} n = {n}: xyzz", C::NAME);
+        assert_eq!(run::<C, _>(&plain, delayed, &points, &scalars), want, "{} n = {n}: delayed", C::NAME);
+        assert_eq!(run::<C, _>(&plain, XyzzBackend, &points, &scalars), want, "{} n = {n}: xyzz", C::NAME);
     }
     // all scalars equal, one window forced small and one large
-    let (points, _) = inputs::<C>(2000, 6);
+    let (points, _, _) = inputs::<C>(2000, 6);
     let mut rng = ChaCha20Rng::seed_from_u64(6);
-    let s = C::scalar_to_limbs(&C::Scalar::random(&mut rng));
-    let scalars = vec![s; points.len()];
+    let scalars = vec![C::scalar_to_limbs(&C::Scalar::random(&mut rng)); points.len()];
     let want = naive_msm(&points, &scalars);
     for c in [3u32, 13] {
         let b = MsmBuilder::new().window(Some(c));
-        let got = b
-            .build_context(BatchAffineBackend::<GreedyScheduler>::default(), &points[..])
-            .unwrap()
-            .msm_bigint(&scalars)
-            .unwrap();
+        let got = run::<C, _>(&b, BatchAffineBackend::<GreedyScheduler>::default(), &points, &scalars);
         assert_eq!(got, want, "{} all scalars equal, c = {c}", C::NAME);
     }
 }
