@@ -488,7 +488,7 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
             if let (true, Some((c, d))) = (L::PIPELINED, next) {
                 (i0, i1) = L::mul2(&k, &n0, &c.prefix, &n1, &d.prefix);
             }
-            let (q0, q1) = L::square2(&k, &l0, &l1);
+            let (q0, q1) = L::square2_uncarried(&k, &l0, &l1);
             if let (true, Some((c, d))) = (L::PIPELINED, next) {
                 (n0, n1) = L::mul2(&k, &n0, &c.den, &n1, &d.den);
             }
@@ -496,7 +496,7 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
             let x1 = L::sub8_reduce(&k, &q1, &b.bx, &b.px);
             let t0 = L::sub4(&k, &a.bx, &x0);
             let t1 = L::sub4(&k, &b.bx, &x1);
-            let (u0, u1) = L::mul2(&k, &l0, &t0, &l1, &t1);
+            let (u0, u1) = L::mul2_uncarried(&k, &l0, &t0, &l1, &t1);
             let y0 = L::sub4_reduce(&k, &u0, &a.by);
             let y1 = L::sub4_reduce(&k, &u1, &b.by);
             for (h, (x, y)) in [(x0, y0), (x1, y1)].iter().enumerate() {

@@ -46,6 +46,8 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
     const LANES: usize;
     /// `LANES` elements.
     type Fe: Copy;
+    /// A product on its way into a fused reduction (see [`Self::mul2_uncarried`]).
+    type Uncarried: Copy;
     /// Vector constants, made once per engine.
     type Consts: Copy;
     /// The name shown in backend names and benchmarks.
@@ -119,7 +121,11 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
     /// v with each lane i holding lane i ^ d of v (d below `LANES`): the
     /// partner of a pairwise product tree across lanes. By default through
     /// [`Self::lane`] and [`Self::from_lanes`] (a few hundred cycles; used a
-    /// handful of times per batch). Inlined always: see [`Self::sub4_reduce`].
+    /// handful of times per batch). Inlined always, as the arithmetics'
+    /// own vector methods are: the kernel runs with the arithmetic's target
+    /// features, which a separate function would not have (its vector
+    /// intrinsics then become calls: 2.5 times the FMA engine's time,
+    /// measured).
     #[inline(always)]
     unsafe fn swap_lanes(v: &Self::Fe, d: usize) -> Self::Fe {
         let mut l = [[0u64; 8]; 16];
@@ -136,26 +142,24 @@ pub trait LaneField<F: PrimeField>: Sized + Send + Sync + 'static {
     unsafe fn mul2(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe, c: &Self::Fe, d: &Self::Fe) -> (Self::Fe, Self::Fe);
     /// a^2 and b^2, as [`Self::mul2`].
     unsafe fn square2(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> (Self::Fe, Self::Fe);
+    /// [`Self::mul2`] for products that go straight into a fused reduction
+    /// ([`Self::sub4_reduce`], [`Self::sub8_reduce`]), which may take them
+    /// in a cheaper form than [`Self::Fe`] (not carried).
+    unsafe fn mul2_uncarried(
+        k: &Self::Consts,
+        a: &Self::Fe,
+        b: &Self::Fe,
+        c: &Self::Fe,
+        d: &Self::Fe,
+    ) -> (Self::Uncarried, Self::Uncarried);
+    /// [`Self::square2`] for a fused reduction, as [`Self::mul2_uncarried`].
+    unsafe fn square2_uncarried(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> (Self::Uncarried, Self::Uncarried);
     /// a + 4q - b (b below 4q).
     unsafe fn sub4(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> Self::Fe;
-    /// a + 8q - b - c (b + c below 8q).
-    unsafe fn sub8(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe, c: &Self::Fe) -> Self::Fe;
-    /// A value below 16q brought below 3q.
-    unsafe fn reduce(k: &Self::Consts, a: &Self::Fe) -> Self::Fe;
-    /// [`Self::reduce`] of [`Self::sub4`] (an arithmetic may fuse them).
-    /// Inlined always, as the arithmetics' own vector methods are: the
-    /// kernel runs with the arithmetic's target features, which a separate
-    /// function would not have (its vector intrinsics then become calls:
-    /// 2.5 times the FMA engine's time, measured).
-    #[inline(always)]
-    unsafe fn sub4_reduce(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> Self::Fe {
-        Self::reduce(k, &Self::sub4(k, a, b))
-    }
-    /// [`Self::reduce`] of [`Self::sub8`] (an arithmetic may fuse them).
-    #[inline(always)]
-    unsafe fn sub8_reduce(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe, c: &Self::Fe) -> Self::Fe {
-        Self::reduce(k, &Self::sub8(k, a, b, c))
-    }
+    /// a + 4q - b brought below 3q, for a product a (below 2q) and b below 4q.
+    unsafe fn sub4_reduce(k: &Self::Consts, a: &Self::Uncarried, b: &Self::Fe) -> Self::Fe;
+    /// a + 8q - b - c brought below 3q, for a product a (below 2q) and b + c below 8q.
+    unsafe fn sub8_reduce(k: &Self::Consts, a: &Self::Uncarried, b: &Self::Fe, c: &Self::Fe) -> Self::Fe;
     /// Lanes with bit l of `mask` set become q - a (a canonical).
     unsafe fn neg_where(k: &Self::Consts, a: &Self::Fe, mask: u32) -> Self::Fe;
 }
@@ -214,6 +218,7 @@ pub fn fma_enabled() -> bool {
 impl<F: PrimeField, S: Simd, const L: usize> LaneField<F> for Fma51<F, S, L> {
     const LANES: usize = 4;
     type Fe = field51::Fe4<S, L>;
+    type Uncarried = field51::Fe4<S, L>;
     type Consts = field51::Consts<S, L>;
     const NAME: &'static str = S::NAME;
 
@@ -299,13 +304,29 @@ impl<F: PrimeField, S: Simd, const L: usize> LaneField<F> for Fma51<F, S, L> {
     unsafe fn sub4(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> Self::Fe {
         k.sub(a, b, &k.q4)
     }
+    /// The FMA products are carried (and reduced below q (1 + 2^-14)) as
+    /// part of their reduction: no cheaper form to hand on.
     #[inline(always)]
-    unsafe fn sub8(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe, c: &Self::Fe) -> Self::Fe {
-        k.sub2(a, b, c, &k.q8)
+    unsafe fn mul2_uncarried(
+        k: &Self::Consts,
+        a: &Self::Fe,
+        b: &Self::Fe,
+        c: &Self::Fe,
+        d: &Self::Fe,
+    ) -> (Self::Fe, Self::Fe) {
+        k.mul2(a, b, c, d)
     }
     #[inline(always)]
-    unsafe fn reduce(k: &Self::Consts, a: &Self::Fe) -> Self::Fe {
-        k.reduce(a)
+    unsafe fn square2_uncarried(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> (Self::Fe, Self::Fe) {
+        k.square2(a, b)
+    }
+    #[inline(always)]
+    unsafe fn sub4_reduce(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe) -> Self::Fe {
+        k.reduce(&k.sub(a, b, &k.q4))
+    }
+    #[inline(always)]
+    unsafe fn sub8_reduce(k: &Self::Consts, a: &Self::Fe, b: &Self::Fe, c: &Self::Fe) -> Self::Fe {
+        k.reduce(&k.sub2(a, b, c, &k.q8))
     }
     #[inline(always)]
     unsafe fn neg_where(k: &Self::Consts, a: &Self::Fe, mask: u32) -> Self::Fe {

@@ -53,13 +53,28 @@ impl<S: Ifma, const N: usize> Clone for Fe8<S, N> {
 }
 impl<S: Ifma, const N: usize> Copy for Fe8<S, N> {}
 
+/// Eight Montgomery products before their last carry pass: the top N
+/// columns of the reduction, each below 2^58 (see [`VConsts::mul`]), the
+/// value below 2q. Only the fused reductions ([`VConsts::sub_reduce`],
+/// [`VConsts::sub2_reduce`]) take it: their quotient estimate and carry
+/// pass work on uncarried limbs anyway, so the product's own carry pass
+/// (3 (N - 1) vector instructions, a 2 (N - 1)-cycle chain) is saved.
+pub struct Uncarried8<S: Ifma, const N: usize = LIMBS>(pub [S::V; N]);
+
+impl<S: Ifma, const N: usize> Clone for Uncarried8<S, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S: Ifma, const N: usize> Copy for Uncarried8<S, N> {}
+
 /// Whether the IFMA arithmetic of N limbs takes field F: q below
 /// 2^(52 N - 6) (the lazy reduction's margin, see the module notes), q at
 /// least 2^(52 (N - 2) + 15) (the quotient estimate of [`VConsts::reduce`]
 /// reads the top two limbs, so the value must live there: the lower limbs'
-/// share, below 2^(52 (N - 2) + 1), is then under 2^-14 of q, where a
-/// 255-bit field in eight limbs would leave the estimate at zero and the
-/// values unreduced), and R' = 2^(52 N) at least F's own Montgomery
+/// share, below 2^(52 (N - 2) + 9) for the uncarried limbs it takes, is
+/// then under 2^-6 of q, where a 255-bit field in eight limbs would leave
+/// the estimate at zero and the values unreduced), and R' = 2^(52 N) at least F's own Montgomery
 /// constant 2^(8 NUM_BYTES) (the conversions scale by their ratio).
 pub const fn fits<F: PrimeField>(n: usize) -> bool {
     fits_bits(F::NUM_BITS as usize, F::NUM_BYTES, n)
@@ -239,12 +254,12 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
         Fe8(t)
     }
 
-    /// The top N columns, normalized: the reduced value.
+    /// The top N columns: the reduced value, not carried.
     #[inline(always)]
-    unsafe fn top(&self, t: &Columns<S>) -> Fe8<S, N> {
+    unsafe fn top(t: &Columns<S>) -> Uncarried8<S, N> {
         let mut out = [S::zero(); N];
         out.copy_from_slice(&t[N..2 * N]);
-        self.normalize(out)
+        Uncarried8(out)
     }
 
     /// Row I of [`Self::mul`]'s products: a_j b_I into columns I + j (low
@@ -297,6 +312,19 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
     /// cycles), so two chains side by side keep the vpmadd52 pipes busy.
     #[inline(always)]
     pub unsafe fn mul2(&self, a: &Fe8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>, d: &Fe8<S, N>) -> (Fe8<S, N>, Fe8<S, N>) {
+        let (x, y) = self.mul2_uncarried(a, b, c, d);
+        (self.carry(x), self.carry(y))
+    }
+
+    /// [`Self::mul2`] without the final carry passes.
+    #[inline(always)]
+    pub unsafe fn mul2_uncarried(
+        &self,
+        a: &Fe8<S, N>,
+        b: &Fe8<S, N>,
+        c: &Fe8<S, N>,
+        d: &Fe8<S, N>,
+    ) -> (Uncarried8<S, N>, Uncarried8<S, N>) {
         let mut t = [S::zero(); 2 * LIMBS];
         let mut u = [S::zero(); 2 * LIMBS];
         Self::mul_row::<0>(&mut t, a, b);
@@ -321,12 +349,25 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
     /// `(a * a, b * b)`, as [`Self::square`], interleaved as [`Self::mul2`].
     #[inline(always)]
     pub unsafe fn square2(&self, a: &Fe8<S, N>, b: &Fe8<S, N>) -> (Fe8<S, N>, Fe8<S, N>) {
+        let (x, y) = self.square2_uncarried(a, b);
+        (self.carry(x), self.carry(y))
+    }
+
+    /// [`Self::square2`] without the final carry passes.
+    #[inline(always)]
+    pub unsafe fn square2_uncarried(&self, a: &Fe8<S, N>, b: &Fe8<S, N>) -> (Uncarried8<S, N>, Uncarried8<S, N>) {
         self.reduce_rounds2(Self::square_columns(a), Self::square_columns(b))
+    }
+
+    /// A product's carry pass: normalized limbs.
+    #[inline(always)]
+    unsafe fn carry(&self, p: Uncarried8<S, N>) -> Fe8<S, N> {
+        self.normalize(p.0)
     }
 
     /// [`Self::reduce_rounds`] of two column sets, round by round.
     #[inline(always)]
-    unsafe fn reduce_rounds2(&self, mut t: Columns<S>, mut u: Columns<S>) -> (Fe8<S, N>, Fe8<S, N>) {
+    unsafe fn reduce_rounds2(&self, mut t: Columns<S>, mut u: Columns<S>) -> (Uncarried8<S, N>, Uncarried8<S, N>) {
         self.reduce_round::<0>(&mut t);
         self.reduce_round::<0>(&mut u);
         self.reduce_round::<1>(&mut t);
@@ -343,7 +384,7 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
         self.reduce_round::<6>(&mut u);
         self.reduce_round::<7>(&mut t);
         self.reduce_round::<7>(&mut u);
-        (self.top(&t), self.top(&u))
+        (Self::top(&t), Self::top(&u))
     }
 
     /// Row I of the square's off-diagonal products: a_I a_j for j > I, into
@@ -373,9 +414,11 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
         let m = S::madd52lo(S::zero(), t[I], self.qinv);
         let carry = S::srli52(S::add(t[I], self.mask));
         // column I + 1, which the next quotient waits on: its two halves
-        // taken side by side (4 cycles from m, not 8) and added
-        let lo = S::madd52lo(S::zero(), self.q[1], m);
-        t[I + 1] = S::add(S::madd52hi(S::add(t[I + 1], carry), self.q[0], m), lo);
+        // in turn (8 cycles from m). Taken side by side and added, 4 cycles
+        // but one vector add more a round; on Intel, whose vector adds share
+        // the two IFMA ports, the add costs more than the latency saves
+        // (see docs/BENCHMARKS.md)
+        t[I + 1] = S::madd52lo(S::madd52hi(S::add(t[I + 1], carry), self.q[0], m), self.q[1], m);
         t[I + 2] = S::madd52hi(t[I + 2], self.q[1], m);
         for j in 2..N {
             t[I + j] = S::madd52lo(t[I + j], self.q[j], m);
@@ -435,41 +478,44 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
         self.reduce_round::<5>(&mut t);
         self.reduce_round::<6>(&mut t);
         self.reduce_round::<7>(&mut t);
-        self.top(&t)
+        self.carry(Self::top(&t))
     }
 
     /// a + k - b, with k a multiple of q above b (keeps the result positive).
     #[inline(always)]
     pub unsafe fn sub(&self, a: &Fe8<S, N>, b: &Fe8<S, N>, k: &[S::V; N]) -> Fe8<S, N> {
-        self.normalize(Self::sub_limbs(a, b, k))
+        self.normalize(Self::sub_limbs(&a.0, b, k))
     }
 
     /// a + k - b - c.
     #[inline(always)]
     pub unsafe fn sub2(&self, a: &Fe8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>, k: &[S::V; N]) -> Fe8<S, N> {
-        self.normalize(Self::sub2_limbs(a, b, c, k))
+        self.normalize(Self::sub2_limbs(&a.0, b, c, k))
     }
 
-    /// [`Self::sub`] brought below 3q as [`Self::reduce`] does, without
-    /// normalizing the difference first: its limbs, each in (-2^52, 2^53),
-    /// go to the estimate and the subtraction as they are, and one carry
-    /// pass at the end does for both (21 vector instructions and a 14-cycle
-    /// carry chain fewer at N = 8).
+    /// a + k - b for a product a not yet carried, brought below 3q as
+    /// [`Self::reduce`] does: the limbs of the difference, each in
+    /// (-2^52, 2^59), go to the estimate and the subtraction as they are,
+    /// and one carry pass at the end does for the product, the difference
+    /// and the reduction (at N = 8: 42 vector instructions and two 14-cycle
+    /// carry chains fewer than a carried product, a carried difference and
+    /// [`Self::reduce`]).
     #[inline(always)]
-    pub unsafe fn sub_reduce(&self, a: &Fe8<S, N>, b: &Fe8<S, N>, k: &[S::V; N]) -> Fe8<S, N> {
-        self.reduce_limbs(Self::sub_limbs(a, b, k))
+    pub unsafe fn sub_reduce(&self, a: &Uncarried8<S, N>, b: &Fe8<S, N>, k: &[S::V; N]) -> Fe8<S, N> {
+        self.reduce_limbs(Self::sub_limbs(&a.0, b, k))
     }
 
-    /// [`Self::sub2`] reduced as [`Self::sub_reduce`] (limbs in (-2^53, 2^53)).
+    /// a + k - b - c for a product a not yet carried, reduced as
+    /// [`Self::sub_reduce`] (limbs in (-2^53, 2^59)).
     #[inline(always)]
-    pub unsafe fn sub2_reduce(&self, a: &Fe8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>, k: &[S::V; N]) -> Fe8<S, N> {
-        self.reduce_limbs(Self::sub2_limbs(a, b, c, k))
+    pub unsafe fn sub2_reduce(&self, a: &Uncarried8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>, k: &[S::V; N]) -> Fe8<S, N> {
+        self.reduce_limbs(Self::sub2_limbs(&a.0, b, c, k))
     }
 
     /// The limbs of a + k - b, not carried.
     #[inline(always)]
-    unsafe fn sub_limbs(a: &Fe8<S, N>, b: &Fe8<S, N>, k: &[S::V; N]) -> [S::V; N] {
-        let mut t = a.0;
+    unsafe fn sub_limbs(a: &[S::V; N], b: &Fe8<S, N>, k: &[S::V; N]) -> [S::V; N] {
+        let mut t = *a;
         for j in 0..N {
             t[j] = S::sub(S::add(t[j], k[j]), b.0[j]);
         }
@@ -478,8 +524,8 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
 
     /// The limbs of a + k - b - c, not carried.
     #[inline(always)]
-    unsafe fn sub2_limbs(a: &Fe8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>, k: &[S::V; N]) -> [S::V; N] {
-        let mut t = a.0;
+    unsafe fn sub2_limbs(a: &[S::V; N], b: &Fe8<S, N>, c: &Fe8<S, N>, k: &[S::V; N]) -> [S::V; N] {
+        let mut t = *a;
         for j in 0..N {
             t[j] = S::sub(S::sub(S::add(t[j], k[j]), b.0[j]), c.0[j]);
         }
@@ -504,15 +550,18 @@ impl<S: Ifma, const N: usize> VConsts<S, N> {
         self.reduce_limbs(a.0)
     }
 
-    /// [`Self::reduce`] of a value in [0, 16q) given as signed limbs, each
-    /// of magnitude below 2^53 (normalized limbs are such limbs).
+    /// [`Self::reduce`] of a value in [0, 16q) given as signed limbs: each
+    /// of magnitude below 2^59 (normalized limbs, uncarried products and
+    /// their differences are such limbs), the top one below 2^52.
     ///
     /// The estimate reads the top two limbs as signed doubles: hi = t_(N-1)
     /// 2^52 + t_(N-2), the value / 2^(52 (N - 2)) up to the lower limbs,
-    /// which add less than 2^(52 (N - 2) + 1) either way: at most
-    /// 2^(52 (N - 2) + 1) / q of a quotient unit (below 2^-62 at N = 8,
-    /// 2^-96 at N = 5 for the curves here, 2^-14 for any field [`fits`]
-    /// takes), which with the double's rounding the one subtracted covers.
+    /// which add less than 2^(52 (N - 2) + 8) either way, and up to the
+    /// rounding of t_(N-2) to a double (below 2^5 units of 2^(52 (N - 2));
+    /// t_(N-1) is exact): in all at most 2^(52 (N - 2) + 9) / q of a
+    /// quotient unit (below 2^-55 at N = 8, 2^-88 at N = 5 for the curves
+    /// here, 2^-6 for any field [`fits`] takes), which with the double's
+    /// rounding the one subtracted covers.
     /// So k = max(floor(est), 1) - 1 is at most the true quotient and at
     /// least two below it: the result is in [0, 3q). The limbs minus k q_j
     /// (k q_j below 2^56) stay far inside 64 bits, and the final carry
@@ -671,8 +720,15 @@ mod tests {
                 let d2 = k.sub2(&va, &vb, &vb, &k.q8);
                 let sq = k.square(&prod);
                 let neg = k.neg_where(&va, 0b1010_1010);
-                let diff_r = k.sub_reduce(&va, &vb, &k.q4);
-                let d2_r = k.sub2_reduce(&va, &vb, &vb, &k.q8);
+                let (prod2, prod3) = k.mul2(&va, &vb, &vb, &vb);
+                let (sq2, sq3) = k.square2(&prod, &va);
+                // the products a fused reduction takes, not carried
+                let (pu, pu3) = k.mul2_uncarried(&va, &vb, &vb, &vb);
+                let (su, su3) = k.square2_uncarried(&prod, &va);
+                let diff_r = k.sub_reduce(&pu, &vb, &k.q4);
+                let d2_r = k.sub2_reduce(&su, &vb, &vb, &k.q8);
+                let diff3_r = k.sub_reduce(&pu3, &va, &k.q4);
+                let d3_r = k.sub2_reduce(&su3, &vb, &va, &k.q8);
                 // stress the lazy bounds: a value near 15q, reduced
                 let big = k.sub2(&k.sub2(&va, &vb, &vb, &k.q8), &vb, &vb, &k.q4);
                 let red = k.reduce(&big);
@@ -686,9 +742,15 @@ mod tests {
                     assert_eq!(back(&neg), want_neg);
                     let r = back(&red);
                     assert_eq!(r, a[i] - b[i].double().double());
-                    assert_eq!(back(&diff_r), a[i] - b[i]);
-                    assert_eq!(back(&d2_r), a[i] - b[i] - b[i]);
-                    for v in [&diff_r, &d2_r] {
+                    assert_eq!(back(&prod2), a[i] * b[i]);
+                    assert_eq!(back(&prod3), b[i] * b[i]);
+                    assert_eq!(back(&sq2), (a[i] * b[i]).square());
+                    assert_eq!(back(&sq3), a[i].square());
+                    assert_eq!(back(&diff_r), a[i] * b[i] - b[i]);
+                    assert_eq!(back(&d2_r), (a[i] * b[i]).square() - b[i] - b[i]);
+                    assert_eq!(back(&diff3_r), b[i] * b[i] - a[i]);
+                    assert_eq!(back(&d3_r), a[i].square() - b[i] - a[i]);
+                    for v in [&diff_r, &d2_r, &diff3_r, &d3_r] {
                         let w = limbs_to_words(&lane(v, i).0, 52, true);
                         assert!(!geq(&w, &q_times(&f.q64, 3)), "a fused reduce left a value above 3q");
                     }
@@ -818,8 +880,10 @@ mod tests {
     /// The reduction of signed, uncarried limbs (what the fused
     /// subtractions hand it): values a + m q (a random or zero, m in
     /// 0..16) written with random borrows between neighbouring limbs (limb
-    /// j + 2^52, limb j + 1 - 1, or the reverse), among them 0 with its
-    /// second limb from the top at -1, where the estimate falls below
+    /// j + 2^52, limb j + 1 - 1, or the reverse) and random carries left
+    /// in place as an uncarried product leaves them (limb j + c 2^52, limb
+    /// j + 1 - c, c up to 63: limbs up to 2^58 and more), among them 0 with
+    /// its second limb from the top at -1, where the estimate falls below
     /// zero. Each comes back as a below 3q.
     fn reduce_signed_limbs<F: PrimeField, S: Ifma, const N: usize>() {
         if !S::available() {
@@ -840,7 +904,12 @@ mod tests {
             let w = add_words(&limbs_to_words(&f.to_limbs52(&a).0, 52, true), &q_times(&f.q64, m));
             let mut l = words_to_limbs(&w, 52, false);
             for j in 0..N - 1 {
-                match rng.gen_range(0..3) {
+                match rng.gen_range(0..4) {
+                    3 => {
+                        let c = if t % 5 == 0 { 63 } else { rng.gen_range(1..64) };
+                        l[j] = l[j].wrapping_add(c << 52);
+                        l[j + 1] = l[j + 1].wrapping_sub(c);
+                    }
                     0 => {
                         l[j] = l[j].wrapping_add(1 << 52);
                         l[j + 1] = l[j + 1].wrapping_sub(1);
@@ -949,13 +1018,42 @@ mod tests {
         vals.rotate_left(3);
         vals.extend_from_within(vals.len() - 16..);
         vals.truncate(vals.len() / 8 * 8);
+        // 4q - 1, normalized: the largest subtrahend of the fused reductions
+        let mut q4_minus_1 = times(4);
+        sub_in_place(&mut q4_minus_1, &[1, 0, 0, 0, 0, 0, 0]);
+        let sub_max: Fe8<S, N> = unsafe { from_lanes(&[limbs_of_words(q4_minus_1); 8]) };
         for chunk in vals.chunks(8) {
             // SAFETY: `available()` checked the features.
             unsafe {
                 let k = f.vconsts::<S>();
                 let v: Fe8<S, N> = from_lanes(chunk);
+                let w: Fe8<S, N> = from_lanes(&core::array::from_fn::<_, 8, _>(|i| chunk[7 - i]));
                 let sq = k.square(&v);
                 let prod = k.mul(&v, &v);
+                // the same products not carried, through the fused
+                // reductions with their largest subtrahends, against the
+                // carried products through the unfused ones
+                let (pu, su) = (k.mul2_uncarried(&v, &w, &v, &v), k.square2_uncarried(&w, &v));
+                let fused = [
+                    k.sub_reduce(&pu.0, &sub_max, &k.q4),
+                    k.sub2_reduce(&pu.1, &sub_max, &sub_max, &k.q8),
+                    k.sub_reduce(&su.0, &sub_max, &k.q4),
+                    k.sub2_reduce(&su.1, &sub_max, &sub_max, &k.q8),
+                ];
+                let unfused = [
+                    k.reduce(&k.sub(&k.mul(&v, &w), &sub_max, &k.q4)),
+                    k.reduce(&k.sub2(&prod, &sub_max, &sub_max, &k.q8)),
+                    k.reduce(&k.sub(&k.square(&w), &sub_max, &k.q4)),
+                    k.reduce(&k.sub2(&sq, &sub_max, &sub_max, &k.q8)),
+                ];
+                for (x, y) in fused.iter().zip(&unfused) {
+                    for i in 0..8 {
+                        let (x, y) = (lane(x, i), lane(y, i));
+                        assert!(x.0[..N - 1].iter().all(|&l| l <= MASK), "fused reduction left limbs unnormalized");
+                        assert!(!geq(&limbs_to_words(&x.0, 52, true), &times(3)), "fused reduction above 3q");
+                        assert_eq!(f.canonical_words(&x), f.canonical_words(&y), "fused vs unfused on {:?}", chunk[i]);
+                    }
+                }
                 for i in 0..8 {
                     let (s, p) = (lane(&sq, i), lane(&prod, i));
                     assert!(s.0.iter().all(|&x| x <= MASK), "square left limbs unnormalized: {s:?}");

@@ -14,7 +14,7 @@ pub mod ops;
 use crate::backend::lanes::simd::Kernel;
 use crate::backend::lanes::sized::{SizedPoints, SizedWindow};
 use crate::backend::lanes::{LaneField, Limbs};
-use field52::{Fe8, Field52, Limbs52, VConsts};
+use field52::{Fe8, Field52, Limbs52, Uncarried8, VConsts};
 use ops::{Avx512, Ifma};
 use zkmsm_curve::SwCurve;
 use zkmsm_field::PrimeField;
@@ -28,6 +28,7 @@ pub struct Ifma52<F: PrimeField, S: Ifma = Avx512, const N: usize = { field52::L
 impl<F: PrimeField, S: Ifma, const N: usize> LaneField<F> for Ifma52<F, S, N> {
     const LANES: usize = 8;
     type Fe = Fe8<S, N>;
+    type Uncarried = Uncarried8<S, N>;
     type Consts = VConsts<S, N>;
     const NAME: &'static str = S::NAME;
     // 10-12% fewer cycles per addition in the bare batch (docs/BENCHMARKS.md)
@@ -121,19 +122,29 @@ impl<F: PrimeField, S: Ifma, const N: usize> LaneField<F> for Ifma52<F, S, N> {
         k.sub(a, b, &k.q4)
     }
     #[inline(always)]
-    unsafe fn sub8(k: &VConsts<S, N>, a: &Fe8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>) -> Fe8<S, N> {
-        k.sub2(a, b, c, &k.q8)
+    unsafe fn mul2_uncarried(
+        k: &VConsts<S, N>,
+        a: &Fe8<S, N>,
+        b: &Fe8<S, N>,
+        c: &Fe8<S, N>,
+        d: &Fe8<S, N>,
+    ) -> (Uncarried8<S, N>, Uncarried8<S, N>) {
+        k.mul2_uncarried(a, b, c, d)
     }
     #[inline(always)]
-    unsafe fn reduce(k: &VConsts<S, N>, a: &Fe8<S, N>) -> Fe8<S, N> {
-        k.reduce(a)
+    unsafe fn square2_uncarried(
+        k: &VConsts<S, N>,
+        a: &Fe8<S, N>,
+        b: &Fe8<S, N>,
+    ) -> (Uncarried8<S, N>, Uncarried8<S, N>) {
+        k.square2_uncarried(a, b)
     }
     #[inline(always)]
-    unsafe fn sub4_reduce(k: &VConsts<S, N>, a: &Fe8<S, N>, b: &Fe8<S, N>) -> Fe8<S, N> {
+    unsafe fn sub4_reduce(k: &VConsts<S, N>, a: &Uncarried8<S, N>, b: &Fe8<S, N>) -> Fe8<S, N> {
         k.sub_reduce(a, b, &k.q4)
     }
     #[inline(always)]
-    unsafe fn sub8_reduce(k: &VConsts<S, N>, a: &Fe8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>) -> Fe8<S, N> {
+    unsafe fn sub8_reduce(k: &VConsts<S, N>, a: &Uncarried8<S, N>, b: &Fe8<S, N>, c: &Fe8<S, N>) -> Fe8<S, N> {
         k.sub2_reduce(a, b, c, &k.q8)
     }
     #[inline(always)]
