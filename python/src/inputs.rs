@@ -22,6 +22,19 @@ pub enum Element {
     Bytes,
     /// As `Bytes`, or native little-endian uint64 (four limbs a scalar).
     BytesOrU64,
+    /// Big-endian scalars: bytes only (uint64 limbs are little-endian
+    /// words; read as big-endian bytes they would be other integers).
+    BigEndianBytes,
+}
+
+impl Element {
+    /// What scalars in this byte order may be.
+    pub fn scalars(endian: zkmsm::ScalarEndian) -> Self {
+        match endian {
+            zkmsm::ScalarEndian::Little => Element::BytesOrU64,
+            zkmsm::ScalarEndian::Big => Element::BigEndianBytes,
+        }
+    }
 }
 
 /// The work bytes for `n` points with `copies` prepared copies (None: more
@@ -93,6 +106,10 @@ pub fn input_bytes<'a>(
     }
     let expected = match element {
         Element::Bytes => "bytes or a buffer of bytes (bytearray, memoryview, numpy uint8 array)",
+        Element::BigEndianBytes => {
+            "bytes or a buffer of bytes (bytearray, memoryview, numpy uint8 array): big-endian scalars are 32-byte \
+             integers, uint64 limbs are only taken little-endian"
+        }
         Element::BytesOrU64 => {
             "bytes or a buffer of bytes or native little-endian uint64 (bytearray, memoryview, numpy uint8 or \
              uint64 array)"

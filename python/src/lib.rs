@@ -117,7 +117,8 @@ impl Context {
             scalar_endian,
         };
         let bytes = input_bytes(points, "points", Element::Bytes, |len| {
-            point_work(len / curve.point_size(format), precompute)
+            let n = len / curve.point_size(format);
+            point_work(n, curve.precompute_copies(n, precompute))
         })?;
         let bytes: &[u8] = &bytes;
         let inner = py.detach(|| EncodedContext::new(curve, bytes, &options)).map_err(|e| py_err(py, e))?;
@@ -132,7 +133,7 @@ impl Context {
         let out = format_of(py, encoding)?;
         let n = self.inner.len();
         // the count first: no copy or allocation for scalars of the wrong length
-        let bytes = input_bytes(scalars, "scalars", Element::BytesOrU64, |len| {
+        let bytes = input_bytes(scalars, "scalars", Element::scalars(self.inner.scalar_endian()), |len| {
             if len == n * SCALAR_BYTES {
                 scalar_work(n)
             } else {
@@ -210,7 +211,7 @@ fn msm<'py>(
     let curve = curve_of(py, curve)?;
     let format = format.map(|f| format_of(py, f)).transpose()?;
     let scalar_endian = endian_of(py, scalar_endian)?;
-    let s = input_bytes(scalars, "scalars", Element::BytesOrU64, |len| scalar_work(len / SCALAR_BYTES))?;
+    let s = input_bytes(scalars, "scalars", Element::scalars(scalar_endian), |len| scalar_work(len / SCALAR_BYTES))?;
     let s: &[u8] = encoded::strip_scalars_prefix(&s).map_err(|e| py_err(py, e))?;
     let n = s.len() / SCALAR_BYTES;
     // the points' work for as many points as scalars, when the sizes agree

@@ -88,10 +88,35 @@ def test_documented_element_types_are_accepted(inputs):
         zkmsm.Context(CURVE, np.frombuffer(points, dtype=np.uint64))
 
 
+def test_uint64_scalars_are_little_endian_only(inputs):
+    """uint64 limbs are little-endian words: with scalar_endian="big" they
+    are refused, not read as big-endian bytes (other integers)."""
+    points, scalars, expected, _, _ = inputs(CURVE, log_n=4)
+    big = b"".join(scalars[i:i + 32][::-1] for i in range(0, len(scalars), 32))
+    ctx = zkmsm.Context(CURVE, points, scalar_endian="big")
+    assert ctx.msm(big).hex() == expected
+    assert ctx.msm(np.frombuffer(big, dtype=np.uint8).reshape(-1, 32)).hex() == expected
+    limbs = np.frombuffer(big, dtype=np.uint8).reshape(-1, 32).view(np.uint64)
+    with pytest.raises(TypeError, match="scalars must be .*big-endian scalars"):
+        ctx.msm(limbs)
+    with pytest.raises(TypeError, match="scalars must be .*big-endian scalars"):
+        zkmsm.msm(CURVE, points, limbs, scalar_endian="big")
+    assert zkmsm.msm(CURVE, points, big, scalar_endian="big").hex() == expected
+
+
+def test_precompute_beyond_the_windows_is_as_many_copies(inputs):
+    """More copies than the plan has windows buy nothing and are taken as
+    that many: built (not refused for the memory 2^31 copies would take),
+    with the same result."""
+    points, scalars, expected, _, _ = inputs(CURVE, log_n=4)
+    for m in (255, 2**31, 2**32 - 1):
+        assert zkmsm.Context(CURVE, points, precompute=m).msm(scalars).hex() == expected
+
+
 def test_out_of_memory_is_memory_error():
     """Under an address-space limit of 3 GB: 2^25 points (1.5 GiB of zeros)
-    and 16 points with 2^31 precomputed copies raise MemoryError; before,
-    the process aborted (exit 134)."""
+    and 2^19 points with as many precomputed copies as their plan has windows
+    (2^31 asked; 4.5 GB of work) raise MemoryError, no abort."""
     script = textwrap.dedent("""
         import resource
         resource.setrlimit(resource.RLIMIT_AS, (3_000_000_000, 3_000_000_000))
@@ -99,7 +124,7 @@ def test_out_of_memory_is_memory_error():
         import zkmsm
         for make in (lambda: zkmsm.Context("bls12-381", np.zeros((2**25, 48), np.uint8)),
                      lambda: zkmsm.Context("bls12-381", bytes(2**25 * 48)),
-                     lambda: zkmsm.Context("bls12-381", bytes(16 * 48), precompute=2**31)):
+                     lambda: zkmsm.Context("bls12-381", bytes(2**19 * 48), precompute=2**31)):
             try:
                 make()
                 print("no error")

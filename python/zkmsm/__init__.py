@@ -1,16 +1,18 @@
-"""zkmsm: multi-scalar multiplication sum_i s_i * P_i on BLS12-377/381 G1.
+"""zkmsm: multi-scalar multiplication sum_i s_i * P_i on BLS12-377, BLS12-381 and BN254 G1.
 
 Points are the CLI's format: concatenated arkworks-canonical G1 affine
-encodings ("compressed" 48 bytes or "uncompressed" 96 bytes a point; an
-8-byte little-endian length prefix is accepted). Scalars are 32-byte
-little-endian integers below the group order r. Both may be given as bytes or
-as any C-contiguous buffer (a numpy array of shape (n, 32) uint8 or (n, 4)
-uint64, ...). Results are the compressed encoding of the point as bytes: the
-bytes `zkmsm msm` prints in hex.
+encodings ("compressed" 48 bytes or "uncompressed" 96 bytes a point on the
+BLS12 curves, 32 and 64 on BN254) or the EVM's ("evm"); an 8-byte
+little-endian length prefix is accepted. Scalars are 32-byte little-endian
+integers below the group order r (big-endian with scalar_endian="big"). Both
+may be given as bytes or as any C-contiguous buffer (a numpy array of shape
+(n, 32) uint8, or (n, 4) uint64 for little-endian scalars, ...). Results are
+the compressed encoding of the point as bytes: the bytes `zkmsm msm` prints
+in hex.
 
     import zkmsm
     ctx = zkmsm.Context("bls12-381", points)    # decode, validate, prepare once
-    result = ctx.msm(scalars)                   # 48 bytes; the GIL is released meanwhile
+    result = ctx.msm(scalars)                   # 48 bytes (32 on BN254); the GIL is released meanwhile
     zkmsm.msm("bls12-381", points, scalars)     # one-shot
 
 Errors are exceptions deriving from ZkmsmError (a ValueError) with `index`

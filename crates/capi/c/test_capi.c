@@ -90,6 +90,14 @@ int main(int argc, char **argv) {
     to_hex(out, psize, hex);
     CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "precompute msm: %s", hex);
     zkmsm_context_free(pre);
+    /* More copies than windows are as many copies as windows: built, not
+     * refused for the memory M copies would take. */
+    rc = zkmsm_context_new(curve, points, plen, ZKMSM_COMPRESSED, UINT32_MAX, 0, &pre);
+    CHECK(rc == ZKMSM_OK, "precompute 2^32 - 1: %d %s", rc, err());
+    rc = zkmsm_msm(pre, scalars, slen, out, sizeof out);
+    to_hex(out, psize, hex);
+    CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "precompute 2^32 - 1 msm: %s", hex);
+    zkmsm_context_free(pre);
     rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT, scalars, slen, out, sizeof out);
     to_hex(out, psize, hex);
     CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "oneshot: %d %s", rc, err());
@@ -166,6 +174,7 @@ int main(int argc, char **argv) {
 
     /* A successful call clears the last error, whichever function it is. */
     CHECK(zkmsm_point_size(5, ZKMSM_COMPRESSED) == 0 && zkmsm_last_error() != NULL, "unknown curve sets an error");
+    CHECK(zkmsm_point_size(curve, ZKMSM_DETECT) == 0 && zkmsm_last_error() != NULL, "DETECT has no size, says so");
     CHECK(zkmsm_point_size(curve, ZKMSM_COMPRESSED) == psize && zkmsm_last_error() == NULL,
           "point_size clears the last error: %s", err());
     rc = zkmsm_msm(NULL, scalars, slen, out, sizeof out);
@@ -210,8 +219,14 @@ int main(int argc, char **argv) {
     rc = zkmsm_context_new(curve, points, ((size_t)1 << 40) * psize, ZKMSM_COMPRESSED, 1, 1, &bad);
     CHECK(rc == ZKMSM_ERR_MEMORY && bad == NULL && strstr(err(), "memory") != NULL, "2^40 points: %d %s", rc,
           err());
+    /* Lengths no buffer can have (above PTRDIFF_MAX): refused before any
+     * slice is made of them. */
     rc = zkmsm_context_new(curve, points, SIZE_MAX - 15, ZKMSM_COMPRESSED, 1, 1, &bad);
-    CHECK(rc == ZKMSM_ERR_MEMORY && bad == NULL, "SIZE_MAX - 15 bytes of points: %d %s", rc, err());
+    CHECK(rc == ZKMSM_ERR_ARGUMENT && bad == NULL && strstr(err(), "points") != NULL,
+          "SIZE_MAX - 15 bytes of points: %d %s", rc, err());
+    rc = zkmsm_msm(ctx, scalars, SIZE_MAX, out, sizeof out);
+    CHECK(rc == ZKMSM_ERR_ARGUMENT && strstr(err(), "scalars") != NULL, "SIZE_MAX bytes of scalars: %d %s", rc,
+          err());
 
     /* The empty MSM is the identity. */
     ZkmsmContext *empty = NULL;

@@ -1,5 +1,5 @@
 // Package zkmsm calls the zkmsm C ABI (crates/capi) through cgo: MSMs on
-// BLS12-377/381 G1 points in the CLI's formats, results as the compressed
+// BLS12-377, BLS12-381 and BN254 G1 points in the CLI's formats, results as the compressed
 // encoding. Build the library first: cargo build --release -p zkmsm-capi
 // (this package links target/release/libzkmsm_capi.a statically).
 package zkmsm
@@ -110,7 +110,8 @@ func (ctx *Context) Len() int {
 	return int(C.zkmsm_context_len(ctx.c))
 }
 
-// MSM of 32-byte little-endian scalars, as the compressed encoding.
+// MSM of 32-byte scalars (little-endian, or big-endian for a context made
+// with ScalarsBigEndian), as the compressed encoding.
 func (ctx *Context) MSM(scalars []byte) ([]byte, error) {
 	ctx.mu.RLock()
 	defer ctx.mu.RUnlock()

@@ -72,8 +72,11 @@ extern "C" {
 #endif // __cplusplus
 
 // Make a context from `points_len` bytes of encoded points. `format` is
-// [`ZKMSM_COMPRESSED`] or [`ZKMSM_UNCOMPRESSED`]; `precompute` is the
-// fixed-base factor (0 or 1: plain mode; M > 1 keeps M shifted copies);
+// [`ZKMSM_COMPRESSED`], [`ZKMSM_UNCOMPRESSED`] or [`ZKMSM_EVM`], with
+// [`ZKMSM_SCALARS_BIG_ENDIAN`] set for big-endian scalars; `precompute` is the
+// fixed-base factor (0 or 1: plain mode; M > 1 keeps M shifted copies, at
+// most one per window of the plan chosen for the points: a larger M is
+// taken as that many);
 // `validate` nonzero checks every point is on the curve and in the subgroup
 // (as the CLI does), zero trusts them: for points that are not, the results
 // are unspecified (they may differ between backends and `precompute`). On success `*out` holds the context
@@ -136,7 +139,7 @@ int32_t zkmsm_msm_oneshot(uint32_t curve,
                           size_t out_len);
 
 // Bytes of one point of `curve` in `format` (0 for an unknown curve or
-// format, with the last error set).
+// format, or [`ZKMSM_DETECT`], with the last error set).
 size_t zkmsm_point_size(uint32_t curve, uint32_t format);
 
 // The last error on this thread as a NUL-terminated line, or NULL if the

@@ -1,9 +1,10 @@
 //! C ABI for zkmsm (header: `include/zkmsm.h`, made by cbindgen).
 //!
-//! A context is made once from encoded points (the CLI's points format:
-//! arkworks-canonical G1 affine encodings, compressed or uncompressed,
-//! optionally after the 8-byte length prefix), then runs any number of MSMs on
-//! 32-byte little-endian scalars; results are the compressed encoding (the
+//! A context is made once from encoded points of BLS12-377, BLS12-381 or
+//! BN254 G1 (the CLI's points formats: arkworks-canonical affine encodings,
+//! compressed or uncompressed, or the EVM's, optionally after the 8-byte
+//! length prefix), then runs any number of MSMs on 32-byte scalars
+//! (little-endian, or big-endian by a flag); results are the compressed encoding (the
 //! bytes `zkmsm msm` prints in hex). Functions return [`ZKMSM_OK`] or an error
 //! code; [`zkmsm_last_error`] then gives a one-line message naming the input,
 //! the index and the byte offset (also as numbers: [`zkmsm_last_error_index`],
@@ -81,15 +82,19 @@ thread_local! {
     static LAST_ERROR: RefCell<Option<LastError>> = const { RefCell::new(None) };
 }
 
+// The last error is reached with `try_with`: a call made while the thread
+// exits (a C++ thread_local freeing a context after Rust's thread-locals are
+// gone) then goes without one instead of panicking outside `guard`, which
+// would abort.
 fn set_error(message: &str, index: Option<usize>, offset: Option<u64>) {
     let message = CString::new(message.replace('\0', " ")).unwrap_or_default();
     let index = index.map_or(-1, |i| i as i64);
     let offset = offset.map_or(-1, |o| o as i64);
-    LAST_ERROR.with(|e| *e.borrow_mut() = Some(LastError { message, index, offset }));
+    let _ = LAST_ERROR.try_with(|e| *e.borrow_mut() = Some(LastError { message, index, offset }));
 }
 
 fn clear_error() {
-    LAST_ERROR.with(|e| *e.borrow_mut() = None);
+    let _ = LAST_ERROR.try_with(|e| *e.borrow_mut() = None);
 }
 
 fn report(e: InputError) -> i32 {
@@ -173,7 +178,8 @@ fn endian_of(format: u32) -> ScalarEndian {
     }
 }
 
-/// The `len` bytes at `ptr`; a NULL `ptr` is allowed when `len` is 0.
+/// The `len` bytes at `ptr`; a NULL `ptr` is allowed when `len` is 0. A
+/// length above `isize::MAX` is no buffer (and no slice may be that long).
 ///
 /// # Safety
 /// `ptr` must point to `len` readable bytes when `len > 0`.
@@ -183,6 +189,9 @@ unsafe fn bytes<'a>(ptr: *const u8, len: usize, name: &str) -> Result<&'a [u8], 
     }
     if ptr.is_null() {
         return Err(argument(&format!("{name} is NULL but its length is {len}")));
+    }
+    if len > isize::MAX as usize {
+        return Err(argument(&format!("{name}: length {len} is larger than any buffer (isize::MAX)")));
     }
     // SAFETY: the caller guarantees `len` readable bytes at `ptr`.
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
@@ -202,8 +211,11 @@ unsafe fn write_result(result: &[u8], out: *mut u8, out_len: usize) -> i32 {
 }
 
 /// Make a context from `points_len` bytes of encoded points. `format` is
-/// [`ZKMSM_COMPRESSED`] or [`ZKMSM_UNCOMPRESSED`]; `precompute` is the
-/// fixed-base factor (0 or 1: plain mode; M > 1 keeps M shifted copies);
+/// [`ZKMSM_COMPRESSED`], [`ZKMSM_UNCOMPRESSED`] or [`ZKMSM_EVM`], with
+/// [`ZKMSM_SCALARS_BIG_ENDIAN`] set for big-endian scalars; `precompute` is the
+/// fixed-base factor (0 or 1: plain mode; M > 1 keeps M shifted copies, at
+/// most one per window of the plan chosen for the points: a larger M is
+/// taken as that many);
 /// `validate` nonzero checks every point is on the curve and in the subgroup
 /// (as the CLI does), zero trusts them: for points that are not, the results
 /// are unspecified (they may differ between backends and `precompute`). On success `*out` holds the context
@@ -232,13 +244,18 @@ pub unsafe extern "C" fn zkmsm_context_new(
             let curve = curve_of(curve)?;
             let scalar_endian = endian_of(format);
             let Some(format) = format_of(format)? else {
-                set_error("a context needs ZKMSM_COMPRESSED or ZKMSM_UNCOMPRESSED", None, None);
+                set_error(
+                    "a context needs ZKMSM_COMPRESSED, ZKMSM_UNCOMPRESSED or ZKMSM_EVM, not ZKMSM_DETECT",
+                    None,
+                    None,
+                );
                 return Err(ZKMSM_ERR_UNSUPPORTED);
             };
             // SAFETY: caller's contract on `points`.
             let points = unsafe { bytes(points, points_len, "points") }?;
             let n = points_len / curve.point_size(format);
-            reserve(point_work(n, precompute), &format!("points: {n} points with {} copies", precompute.max(1)))?;
+            let copies = curve.precompute_copies(n, precompute);
+            reserve(point_work(n, copies), &format!("points: {n} points with {copies} copies"))?;
             let options = ContextOptions {
                 format,
                 validation: if validate != 0 { Validation::Full } else { Validation::AlreadyValidated },
@@ -373,12 +390,16 @@ pub unsafe extern "C" fn zkmsm_msm_oneshot(
 }
 
 /// Bytes of one point of `curve` in `format` (0 for an unknown curve or
-/// format, with the last error set).
+/// format, or [`ZKMSM_DETECT`], with the last error set).
 #[no_mangle]
 pub extern "C" fn zkmsm_point_size(curve: u32, format: u32) -> usize {
     clear_error();
     match (curve_of(curve), format_of(format)) {
         (Ok(c), Ok(Some(f))) => c.point_size(f),
+        (Ok(_), Ok(None)) => {
+            set_error("ZKMSM_DETECT has no point size: name a format", None, None);
+            0
+        }
         _ => 0,
     }
 }
@@ -387,19 +408,21 @@ pub extern "C" fn zkmsm_point_size(curve: u32, format: u32) -> usize {
 /// last call succeeded. Valid until the thread's next zkmsm call.
 #[no_mangle]
 pub extern "C" fn zkmsm_last_error() -> *const c_char {
-    LAST_ERROR.with(|e| e.borrow().as_ref().map_or(std::ptr::null(), |e| e.message.as_ptr()))
+    LAST_ERROR
+        .try_with(|e| e.borrow().as_ref().map_or(std::ptr::null(), |e| e.message.as_ptr()))
+        .unwrap_or(std::ptr::null())
 }
 
 /// Index of the point or scalar the last error is about, or -1.
 #[no_mangle]
 pub extern "C" fn zkmsm_last_error_index() -> i64 {
-    LAST_ERROR.with(|e| e.borrow().as_ref().map_or(-1, |e| e.index))
+    LAST_ERROR.try_with(|e| e.borrow().as_ref().map_or(-1, |e| e.index)).unwrap_or(-1)
 }
 
 /// Byte offset in its input of what the last error is about, or -1.
 #[no_mangle]
 pub extern "C" fn zkmsm_last_error_offset() -> i64 {
-    LAST_ERROR.with(|e| e.borrow().as_ref().map_or(-1, |e| e.offset))
+    LAST_ERROR.try_with(|e| e.borrow().as_ref().map_or(-1, |e| e.offset)).unwrap_or(-1)
 }
 
 /// The library's version, e.g. "0.1.0" (static, never freed).

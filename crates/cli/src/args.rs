@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[command(
     name = "zkmsm",
     version,
-    about = "Multi-scalar multiplication on BLS12-377/381 G1 (CPU engine, accelerator model)"
+    about = "Multi-scalar multiplication on BLS12-377, BLS12-381 and BN254 G1 (CPU engine, accelerator model)"
 )]
 pub struct Cli {
     #[command(subcommand)]

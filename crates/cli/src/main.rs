@@ -1,4 +1,4 @@
-//! `zkmsm`: multi-scalar multiplication on BLS12-377/381 G1 from the command line.
+//! `zkmsm`: multi-scalar multiplication on BLS12-377, BLS12-381 and BN254 G1 from the command line.
 //!
 //! Output contract (scripts rely on it): the result is the LAST line of
 //! stdout, as lowercase hex of its arkworks compressed encoding, or with

@@ -1,4 +1,4 @@
-//! zkmsm: multi-scalar multiplication sum_i s_i * P_i on BLS12-377/381 G1,
+//! zkmsm: multi-scalar multiplication sum_i s_i * P_i on BLS12-377, BLS12-381 and BN254 G1,
 //! organised as the accelerator papers organise it:
 //!
 //! 1. **init** ([`MsmBuilder`], [`input`]): the points are fixed across many

@@ -15,6 +15,7 @@ use crate::input::io::{detect_layout, PointsLayout, LENGTH_PREFIX_BYTES, SCALAR_
 use crate::input::load::{decode_points as decode_validated, Validation};
 use crate::input::record::{BadRecord, Input, LayoutFault, RecordFault};
 use crate::input::scalars::{check_scalars, ScalarEndian};
+use crate::pipeline::fixed_base::Precompute;
 use crate::MsmBuilder;
 use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
@@ -50,6 +51,22 @@ impl Curve {
     pub fn from_name(name: &str) -> Option<Self> {
         let n = name.to_ascii_lowercase().replace('_', "-");
         Self::ALL.into_iter().find(|c| c.name() == n)
+    }
+
+    /// The point copies a context of `n` points keeps for fixed-base
+    /// precomputation M ([`ContextOptions::precompute`]): M clamped to the
+    /// windows of the plan chosen for n (more buy nothing), 1 for M <= 1.
+    /// What sizes the context's memory.
+    pub fn precompute_copies(self, n: usize, m: u32) -> u32 {
+        let bits = match self {
+            Curve::Bls12_377 => <Bls12_377 as MsmCurve>::Scalar::NUM_BITS,
+            Curve::Bls12_381 => <Bls12_381 as MsmCurve>::Scalar::NUM_BITS,
+            Curve::Bn254 => <Bn254 as MsmCurve>::Scalar::NUM_BITS,
+        };
+        if m <= 1 {
+            return 1;
+        }
+        Precompute::for_size(n, m, bits).copies
     }
 
     /// Bytes of one encoded point.
@@ -373,6 +390,11 @@ impl EncodedContext {
             Curve::Bn254 => Engine::Bn254(build_engine(decode_points(points, layout, options.validation)?, options)?),
         };
         Ok(Self { curve, format: options.format, scalar_endian: options.scalar_endian, engine })
+    }
+
+    /// The byte order of the scalars [`Self::msm`] takes.
+    pub fn scalar_endian(&self) -> ScalarEndian {
+        self.scalar_endian
     }
 
     /// The curve.
