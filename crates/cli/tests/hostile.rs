@@ -333,6 +333,26 @@ fn standard_input_is_read_for_either_file() {
     ]);
     let e = one_line_error(&run_with_stdin(c, std::fs::read(&f.points).unwrap()));
     assert!(e.contains("--memory-budget reads the files by offset"), "{e}");
+    // nor a pipe, device or directory under another name: their length is
+    // no count (a pipe's is 0, which read as no points gave the identity)
+    let budget = |points: &str, scalars: &str| {
+        cmd(&["msm", "--curve", "bls12-377", "--points", points, "--scalars", scalars, "--memory-budget", "16M"])
+    };
+    for (c, feed, what) in [
+        (budget("/dev/stdin", s(&f.scalars)), &f.points, "/dev/stdin: a FIFO"),
+        (budget(s(&f.points), "/dev/stdin"), &f.scalars, "/dev/stdin: a FIFO"),
+    ] {
+        let e = one_line_error(&run_with_stdin(c, std::fs::read(feed).unwrap()));
+        assert!(e.contains(what) && e.contains("must be a regular file"), "{e}");
+    }
+    let dir = f.path("");
+    for (c, what) in [
+        (budget("/dev/zero", s(&f.scalars)), "/dev/zero: a device".to_string()),
+        (budget(s(&f.points), s(&dir)), format!("{}: a directory", dir.display())),
+    ] {
+        let e = one_line_error(&run(c));
+        assert!(e.contains(&what) && e.contains("must be a regular file"), "{e}");
+    }
     // gen writes standard output with `-`
     let o = run(cmd(&["gen", "--curve", "bls12-381", "--log-n", "3", "--points", "-", "--scalars", s(&f.path("g.s"))]));
     assert!(o.status.success(), "{}", stderr(&o));

@@ -15,6 +15,7 @@ use crate::builder::EngineCurve;
 use crate::input::encoded::{decode_point_run, decode_scalar_run};
 use crate::input::io::{detect_layout, PointsLayout, LENGTH_PREFIX_BYTES, SCALAR_BYTES};
 use crate::input::record::{BadRecord, Input, LayoutFault, RecordFault};
+use crate::prepared::FileKind;
 use crate::{GlvMode, MsmBuilder, MsmError, Validation};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -163,11 +164,24 @@ fn bad(path: &Path) -> impl Fn(BadRecord) -> MsmError + '_ {
     move |record| MsmError::malformed(path, record)
 }
 
+/// The file and its length. Inputs are read by offset, a chunk at a time,
+/// and their counts come from their lengths: a pipe, FIFO or device (length
+/// 0, or no offsets) is refused, by the path's type before opening (a FIFO
+/// with no writer would block the open) and by the open file's.
 fn open(path: &Path) -> Result<(File, usize), MsmError> {
     let io = |source| MsmError::Io { path: path.to_path_buf(), source };
+    let regular = |t: std::fs::FileType| match FileKind::of(t) {
+        None => Ok(()),
+        Some(kind) => Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{kind}: the out-of-core MSM reads its inputs by offset, so each must be a regular file"),
+        ))),
+    };
+    regular(std::fs::metadata(path).map_err(io)?.file_type())?;
     let file = File::open(path).map_err(io)?;
-    let len = file.metadata().map_err(io)?.len() as usize;
-    Ok((file, len))
+    let meta = file.metadata().map_err(io)?;
+    regular(meta.file_type())?;
+    Ok((file, meta.len() as usize))
 }
 
 fn read_at(file: &File, path: &Path, buf: &mut [u8], offset: usize) -> Result<(), MsmError> {

@@ -5,7 +5,6 @@ use super::ms;
 use crate::args::MsmArgs;
 use crate::console::errln;
 use crate::error::CliError;
-use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use zkmsm::prepared::FileKind;
@@ -52,17 +51,7 @@ fn check_prepared_file(file: &Path, max_points: usize) -> Result<(), CliError> {
     use std::os::unix::fs::OpenOptionsExt;
     let io = |source| MsmError::Io { path: file.to_path_buf(), source };
     let f = std::fs::File::options().read(true).custom_flags(libc::O_NONBLOCK).open(file).map_err(io)?;
-    let kind = f.metadata().map_err(io)?.file_type();
-    if !kind.is_file() {
-        let kind = if kind.is_dir() {
-            FileKind::Directory
-        } else if kind.is_fifo() {
-            FileKind::Fifo
-        } else if kind.is_char_device() || kind.is_block_device() {
-            FileKind::Device
-        } else {
-            FileKind::Other
-        };
+    if let Some(kind) = FileKind::of(f.metadata().map_err(io)?.file_type()) {
         let reason = PreparedRefusal::NotRegularFile { kind };
         return Err(MsmError::Prepared { path: file.to_path_buf(), reason }.into());
     }

@@ -16,6 +16,24 @@ pub enum FileKind {
     Other,
 }
 
+impl FileKind {
+    /// What a file of this type is, or None for a regular file.
+    pub fn of(t: std::fs::FileType) -> Option<Self> {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_file() {
+            None
+        } else if t.is_dir() {
+            Some(FileKind::Directory)
+        } else if t.is_fifo() {
+            Some(FileKind::Fifo)
+        } else if t.is_char_device() || t.is_block_device() {
+            Some(FileKind::Device)
+        } else {
+            Some(FileKind::Other)
+        }
+    }
+}
+
 impl fmt::Display for FileKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
