@@ -74,8 +74,9 @@ impl<S: Ifma, const N: usize> Copy for Uncarried8<S, N> {}
 /// reads the top two limbs, so the value must live there: the lower limbs'
 /// share, below 2^(52 (N - 2) + 9) for the uncarried limbs it takes, is
 /// then under 2^-6 of q, where a 255-bit field in eight limbs would leave
-/// the estimate at zero and the values unreduced), and R' = 2^(52 N) at least F's own Montgomery
-/// constant 2^(8 NUM_BYTES) (the conversions scale by their ratio).
+/// the estimate at zero and the values unreduced), and R' = 2^(52 N) at
+/// least F's own Montgomery constant 2^(8 NUM_BYTES) (the conversions
+/// scale by their ratio).
 pub const fn fits<F: PrimeField>(n: usize) -> bool {
     fits_bits(F::NUM_BITS as usize, F::NUM_BYTES, n)
 }
