@@ -3,10 +3,10 @@
 //
 //   Karatsuba product (zk_kmul, 3^LEVELS tiled base multipliers = DSPs)
 //   -> RW < NB: NB/RW word-serial reduction steps (zk_redc_step, shift-add,
-//      no DSPs; the default, RW = 48);
-//   -> RW = NB: one-word reduction, m = t*(-q^-1) mod 2^NB in LUTs
-//      (zk_mont_lo) and m*q by a second Karatsuba product (twice the DSPs,
-//      far fewer LUTs).
+//      no DSPs; the variant, RW = 48);
+//   -> RW = NB (the default, ZK_RW = 384): one-word reduction, m =
+//      t*(-q^-1) mod 2^NB in LUTs (zk_mont_lo) and m*q by a second
+//      Karatsuba product (twice the DSPs, far fewer LUTs).
 //
 // Range: inputs a, b < IN_BOUND = 12q (redundant) give c < 2q, because
 // c < a*b/2^NB + q and (12q)^2 < 2^NB * q for BLS12-377 (2^384 > 152q).
