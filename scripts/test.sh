@@ -62,7 +62,7 @@ fi
 
 say "cargo fmt --check"
 cargo fmt --all -- --check
-say "no import cycles between the modules of any crate"
+say "no import cycles between the modules of any crate; crates/msm's layers point down"
 python3 scripts/module_cycles.py
 say "cargo clippy"
 cargo clippy "${CFG[@]}" --workspace --all-targets --release "${FEAT[@]}" -- -D warnings

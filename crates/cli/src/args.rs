@@ -141,22 +141,6 @@ impl RtlArgs {
     }
 }
 
-impl BackendName {
-    /// The library's backend; `None` for `rtl`, which lives outside the
-    /// library (crates/rtl, commands/rtl.rs).
-    pub fn choice(self) -> Option<zkmsm::BackendChoice> {
-        use zkmsm::BackendChoice as B;
-        Some(match self {
-            BackendName::Auto => B::Auto,
-            BackendName::Xyzz => B::Xyzz,
-            BackendName::BatchAffine => B::BatchAffineGreedy,
-            BackendName::BatchAffineDelayed => B::BatchAffineDelayed,
-            BackendName::TwistedEdwards => B::TwistedEdwards,
-            BackendName::Rtl => return None,
-        })
-    }
-}
-
 /// The GLV endomorphism (2n points, half-size scalars).
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GlvName {

@@ -8,13 +8,17 @@
 
 mod alloc;
 mod args;
+mod backend;
 mod commands;
 mod console;
+mod contract;
+mod curve;
 mod error;
 mod escape;
 mod mapped;
 mod output;
 mod progress;
+mod rtl;
 
 use clap::Parser;
 

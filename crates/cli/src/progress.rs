@@ -34,3 +34,12 @@ pub fn spinner(message: String) -> ProgressBar {
     pb.enable_steady_tick(Duration::from_millis(120));
     pb
 }
+
+/// The spinner of init, the points set up on the backend (with
+/// `--precompute M`, its M shifted copies).
+pub fn preparing(precompute: Option<u32>) -> ProgressBar {
+    spinner(match precompute {
+        Some(m) => format!("preparing the points (fixed-base, {m} shifted copies)"),
+        None => "preparing the points".into(),
+    })
+}

@@ -31,11 +31,11 @@
 //! them again ([`Validation::Full`]) once, when the context is built.
 
 use crate::backend::choice::BackendChoice;
-use crate::builder::EngineCurve;
+use crate::builder::{EngineCurve, MsmBuilder};
 use crate::engine::MsmEngine;
-use crate::input::load::Validation;
-use crate::MsmBuilder;
-use crate::{MsmError, ScalarLimbs};
+use crate::error::MsmError;
+use crate::input::validate::Validation;
+use crate::pipeline::digits::ScalarLimbs;
 use ark_ec::short_weierstrass::Affine as SwAffine;
 use ark_ec::AffineRepr;
 use ark_ff::BigInt;

@@ -1,15 +1,17 @@
 //! `MsmContext`: points set up once (validated, converted: the papers'
 //! MSM_INIT, see [`crate::MsmBuilder`]), then any number of MSMs against them.
 
+use crate::backend::choice::BackendChoice;
 use crate::backend::{Backend, Bucket, WindowBuckets, XyzzBackend};
+use crate::error::MsmError;
 pub use crate::input::scalars::check_scalars;
 use crate::pipeline::bucket_aggregation::partitioned_sum;
-use crate::pipeline::digits::window_digits;
+use crate::pipeline::digits::{window_digits, ScalarLimbs};
 use crate::pipeline::fixed_base::Precompute;
+use crate::pipeline::plan::Plan;
 use crate::pipeline::result_aggregation::combine_windows;
 use crate::scheduler::ScheduleStats;
-use crate::timing::{Phase, Stopwatch};
-use crate::{MsmError, PhaseTimings, Plan, ScalarLimbs};
+use crate::timing::{Phase, PhaseTimings, Stopwatch};
 use rayon::prelude::*;
 use std::time::Instant;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
@@ -39,7 +41,7 @@ pub struct MsmContext<C: MsmCurve, B: Backend<C> = XyzzBackend> {
     pub(crate) precompute: Option<Precompute>,
     /// The backend by name, when the context was built by name (what a
     /// prepared file records).
-    pub(crate) choice: Option<crate::BackendChoice>,
+    pub(crate) choice: Option<BackendChoice>,
     /// GLV ([`crate::pipeline::glv`]): `prepared` holds the 2n points [P | phi(P)] and
     /// every MSM splits its scalars in halves.
     pub(crate) glv: bool,

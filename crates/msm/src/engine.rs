@@ -6,11 +6,11 @@ pub use crate::backend::choice::BackendChoice;
 
 use crate::context::{MsmContext, MsmOutput};
 use crate::error::MsmError;
+use crate::pipeline::digits::ScalarLimbs;
 use crate::pipeline::fixed_base::Precompute;
 use crate::pipeline::plan::Plan;
 use crate::prepared::{Header, HeaderFault, Persist, PreparedRefusal};
 use crate::store::Mapping;
-use crate::ScalarLimbs;
 use std::path::Path;
 use zkmsm_curve::MsmCurve;
 use zkmsm_field::PrimeField;

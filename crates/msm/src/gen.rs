@@ -2,7 +2,7 @@
 //! whose discrete logs g_i are kept, so that an MSM can be checked in a
 //! completely different way: sum s_i P_i = (sum s_i g_i mod r) G.
 
-use crate::ScalarLimbs;
+use crate::pipeline::digits::ScalarLimbs;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;

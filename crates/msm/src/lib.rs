@@ -16,8 +16,9 @@
 //!
 //! The API sits at the root: [`MsmBuilder`] and [`MsmContext`] (generic over
 //! the backend), [`MsmEngine`] (a context behind a trait object, the backend
-//! chosen by name), the one-shot [`msm`], [`out_of_core`] for inputs larger
-//! than memory, [`ark`] for arkworks types.
+//! chosen by name), the one-shot [`msm`], [`encoded`] for encoded bytes on a
+//! curve chosen at run time, [`out_of_core`] for inputs larger than memory,
+//! [`ark`] for arkworks types.
 
 // Every public item is documented (checked by clippy -D warnings and cargo doc in CI).
 #![warn(missing_docs)]
@@ -28,6 +29,7 @@ pub mod backend;
 pub mod bucket;
 pub mod builder;
 pub mod context;
+pub mod encoded;
 pub mod engine;
 pub mod error;
 pub mod gen;
@@ -42,7 +44,7 @@ pub mod timing;
 
 // The phases and the input stages under their short paths (`zkmsm::plan`,
 // `zkmsm::io`, ...), as the other crates and users name them.
-pub use input::{encoded, io, lane_roots, load, record, validate};
+pub use input::{io, lane_roots, load, record, validate};
 pub use pipeline::{bucket_aggregation, digits, fixed_base, glv, plan, result_aggregation};
 
 pub use backend::choice::BackendChoice;
@@ -56,6 +58,7 @@ pub use input::load::decode_points;
 pub use input::record::{BadRecord, Input, LayoutFault, PointFault, RecordFault};
 pub use input::scalars::ScalarEndian;
 pub use input::validate::Validation;
+pub use pipeline::digits::ScalarLimbs;
 pub use pipeline::glv::GlvMode;
 pub use pipeline::plan::Plan;
 pub use prepared::{open_prepared, open_prepared_with, PreparedRefusal, RefusalKind};
@@ -67,6 +70,3 @@ pub use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Bn254, MsmCurve, SwCurve, Xy
 #[cfg(all(doctest, feature = "ark"))]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeSnippets;
-
-/// A scalar as canonical little-endian limbs (both BLS scalar fields fit 4).
-pub type ScalarLimbs = [u64; 4];

@@ -11,12 +11,17 @@
 //! stated constant of docs/SCALE.md.
 
 use crate::backend::choice::BackendChoice;
-use crate::builder::EngineCurve;
-use crate::input::encoded::{decode_point_run, decode_scalar_run};
+use crate::builder::{EngineCurve, MsmBuilder};
+use crate::error::MsmError;
+use crate::input::bytes::{decode_point_run, decode_scalar_run};
 use crate::input::io::{detect_layout, PointsLayout, LENGTH_PREFIX_BYTES, SCALAR_BYTES};
 use crate::input::record::{BadRecord, Input, LayoutFault, RecordFault};
+use crate::input::scalars::ScalarEndian;
+use crate::input::validate::Validation;
+use crate::pipeline::glv::GlvMode;
+use crate::pipeline::plan::Plan;
 use crate::prepared::FileKind;
-use crate::{GlvMode, MsmBuilder, MsmError, Validation};
+use crate::timing::PhaseTimings;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -102,7 +107,7 @@ pub struct OutOfCoreOptions {
     /// Window size c of each chunk's MSM (`None`: the cost model's).
     pub window: Option<u32>,
     /// Byte order of the scalars (default little-endian).
-    pub scalar_endian: crate::ScalarEndian,
+    pub scalar_endian: ScalarEndian,
 }
 
 impl OutOfCoreOptions {
@@ -115,7 +120,7 @@ impl OutOfCoreOptions {
             validation: Validation::Full,
             glv: GlvMode::Auto,
             window: None,
-            scalar_endian: crate::ScalarEndian::Little,
+            scalar_endian: ScalarEndian::Little,
         }
     }
 }
@@ -140,9 +145,9 @@ pub struct OutOfCoreOutput<C: MsmCurve> {
     /// Whether the chunks ran GLV.
     pub glv: bool,
     /// The first chunk's plan (window c, windows); `None` without points.
-    pub plan: Option<crate::Plan>,
+    pub plan: Option<Plan>,
     /// Each phase's time, summed over the chunks.
-    pub timings: crate::PhaseTimings,
+    pub timings: PhaseTimings,
     /// Reading, decoding and validating the chunks, in all.
     pub load: std::time::Duration,
     /// Building the chunks' contexts, in all.
@@ -242,7 +247,7 @@ pub fn msm_files<C: EngineCurve>(
     let mut backends = Vec::new();
     let mut chunks = 0;
     let mut first = 0;
-    let (mut plan, mut timings) = (None, crate::PhaseTimings::default());
+    let (mut plan, mut timings) = (None, PhaseTimings::default());
     let (mut load, mut init) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
     while first < n {
         let k = chunk.min(n - first);

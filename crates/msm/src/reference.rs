@@ -2,7 +2,7 @@
 //! digits; one double-and-add scalar multiplication per point, then a sum.
 //! The oracle for inputs whose discrete logs are unknown.
 
-use crate::ScalarLimbs;
+use crate::pipeline::digits::ScalarLimbs;
 use rayon::prelude::*;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 

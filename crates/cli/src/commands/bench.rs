@@ -1,27 +1,20 @@
 //! `zkmsm bench`: the MSM phases of every backend at several sizes, as a
 //! markdown table on standard output (and a plot with `--plot`).
 
-use super::{plot, timed_runs};
+use super::plot;
+use super::report::timed_runs;
 use crate::args::BenchArgs;
 use crate::console::outln;
+use crate::contract;
 use crate::error::CliError;
 use crate::progress;
 use zkmsm::io::result_hex;
 use zkmsm::{BackendChoice, EngineCurve, MsmBuilder, MsmError, Validation};
 
 pub fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
-    let backends: Vec<BackendChoice> = if a.backend.is_empty() {
-        BackendChoice::ALL.into_iter().filter(|b| *b != BackendChoice::Auto).collect()
-    } else {
-        let rtl =
-            || MsmError::Unsupported("bench runs the library's backends; run --backend rtl with msm or demo".into());
-        a.backend.iter().map(|&b| b.choice().ok_or_else(rtl)).collect::<Result<_, _>>()?
-    };
+    let backends = refuse::<C>(a)?;
     // the plot's path is checked (its temporary file made) before the benchmark
     let plot_out = a.plot.as_deref().map(crate::output::Output::open).transpose()?;
-    for &b in &a.backend {
-        super::msm::backend_for_curve::<C>(b)?;
-    }
     let mut sched_rows: Vec<String> = Vec::new();
     let mut series = plot::Series::default();
     outln!(
@@ -103,4 +96,18 @@ pub fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
         plot::draw(out, &format!("zkmsm bench, {} G1, median of {}", C::NAME, a.repeat), &series)?;
     }
     Ok(())
+}
+
+/// Every refusal of `zkmsm bench`'s options, before any input is generated:
+/// the backends it times (by default every one the library has).
+fn refuse<C: EngineCurve>(a: &BenchArgs) -> Result<Vec<BackendChoice>, CliError> {
+    if a.backend.is_empty() {
+        return Ok(BackendChoice::ALL.into_iter().filter(|b| *b != BackendChoice::Auto).collect());
+    }
+    let why = "bench runs the library's backends; run --backend rtl with msm or demo";
+    let backends = a.backend.iter().map(|b| b.choice().library(why)).collect::<Result<_, _>>()?;
+    for b in &a.backend {
+        contract::backend_for_curve::<C>(b.choice())?;
+    }
+    Ok(backends)
 }

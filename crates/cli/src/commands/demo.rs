@@ -1,19 +1,30 @@
 //! `zkmsm demo`: an MSM on built-in inputs, checked against (sum s_i g_i) G.
 
-use super::rtl::{self, CliCurve};
-use super::{ms, phases_json, print_phases};
+use super::report::{ms, phases_json, print_phases};
 use crate::args::DemoArgs;
+use crate::backend::{Backend, EngineOptions};
 use crate::console::{errln, outln};
+use crate::contract;
+use crate::curve::CliCurve;
 use crate::error::CliError;
-use crate::progress;
+use crate::{progress, rtl};
 use serde_json::json;
+use std::borrow::Cow;
 use std::time::Instant;
 use zkmsm::gen::{expected_msm, random_field_elements, random_points};
 use zkmsm::io::result_hex;
-use zkmsm::{MsmBuilder, ScalarLimbs};
+use zkmsm::{GlvMode, ScalarLimbs, Validation};
 
 pub fn demo<C: CliCurve>(a: &DemoArgs) -> Result<(), CliError> {
-    rtl::refuse_early::<C>(a.backend, a.precompute, &a.rtl)?;
+    // init validates the generated points, as it would a user's
+    let options = EngineOptions {
+        validation: Validation::Full,
+        precompute: a.precompute,
+        window: a.window,
+        glv: GlvMode::Auto,
+        rtl: &a.rtl,
+    };
+    let backend = refuse::<C>(a, &options)?;
     let n = 1usize << a.log_n;
     errln!("zkmsm demo: {} G1, n = 2^{} = {n}, seed {}", C::NAME, a.log_n, a.seed)?;
     let t = Instant::now();
@@ -24,17 +35,9 @@ pub fn demo<C: CliCurve>(a: &DemoArgs) -> Result<(), CliError> {
     pb.finish_and_clear();
     errln!("  inputs generated      {:10.2} ms", ms(t.elapsed()))?;
     let t = Instant::now();
-    let pb = progress::spinner(init_message(a.precompute));
-    let (ctx, rtl) = match a.backend.choice() {
-        Some(choice) => {
-            (MsmBuilder::new().backend(choice).precompute(a.precompute).window(a.window).build(&known.points)?, None)
-        }
-        None => {
-            rtl::no_precompute(a.precompute)?;
-            let (ctx, handle) = C::rtl_engine(known.points.clone(), a.window, &a.rtl)?;
-            (ctx, Some(handle))
-        }
-    };
+    let pb = progress::preparing(a.precompute);
+    let engine = backend.build::<C>(Cow::Borrowed(&known.points), &options)?;
+    let ctx = engine.ctx.as_ref();
     pb.finish_and_clear();
     let init = t.elapsed();
     errln!("  init (validate, convert) {:7.2} ms", ms(init))?;
@@ -50,7 +53,7 @@ pub fn demo<C: CliCurve>(a: &DemoArgs) -> Result<(), CliError> {
         ctx.backend_name()
     )?;
     print_phases(&out)?;
-    let cycles = rtl::report(rtl.as_ref())?;
+    let cycles = rtl::report(engine.rtl.as_ref())?;
     // Independent check: the points are g_i * G with known g_i, so the MSM
     // equals (sum s_i g_i mod r) * G, computed in the scalar field.
     let t = Instant::now();
@@ -73,9 +76,10 @@ pub fn demo<C: CliCurve>(a: &DemoArgs) -> Result<(), CliError> {
     }
 }
 
-pub(super) fn init_message(precompute: Option<u32>) -> String {
-    match precompute {
-        Some(m) => format!("preparing the points (fixed-base, {m} shifted copies)"),
-        None => "preparing the points".into(),
-    }
+/// Every refusal of `zkmsm demo`'s options, before the inputs are generated.
+fn refuse<C: CliCurve>(a: &DemoArgs, options: &EngineOptions) -> Result<Backend, CliError> {
+    let backend = a.backend.choice();
+    contract::backend_options::<C>(backend, options)?;
+    contract::backend_for_curve::<C>(backend)?;
+    Ok(backend)
 }

@@ -7,7 +7,7 @@
 //! renamed in, in that order (interrupted, it leaves the old pair, the new
 //! pair, or a points file without its scalars, which `msm` refuses).
 
-use super::ms;
+use super::report::ms;
 use crate::args::GenArgs;
 use crate::console::{errln, require_stdout, shown};
 use crate::error::CliError;

@@ -1,21 +1,20 @@
-//! What each subcommand does, one file per subcommand, generic over the curve.
+//! What each subcommand does, one file (or folder) per subcommand, generic
+//! over the curve. Each one's first step is its `refuse` function: every
+//! refusal of its options, before any input is read or generated.
 
 mod bench;
 mod demo;
 mod gen;
 mod msm;
-mod msm_prepared;
 mod plot;
 mod points_layout;
 mod prepare;
 mod report;
-mod rtl;
 
 use crate::args::*;
-use crate::console::{errln, require_stdout};
+use crate::console::require_stdout;
 use crate::error::CliError;
-use std::time::{Duration, Instant};
-use zkmsm::{Bls12_377, Bls12_381, Bn254, MsmCurve, MsmEngine, MsmOutput, ScalarLimbs};
+use zkmsm::{Bls12_377, Bls12_381, Bn254};
 
 pub fn run(cli: Cli) -> Result<(), CliError> {
     if matches!(cli.command, Command::Demo(_) | Command::Msm(_) | Command::Prepare(_)) {
@@ -71,43 +70,4 @@ fn return_large_buffers_to_the_os() {
             libc::mallopt(M_MMAP_THRESHOLD, 1 << 20);
         }
     }
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
-fn phases_json<C: MsmCurve>(out: &MsmOutput<C>) -> serde_json::Value {
-    out.timings
-        .as_ms()
-        .iter()
-        .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
-        .collect::<serde_json::Map<_, _>>()
-        .into()
-}
-
-fn print_phases<C: MsmCurve>(out: &MsmOutput<C>) -> Result<(), CliError> {
-    for (name, v) in out.timings.as_ms() {
-        errln!("  {name:<20} {v:10.2} ms")?;
-    }
-    Ok(())
-}
-
-/// Warm-up plus `repeat` timed runs; the run with the median time.
-fn timed_runs<C: MsmCurve>(
-    ctx: &dyn MsmEngine<C>,
-    scalars: &[ScalarLimbs],
-    repeat: u32,
-) -> Result<(MsmOutput<C>, Vec<f64>), CliError> {
-    ctx.msm_report(scalars)?;
-    let mut runs = Vec::new();
-    for _ in 0..repeat {
-        let t = Instant::now();
-        let out = ctx.msm_report(scalars)?;
-        runs.push((ms(t.elapsed()), out));
-    }
-    runs.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let all: Vec<f64> = runs.iter().map(|r| r.0).collect();
-    let median = runs.swap_remove(runs.len() / 2);
-    Ok((median.1, all))
 }

@@ -1,12 +1,13 @@
 //! `zkmsm prepare`: MSM_INIT once, persisted (validated, converted points in
 //! the backend's own layout, see `zkmsm::prepared`); `zkmsm msm --prepared`
-//! maps such a file ([`super::msm_prepared`]).
+//! maps such a file (commands/msm/prepared.rs).
 
-use super::ms;
 use super::points_layout::{count_points, PointsInput};
+use super::report::ms;
 use crate::args::PrepareArgs;
 use crate::console::errln;
 use crate::console::require_stdout;
+use crate::contract;
 use crate::error::CliError;
 use crate::output::{input_identity, Identity, Output};
 use crate::progress;
@@ -14,7 +15,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 use zkmsm::io::{read_points_from, ReadOptions, Source};
-use zkmsm::{EngineCurve, MsmBuilder, MsmError, Validation};
+use zkmsm::{BackendChoice, EngineCurve, MsmBuilder, MsmError, Validation};
 
 /// An error about the staging file, told about the output the user named.
 fn renamed(e: MsmError, staging: &Path, out: &Path) -> MsmError {
@@ -25,10 +26,7 @@ fn renamed(e: MsmError, staging: &Path, out: &Path) -> MsmError {
 }
 
 pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
-    let backend = a.backend.choice().ok_or_else(|| {
-        MsmError::Unsupported("prepare writes the library's backends' layouts, not --backend rtl".into())
-    })?;
-    super::msm::backend_for_curve::<C>(a.backend)?;
+    let backend = refuse::<C>(a)?;
     let mut out = Output::open(&a.out)?;
     if out.writes_stdout() {
         require_stdout()?;
@@ -69,7 +67,7 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
     pb.finish_and_clear();
     let load = t.elapsed();
     let t = Instant::now();
-    let pb = progress::spinner(super::demo::init_message(a.precompute));
+    let pb = progress::preparing(a.precompute);
     let ctx = MsmBuilder::new()
         .validation(Validation::AlreadyValidated)
         .backend(backend)
@@ -97,4 +95,13 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
         ms(t.elapsed())
     )?;
     Ok(())
+}
+
+/// Every refusal of `zkmsm prepare`'s options, before the output is opened
+/// or any input read: the backend it writes.
+fn refuse<C: EngineCurve>(a: &PrepareArgs) -> Result<BackendChoice, CliError> {
+    let backend = a.backend.choice();
+    let choice = backend.library("prepare writes the library's backends' layouts, not --backend rtl")?;
+    contract::backend_for_curve::<C>(backend)?;
+    Ok(choice)
 }

@@ -1,27 +1,71 @@
-//! The end of every `zkmsm msm`: the timed runs of a built context, the
-//! optional check against the reference, and the report (text or JSON).
+//! The runs of a built engine and what is reported of them: the timed runs
+//! (median of `--repeat`), the phases, and for `zkmsm msm` the optional check
+//! against the reference and the result (text or JSON).
 
-use super::rtl::{self, RtlHandle};
-use super::{ms, phases_json, print_phases, timed_runs};
 use crate::args::MsmArgs;
+use crate::backend::Engine;
 use crate::console::{errln, outln};
 use crate::error::CliError;
+use crate::rtl;
 use serde_json::json;
 use std::time::{Duration, Instant};
 use zkmsm::io::result_hex;
-use zkmsm::{Affine, MsmEngine, ScalarLimbs};
+use zkmsm::{Affine, EngineCurve, MsmCurve, MsmEngine, MsmOutput, ScalarLimbs};
 
-/// The timed runs of a built context, the optional check against the
-/// reference (`points` holds the points only with --check), and the report.
-pub(super) fn run_and_report<C: zkmsm::EngineCurve>(
-    a: &MsmArgs,
+/// A duration in milliseconds, as every report gives times.
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// `phases_ms` of the JSON report.
+pub fn phases_json<C: MsmCurve>(out: &MsmOutput<C>) -> serde_json::Value {
+    out.timings
+        .as_ms()
+        .iter()
+        .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+/// Each phase's time, one line each, on standard error.
+pub fn print_phases<C: MsmCurve>(out: &MsmOutput<C>) -> Result<(), CliError> {
+    for (name, v) in out.timings.as_ms() {
+        errln!("  {name:<20} {v:10.2} ms")?;
+    }
+    Ok(())
+}
+
+/// Warm-up plus `repeat` timed runs; the run with the median time.
+pub fn timed_runs<C: MsmCurve>(
     ctx: &dyn MsmEngine<C>,
+    scalars: &[ScalarLimbs],
+    repeat: u32,
+) -> Result<(MsmOutput<C>, Vec<f64>), CliError> {
+    ctx.msm_report(scalars)?;
+    let mut runs = Vec::new();
+    for _ in 0..repeat {
+        let t = Instant::now();
+        let out = ctx.msm_report(scalars)?;
+        runs.push((ms(t.elapsed()), out));
+    }
+    runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let all: Vec<f64> = runs.iter().map(|r| r.0).collect();
+    let median = runs.swap_remove(runs.len() / 2);
+    Ok((median.1, all))
+}
+
+/// `zkmsm msm`'s end: the timed runs of a built engine, the optional check
+/// against the reference (`points` holds the points only with --check), and
+/// the report.
+pub fn run_and_report<C: EngineCurve>(
+    a: &MsmArgs,
+    engine: &Engine<C>,
     scalars: &[ScalarLimbs],
     points: &[Affine<C>],
     load: Duration,
     init: Duration,
-    rtl: Option<&RtlHandle>,
 ) -> Result<(), CliError> {
+    let ctx = engine.ctx.as_ref();
     let n = ctx.len();
     let (out, all) = timed_runs(ctx, scalars, a.repeat)?;
     let msm_ms = all[all.len() / 2];
@@ -35,7 +79,7 @@ pub(super) fn run_and_report<C: zkmsm::EngineCurve>(
         if ctx.glv() { ", GLV" } else { "" }
     )?;
     print_phases(&out)?;
-    let cycles = rtl::report(rtl)?;
+    let cycles = rtl::report(engine.rtl.as_ref())?;
     if a.check {
         let t = Instant::now();
         let reference = zkmsm::reference::naive_msm(points, scalars);

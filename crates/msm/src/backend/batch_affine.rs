@@ -9,9 +9,9 @@
 use super::choice::{Arithmetic, BackendKind};
 use super::side_buckets::SideBuckets;
 use super::{prefetch, Backend, WindowBuckets, PREFETCH_AHEAD};
+use crate::pipeline::plan::Plan;
 use crate::scheduler::{BatchSink, DistinctBatch, GreedyScheduler, Op, ScheduleStats, Scheduler};
 use crate::store::Store;
-use crate::Plan;
 use std::marker::PhantomData;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 use zkmsm_field::PrimeField;

@@ -1,6 +1,7 @@
 //! What `auto` runs: the backend measured fastest for the curve, the size and
 //! the arithmetic this CPU gives batch-affine (`cargo bench -p zkmsm --bench
-//! auto_sweep`, docs/BENCHMARKS.md).
+//! auto_sweep`; the measurements behind each threshold: docs/BENCHMARKS.md,
+//! "`auto`: crossovers and thresholds").
 //!
 //! At the small end every engine's per-window set-up (bucket arrays, vector
 //! constants, one inversion per batch) outweighs its additions, and XYZZ,
@@ -87,45 +88,29 @@ impl Arithmetic {
     }
 }
 
-/// The crossovers, measured with `auto_sweep` on the four-lane FMA engine
-/// (AMD Zen 3, two cores; docs/BENCHMARKS.md "`auto`: crossovers and
-/// thresholds"):
-///
-/// - twisted Edwards against XYZZ: neither uses lanes, so the crossover is
-///   the same for every arithmetic. Without GLV they tied from about 600
-///   to 1000 points; both with GLV (what `auto` runs), twisted
-///   Edwards (one fewer multiplication per addition) is ahead from 54
-///   points on the Zen 3 (1.02-1.15x at 54-215) and from 27 on
-///   the Zen 5 (1.1-1.28x at 54-215, 1.3-1.5x at 256-2,896, quiet), so from 54: at 27-45 points on the Zen 5 XYZZ is within 1.12.
-/// - the FMA lane engine with GLV against both (with GLV): since GLV and
-///   the spread top window it is ahead from 256 points, where
-///   its plan moves to a wider window (1.2-1.5x ahead of XYZZ and twisted
-///   Edwards at 256-2900 points on the quiet machine; at 215 points it is
-///   1.3-1.5x behind them).
-/// - the IFMA lane engine with GLV against both (with GLV), AMD Zen 5
-///   (`auto_sweep`): ahead from 256 points as well (BLS12-377:
-///   2.8 ms against twisted Edwards' 3.1 at 256 points, 6.2 against 8.1 at
-///   1,024), 1.7x behind at 215. Its batches had been at least 256 whatever
-///   the window, which the plans of 550-3,000 points (c = 8 to 10) could not
-///   fill: it lost to both up to 2,435 points before batches stopped at B/4.
+/// On BLS12-377, below the lane engines, twisted Edwards from this many
+/// points, XYZZ below (both with GLV; the same for every arithmetic, as
+/// neither uses lanes). Measured: docs/BENCHMARKS.md, "`auto`: crossovers
+/// and thresholds".
 pub const TWISTED_EDWARDS_FROM: usize = 54;
 
-/// Below this many points the FMA lane engine loses (see above).
+/// The FMA lane engine from this many points, the scalar backends below.
+/// Measured: docs/BENCHMARKS.md, "`auto`: crossovers and thresholds".
 pub const FMA_LANES_FROM: usize = 256;
 
-/// Below this many points the IFMA lane engine loses (see above).
+/// The IFMA lane engine from this many points, the scalar backends below.
+/// Measured: docs/BENCHMARKS.md, "`auto`: crossovers and thresholds".
 pub const IFMA_LANES_FROM: usize = 256;
 
-/// Below this many points XYZZ beats the scalar batch-affine engine, and
-/// (above [`TWISTED_EDWARDS_FROM`]) twisted Edwards beats both (`zkmsm
-/// bench`, docs/BENCHMARKS.md).
+/// With no lane engine, on BLS12-381, the scalar batch-affine engine from
+/// this many points, XYZZ below (on BLS12-377 twisted Edwards beats both
+/// from [`TWISTED_EDWARDS_FROM`]). docs/BENCHMARKS.md, "`auto`: crossovers
+/// and thresholds".
 pub const SCALAR_FROM: usize = 1 << 13;
 
-/// BN254 on a CPU with no lane engine (scalar arithmetic): from this many
-/// points batch-affine beats XYZZ. `zkmsm bench --curve bn254
-/// --backend xyzz --backend batch-affine`, AMD EPYC Zen 4, 2 cores, medians
-/// of 7: 2^8 XYZZ 1.76 ms against 1.90, 2^9 3.53 against 3.35, 2^10 6.43
-/// against 5.74, 2^16 200 against 150 (docs/BENCHMARKS.md, "BN254").
+/// BN254 with no lane engine: the scalar batch-affine engine from this many
+/// points, XYZZ below. Measured: docs/BENCHMARKS.md, "`auto` and GLV on
+/// BN254".
 pub const BN254_BATCH_AFFINE_FROM: usize = 1 << 9;
 
 /// `auto` on BN254 for n points.
@@ -157,36 +142,29 @@ pub fn auto_backend(arith: Arithmetic, twisted_edwards: bool, n: usize) -> Backe
 }
 
 /// GLV under `auto` ([`crate::GlvMode::Auto`]) on the lane engines from
-/// this many points: where they start (the quiet-machine sweep had the FMA
-/// engine 1.1-1.6x ahead of itself without GLV from 256 to 2^14 points, the
-/// IFMA engine 1.1-2x on Zen 5).
+/// this many points, where they start. Measured: docs/BENCHMARKS.md,
+/// "`auto`: crossovers and thresholds".
 pub const GLV_FROM: usize = FMA_LANES_FROM;
 
-/// GLV under `auto` below this many points on BLS12-381: it measured faster
-/// from 2^14 to 2^20 and tied at 2^22 on the quiet machine
-/// (docs/BENCHMARKS.md, "GLV"); above, the images' memory (2n
-/// points) costs what the halved bucket aggregation saves.
+/// GLV under `auto` on the lane engines below this many points of
+/// BLS12-381; above, the images' memory (2n points) costs what the halved
+/// bucket aggregation saves. Measured: docs/BENCHMARKS.md, "GLV".
 pub const GLV_UP_TO_381: usize = 1 << 21;
 
 /// As [`GLV_UP_TO_381`] for BLS12-377 (the same measurements).
 pub const GLV_UP_TO_377: usize = 1 << 21;
 
-/// GLV under `auto` on BN254's scalar batch-affine engine below this many
-/// points (XYZZ runs it at every size, as on the other curves): measured on
-/// AMD EPYC Zen 4 (`zkmsm msm --curve bn254 --glv on|off --repeat 5`,
-/// docs/BENCHMARKS.md "BN254"), GLV took 0.80-0.98x the time without on
-/// batch-affine at 2^12 to 2^20 (XYZZ: 0.76-1.07x); not measured above 2^20.
+/// GLV under `auto` on BN254's batch-affine engines below this many points
+/// (XYZZ runs it at every size, as on the other curves). Measured:
+/// docs/BENCHMARKS.md, "`auto` and GLV on BN254".
 pub const GLV_UP_TO_BN254: usize = 1 << 21;
 
 /// GLV under `auto` for n points of curve `curve` on a backend of kind
-/// `backend` ([`crate::Backend::kind`]), where it measured
-/// faster: on XYZZ and twisted Edwards at every size (half the windows:
-/// 1.3-1.6x faster at 1-64 points, 1.1-1.2x at 100-2900, quiet machine),
-/// on the batch-affine lane engines from [`GLV_FROM`] to the
-/// curve's bound (IFMA on Zen 5, three rounds alternated: GLV
-/// 0.69-0.95x the time without at 2^12 to 2^20 on both curves, a tie at
-/// 2^16, 1.01-1.03x at 2^21 and 2^22); not on the scalar batch-affine
-/// engine (not measured).
+/// `backend` ([`crate::Backend::kind`]), where it measured faster: on XYZZ
+/// and twisted Edwards at every size, on the batch-affine lane engines from
+/// [`GLV_FROM`] to the curve's bound, on BN254's scalar batch-affine engine
+/// below its bound; not on the BLS12 curves' scalar batch-affine engine
+/// (not measured). docs/BENCHMARKS.md, "`auto`: crossovers and thresholds".
 pub fn auto_glv(curve: &str, backend: BackendKind, n: usize) -> bool {
     let up_to = match curve {
         "bls12-381" => GLV_UP_TO_381,

@@ -20,8 +20,8 @@ pub use xyzz::XyzzBackend;
 pub use crate::bucket::Bucket;
 
 use crate::pipeline::bucket_aggregation::partitioned_sum;
+use crate::pipeline::plan::Plan;
 use crate::scheduler::ScheduleStats;
-use crate::Plan;
 use zkmsm_curve::{MsmCurve, Xyzz};
 
 /// Ask the cache for the line holding `*p` ahead of use: bucket arrays of the

@@ -6,8 +6,8 @@
 //! the formulas are complete on the prime-order subgroup, which init checks.
 
 use super::{prefetch_bucket, Backend, Bucket, PREFETCH_AHEAD};
+use crate::pipeline::plan::Plan;
 use crate::store::Store;
-use crate::Plan;
 use zkmsm_curve::te::{precompute_points, TeExtended, TePrecomputed};
 use zkmsm_curve::{Affine, Bls12_377, Xyzz};
 

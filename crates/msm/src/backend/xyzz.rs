@@ -2,8 +2,8 @@
 //! per non-zero digit (what arkworks and blst do).
 
 use super::{prefetch_bucket, Backend, PREFETCH_AHEAD};
+use crate::pipeline::plan::Plan;
 use crate::store::Store;
-use crate::Plan;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 
 /// Buckets in XYZZ (extended Jacobian) coordinates with mixed additions of affine points: the

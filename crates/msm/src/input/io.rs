@@ -13,12 +13,13 @@
 //! the largest input it could validly be, plus one byte to see that it is
 //! longer.
 
+use crate::error::MsmError;
 use crate::input::load::{decode_chunk, validate_decoded, Validation};
 use crate::input::record::{BadRecord, Held, Input, LayoutFault, PointFault, RecordFault};
 use crate::input::scalars::{check_scalars, ScalarEndian};
 use crate::input::validate::BATCH_POINTS as VALIDATION_BATCH;
+use crate::pipeline::digits::ScalarLimbs;
 use crate::store::Store;
-use crate::{MsmError, ScalarLimbs};
 use rayon::prelude::*;
 use std::fs::File;
 use std::io::{Read, Write};

@@ -5,10 +5,10 @@
 //! the same as the file readers ([`crate::input::io`], which add the file's name
 //! and header). [`validate_points`] checks points already in memory.
 
+use crate::error::MsmError;
 use crate::input::lane_roots::RootFinder;
 use crate::input::record::{BadRecord, Input, PointFault, RecordFault};
 pub use crate::input::validate::{validate_decoded, validate_points, validate_points_with_progress, Validation};
-use crate::MsmError;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use zkmsm_curve::{Affine, DecodeError, Decoded, MsmCurve, PointFormat};

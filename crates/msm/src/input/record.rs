@@ -1,6 +1,6 @@
 //! One bad input record, whoever reads it: which input, the record's index
 //! and byte offset, and what is wrong ([`BadRecord`]). The byte decoders
-//! ([`crate::input::load`], [`crate::input::encoded`]) return it, the file
+//! ([`crate::input::load`], [`crate::input::bytes`]) return it, the file
 //! readers ([`crate::input::io`], [`crate::out_of_core`]) put it in
 //! [`crate::MsmError::Malformed`] beside the file's name.
 

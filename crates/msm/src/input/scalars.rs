@@ -1,6 +1,7 @@
 //! Scalars as the MSM takes them: canonical integers below r, never reduced.
 
-use crate::{MsmError, ScalarLimbs};
+use crate::error::MsmError;
+use crate::pipeline::digits::ScalarLimbs;
 use rayon::prelude::*;
 use zkmsm_curve::MsmCurve;
 

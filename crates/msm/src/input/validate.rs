@@ -46,8 +46,9 @@
 //! error names the first bad index in order.
 
 use crate::backend::{Backend, BatchAffineBackend, WindowBuckets};
+use crate::error::MsmError;
+use crate::pipeline::plan::Plan;
 use crate::scheduler::GreedyScheduler;
-use crate::{MsmError, Plan};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;

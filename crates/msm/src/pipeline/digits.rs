@@ -10,8 +10,12 @@
 //! to s as long as the top window's top bit is clear, which the plan
 //! guarantees (c * windows >= scalar bits + 1).
 
-use crate::{Plan, ScalarLimbs};
+use crate::pipeline::plan::Plan;
 use rayon::prelude::*;
+
+/// A scalar as canonical little-endian limbs (every scalar field zkmsm
+/// ships fits 4): what digit slicing reads.
+pub type ScalarLimbs = [u64; 4];
 
 #[inline(always)]
 fn bit(s: &ScalarLimbs, i: u32) -> u64 {

@@ -5,9 +5,8 @@
 //! rounds of c doublings remain; with m = W, one bucket set and no doublings.
 //! Memory: m times the points. The window size is fixed at init.
 
-use crate::pipeline::digits::extend_window_digits;
-use crate::pipeline::plan::MAX_PLANNED_C;
-use crate::{Plan, ScalarLimbs};
+use crate::pipeline::digits::{extend_window_digits, ScalarLimbs};
+use crate::pipeline::plan::{Plan, MAX_PLANNED_C};
 use rayon::prelude::*;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 

@@ -14,7 +14,8 @@
 
 #[cfg(test)]
 use crate::pipeline::digits::signed_half_digit;
-use crate::{Plan, ScalarLimbs};
+use crate::pipeline::digits::ScalarLimbs;
+use crate::pipeline::plan::Plan;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use zkmsm_curve::{Affine, Glv, MsmCurve};

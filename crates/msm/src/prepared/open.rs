@@ -6,8 +6,9 @@ use super::refusal::{HeaderFault, PreparedRefusal};
 use crate::backend::choice::BackendChoice;
 use crate::builder::EngineCurve;
 use crate::engine::MsmEngine;
+use crate::error::MsmError;
+use crate::pipeline::glv::GlvMode;
 use crate::store::Mapping;
-use crate::{GlvMode, MsmError};
 use std::fs::File;
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 use super::format::{BlockHasher, Header, Persist, FORMAT_VERSION, HEADER_BYTES};
 use crate::backend::choice::BackendChoice;
 use crate::context::MsmContext;
-use crate::MsmError;
+use crate::error::MsmError;
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;

@@ -8,9 +8,9 @@
 
 use super::engine::{self, LanePoint, LanePoints, LaneWindow};
 use super::LaneField;
+use crate::pipeline::plan::Plan;
 use crate::scheduler::{ScheduleStats, Scheduler};
 use crate::store::Store;
-use crate::Plan;
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 
 /// Points converted for `Wide` (eight limbs) or, where the field fits it,

@@ -1,8 +1,10 @@
 //! `zkmsm msm --prepared`: map a prepared file (`zkmsm prepare`) and the
-//! scalars, and run at once: no decoding, validation or conversion.
+//! scalars, and run at once: no decoding, validation or conversion; then the
+//! runs and the report ([`crate::commands::report`]).
 
-use super::ms;
 use crate::args::MsmArgs;
+use crate::backend::Engine;
+use crate::commands::report::{ms, run_and_report};
 use crate::console::errln;
 use crate::error::CliError;
 use std::path::Path;
@@ -10,7 +12,7 @@ use std::time::{Duration, Instant};
 use zkmsm::prepared::FileKind;
 use zkmsm::{EngineCurve, MsmError, PreparedRefusal};
 
-pub fn msm_prepared<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliError> {
+pub fn msm<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliError> {
     let t = Instant::now();
     check_prepared_file(file, a.max_points)?;
     crate::mapped::guard_truncation(&[file, &a.scalars]);
@@ -40,7 +42,7 @@ pub fn msm_prepared<C: EngineCurve>(a: &MsmArgs, file: &Path) -> Result<(), CliE
         if ctx.glv() { ", with GLV images" } else { "" },
         ms(load)
     )?;
-    super::report::run_and_report(a, ctx.as_ref(), &scalars, &[], load, Duration::ZERO, None)
+    run_and_report(a, &Engine { ctx, rtl: None }, &scalars, &[], load, Duration::ZERO)
 }
 
 /// A prepared file is mapped: it must be a regular file (a FIFO would block,
