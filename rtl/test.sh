@@ -107,8 +107,12 @@ SRCS=$(ls src/*.sv)
 
 ok() { PASS=$((PASS + 1)); echo "PASS: $*"; }
 bad() { FAIL=$((FAIL + 1)); echo "FAIL: $*"; }
-step() { echo "== $* ($(($(date +%s) - T0)) s)"; }
+# each step's wall and CPU seconds (scripts/steps.sh)
+ZKMSM_STEP_SCOPE=rtl
+# shellcheck source=scripts/steps.sh
+. "$ROOT/scripts/steps.sh"
 summary() {
+  step_end
   echo "total time $(($(date +%s) - T0)) s"
   echo "$PASS passed, $FAIL failed"
   [ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ]

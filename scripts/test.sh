@@ -4,13 +4,27 @@
 # Usage: bash scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# each step prints the seconds since the start, so CI logs show where time goes
-say() { echo "== $* (${SECONDS} s)"; }
+# Each step prints its wall and CPU seconds when it ends, the steps of
+# rtl/test.sh, crates/capi/test.sh and python/test.sh too, and a table of
+# them all closes the log (scripts/steps.sh).
+ZKMSM_STEP_SCOPE=""
+ZKMSM_STEPS=$(mktemp)
+export ZKMSM_STEPS
+# shellcheck source=scripts/steps.sh
+. scripts/steps.sh
+# the table also when a step fails: where the time went up to there
+steps_done() {
+  step_end
+  steps_table
+  echo "total: ${SECONDS} s wall; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  rm -f "$ZKMSM_STEPS"
+}
+trap steps_done EXIT
 
 need_rtl_tools() { ! command -v verilator >/dev/null || ! command -v yosys >/dev/null; }
 if need_rtl_tools; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    say "installing verilator and yosys (Debian packages)"
+    step "installing verilator and yosys (Debian packages)"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq verilator yosys >/dev/null
   else
     echo "error: the RTL tests need verilator and yosys: sudo apt-get install verilator yosys" >&2
@@ -25,7 +39,7 @@ fi
 need_entry_tools() { ! command -v valgrind >/dev/null || ! command -v go >/dev/null || ! command -v gcc >/dev/null || ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; }
 if need_entry_tools; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    say "installing gcc, valgrind, go, python3-venv (Debian packages)"
+    step "installing gcc, valgrind, go, python3-venv (Debian packages)"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc valgrind golang-go python3 python3-venv >/dev/null
   else
     echo "error: the entry-point tests need gcc, valgrind, go and python3 with venv" >&2
@@ -60,17 +74,17 @@ if [ "${RTL_FULL:-0}" != 1 ]; then
   export ZKMSM_RTL_MODELS=${ZKMSM_RTL_MODELS:-te,int,lk,aff381,affbn254}
 fi
 
-say "cargo fmt --check"
+step "cargo fmt --check"
 cargo fmt --all -- --check
-say "no import cycles between the modules of any crate; crates/msm's layers point down"
+step "no import cycles between the modules of any crate; crates/msm's layers point down"
 python3 scripts/module_cycles.py
-say "cargo clippy"
+step "cargo clippy"
 cargo clippy "${CFG[@]}" --workspace --all-targets --release "${FEAT[@]}" -- -D warnings
-say "cargo doc (every public item documented, links resolve; release: reuses clippy's dependencies)"
+step "cargo doc (every public item documented, links resolve; release: reuses clippy's dependencies)"
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace --features zkmsm/ark
-say "generated assembly agrees with its generator (bench/field/gen_asm.py)"
+step "generated assembly agrees with its generator (bench/field/gen_asm.py)"
 python3 bench/field/gen_asm.py --check crates/field/src/asm.rs
-say "aarch64 build (the FMA lanes on NEON; no AVX code leaks out of x86-64)"
+step "aarch64 build (the FMA lanes on NEON; no AVX code leaks out of x86-64)"
 if rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-gnu; then
   cargo check -p zkmsm --lib --release --target aarch64-unknown-linux-gnu
 else
@@ -81,33 +95,37 @@ fi
 # Python scripts then use this build's CLI and C library (ZKMSM_BUILT=1)
 # instead of building them again: a plain `cargo build` resolves other
 # features, so it would compile zkmsm and half its dependencies a second time.
-say "cargo build (release: libraries, binaries, tests, examples)"
+step "cargo build (release: libraries, binaries, tests, examples)"
 cargo build "${CFG[@]}" --workspace --release --lib --bins --tests --examples "${FEAT[@]}"
-say "cargo test (release)"
+step "cargo test (release)"
 cargo test "${CFG[@]}" --workspace --release "${FEAT[@]}"
 export ZKMSM_BUILT=1 ZKMSM_RTL_CARGO_DONE=1
-say "C ABI from C (and under valgrind) and Go"
+step "C ABI from C (and under valgrind) and Go"
 bash crates/capi/test.sh
-say "BN254 from outside: a gnark-crypto KZG setup read in gnark's serialization, its MSM against gnark's commitment"
+step "BN254 from outside: a gnark-crypto KZG setup read in gnark's serialization, its MSM against gnark's commitment"
 bash crates/checks/gnark-srs/check.sh 12
 # The Python package's tests wait on a local Ray cluster much of their time,
 # so they run beside the RTL co-simulation; their log is printed after it.
-say "Python package (pip install ./python; pytest: CLI, ckzg, local Ray cluster; README snippet), in the background"
+echo "== Python package (pip install ./python; pytest: CLI, ckzg, local Ray cluster; README snippet), in the background"
 PYLOG=$(mktemp)
-bash python/test.sh >"$PYLOG" 2>&1 &
+PYSTEPS=$(mktemp)
+(ZKMSM_STEPS=$PYSTEPS step_run "Python package (beside the RTL co-simulation)" bash python/test.sh) >"$PYLOG" 2>&1 &
 PYPID=$!
 RTL_RC=0
 if [ -f rtl/test.sh ]; then
-  say "RTL co-simulation (Verilator, Yosys)"
+  step "RTL co-simulation (Verilator, Yosys)"
   bash rtl/test.sh || RTL_RC=$?
 fi
+step "waiting for the Python package (its CPU is charged here again)"
 PY_RC=0
 wait "$PYPID" || PY_RC=$?
-say "Python package: its log"
+step_end
+cat "$PYSTEPS" >>"$ZKMSM_STEPS"
+echo "== Python package: its log"
 cat "$PYLOG"
-rm -f "$PYLOG"
+rm -f "$PYLOG" "$PYSTEPS"
 if [ "$RTL_RC" != 0 ] || [ "$PY_RC" != 0 ]; then
   echo "FAILED: RTL co-simulation exit $RTL_RC, Python package exit $PY_RC" >&2
   exit 1
 fi
-say "all tests passed"
+echo "== all tests passed"

@@ -5,6 +5,10 @@
 # Usage: bash crates/capi/test.sh   (from anywhere)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# each step's wall and CPU seconds (scripts/steps.sh)
+ZKMSM_STEP_SCOPE=capi
+# shellcheck source=scripts/steps.sh
+. scripts/steps.sh
 # scripts/test.sh sets ZKMSM_BUILT=1 after building the workspace (the CLI
 # and target/release/libzkmsm_capi.a among it): no second build
 if [ "${ZKMSM_BUILT:-0}" != 1 ]; then
@@ -15,8 +19,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc=(gcc -std=c11 -O1 -g -Wall -Wextra -Werror -Icrates/capi/include)
 libs=(target/release/libzkmsm_capi.a -lm -ldl -lpthread)
+step "the C test compiled"
 "${cc[@]}" crates/capi/c/test_capi.c "${libs[@]}" -o "$work/test_capi"
 
+step "C ABI against the CLI: three curves, 2^3 and 2^10 points"
 for curve in bls12-377 bls12-381 bn254; do
   for log_n in 3 10; do
     "$zkmsm" gen --curve $curve --log-n $log_n --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null
@@ -28,7 +34,7 @@ done
 
 if command -v valgrind >/dev/null; then
   for curve in bls12-381 bn254; do
-    echo "== C ABI under valgrind (memcheck: leaks, invalid reads/writes), $curve, 2^6 points"
+    step "C ABI under valgrind (memcheck: leaks, invalid reads/writes), $curve, 2^6 points"
     "$zkmsm" gen --curve $curve --log-n 6 --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null
     expected=$("$zkmsm" msm --curve $curve --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null | tail -1)
     # Rayon's pool threads live until exit: their memory is "possibly lost" or
@@ -41,13 +47,14 @@ else
   exit 1
 fi
 
-echo "== README C snippet"
+step "README C snippet"
 awk '/^```c$/{f=1;next} /^```$/{f=0} f' README.md > "$work/readme.c"
 test -s "$work/readme.c"
 "${cc[@]}" "$work/readme.c" "${libs[@]}" -o "$work/readme"
 (cd "$work" && "$zkmsm" gen --curve bls12-381 --log-n 8 --points p.bin --scalars s.bin 2>/dev/null \
   && test "$(./readme)" = "$("$zkmsm" msm --curve bls12-381 --points p.bin --scalars s.bin 2>/dev/null | tail -1)")
 
-echo "== Go through cgo"
+step "Go through cgo (go vet, go test -race)"
 # -race: the handle is shared by goroutines (MSM and Close at once)
 (cd crates/capi/go && go vet ./... && go test -race -count=1 ./...)
+step_end
