@@ -200,6 +200,46 @@ mod tests {
     }
 
     #[test]
+    fn every_parameter_is_bounded() {
+        use config::*;
+        let past = |v: u64| (v + 1).to_string();
+        let cases: Vec<(&str, String, String)> = vec![
+            ("--depth", past(MAX_DEPTH.into()), format!("must be in 1..={MAX_DEPTH}")),
+            ("--depth", u32::MAX.to_string(), format!("must be in 1..={MAX_DEPTH}")),
+            ("--adders", u32::MAX.to_string(), format!("must be in 1..={MAX_UNITS}")),
+            ("--banks", u32::MAX.to_string(), format!("must be in 1..={MAX_UNITS}")),
+            ("--ports", past(MAX_UNITS.into()), format!("must be in 1..={MAX_UNITS}")),
+            ("--cus", u64::MAX.to_string(), format!("must be in 1..={MAX_UNITS}")),
+            ("--read-latency", u32::MAX.to_string(), format!("must be in 1..={MAX_READ_LATENCY}")),
+            ("--input-latency", u32::MAX.to_string(), format!("must be in 0..={MAX_INPUT_LATENCY}")),
+            ("--input-latency", "1000000000".into(), format!("must be in 0..={MAX_INPUT_LATENCY}")),
+            ("--batch", u32::MAX.to_string(), format!("must be in 0..={MAX_BATCH}")),
+            ("--stall-fifo", u64::MAX.to_string(), format!("must be in 1..={MAX_STALL_FIFO}")),
+            ("--fifo-depth", u64::MAX.to_string(), format!("must be in 0..={MAX_QUEUE}")),
+            ("--pending-cap", u64::MAX.to_string(), format!("must be in 0..={MAX_QUEUE}")),
+            ("--fanout-depth", u32::MAX.to_string(), format!("must be in 0..={MAX_QUEUE}")),
+            ("--mul-latency", u32::MAX.to_string(), format!("must be in 0..={MAX_DEPTH}")),
+            ("--groups", (1u64 << 63).to_string(), format!("must be in 1..={MAX_GROUPS}")),
+            ("--freq-mhz", "1e-310".into(), "must be in 0.001..=100000 MHz (1 kHz to 100 GHz)".into()),
+            ("--freq-mhz", "1e300".into(), "must be in 0.001..=100000 MHz (1 kHz to 100 GHz)".into()),
+        ];
+        for (name, value, rule) in cases {
+            let e = parse(&["--scheduler", "core", name, &value]).config().unwrap_err().to_string();
+            assert!(e.starts_with(name) && e.ends_with(&rule), "{name} {value}: {e}");
+        }
+        // the bounds themselves run
+        let c = parse(&["--depth", "65536", "--read-latency", "1024", "--input-latency", "1048576"]).config().unwrap();
+        assert_eq!((c.machine.depth, c.core.read_latency, c.core.input_latency), (MAX_DEPTH, 1024, 1 << 20));
+        let a = parse(&["thesis", "--depth", "65537"]);
+        assert_eq!(run(a).unwrap_err().to_string(), format!("--depth 65537: must be in 1..={MAX_DEPTH}"));
+        let a = parse(&["sweep", "--out", "/dev/null/x", "--depths", "10,4294967295"]);
+        assert_eq!(
+            run(a).unwrap_err().to_string(),
+            format!("--depths 4294967295: each depth must be in 1..={MAX_DEPTH}")
+        );
+    }
+
+    #[test]
     fn thesis_arguments_are_checked_before_the_run() {
         for (args, message) in [
             (&["thesis", "--window", "0"][..], "--window 0: must be in 2..=20"),

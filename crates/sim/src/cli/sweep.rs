@@ -21,6 +21,10 @@ pub fn sweep(a: &SweepArgs) -> Result<(), SimError> {
     if let Some(&d) = a.depths.iter().find(|&&d| d == 0) {
         return Err(SimError::arg("--depths", d, "each depth must be at least 1"));
     }
+    let most = super::config::MAX_DEPTH;
+    if let Some(&d) = a.depths.iter().find(|&&d| d > most) {
+        return Err(SimError::arg("--depths", d, format!("each depth must be in 1..={most}")));
+    }
     std::fs::create_dir_all(&a.out).map_err(|e| SimError::io(&a.out, e))?;
     let header = "sweep,scheduler,log_n,c,depth,scalar_bits,windows,acc_cycles,device_cycles,cycles_per_op,\
                   utilization,conflicts,queue_hwm,agg_share,latency_ms\n";

@@ -67,6 +67,7 @@ fn check(a: &ThesisArgs) -> Result<(), SimError> {
     if a.depth == 0 {
         return Err(SimError::arg("--depth", a.depth, "must be at least 1"));
     }
+    super::config::within("--depth", a.depth, 1, super::config::MAX_DEPTH)?;
     if !(2..=zkmsm::plan::MAX_C).contains(&a.window) {
         return Err(SimError::arg("--window", a.window, format!("must be in 2..={}", zkmsm::plan::MAX_C)));
     }
