@@ -340,8 +340,8 @@ YPID=$!
 CARGO_TEST=(cargo test --release --workspace --features zkmsm-rtl/verilated,zkmsm-cli/rtl)
 if [ -n "${ZKMSM_CARGO_CONFIG:-}" ]; then CARGO_TEST+=(--config "$ZKMSM_CARGO_CONFIG"); fi
 CARGO_DONE=${ZKMSM_RTL_CARGO_DONE:-0}
-step "${CARGO_TEST[*]} --test verilated --test rtl_backend --no-run"
-if ! (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test verilated --test rtl_backend --no-run -q); then
+step "${CARGO_TEST[*]} --test verilated --test cli --no-run"
+if ! (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test verilated --test cli --no-run -q); then
   bad "cargo build (the Verilated core, the CLI with --features rtl)"
   summary
 fi
@@ -526,11 +526,11 @@ else
 fi
 step "the CLI with --backend rtl (zkmsm msm/demo, equal to the CPU engine)"
 if [ "$CARGO_DONE" = 1 ]; then
-  echo "(run by scripts/test.sh's cargo test: crates/cli/tests/rtl_backend.rs)"
-elif (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test rtl_backend -q); then
-  ok "zkmsm --backend rtl (crates/cli/tests/rtl_backend.rs)"
+  echo "(run by scripts/test.sh's cargo test: crates/cli/tests/cli/rtl_backend.rs)"
+elif (cd "$ROOT" && nice -n 5 "${CARGO_TEST[@]}" --test cli -q rtl_backend::); then
+  ok "zkmsm --backend rtl (crates/cli/tests/cli/rtl_backend.rs)"
 else
-  bad "zkmsm --backend rtl (crates/cli/tests/rtl_backend.rs)"
+  bad "zkmsm --backend rtl (crates/cli/tests/cli/rtl_backend.rs)"
 fi
 
 if [ "$CORE_TE3" = 1 ]; then core_te3; fi

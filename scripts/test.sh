@@ -78,6 +78,8 @@ step "cargo fmt --check"
 cargo fmt --all -- --check
 step "no import cycles between the modules of any crate; crates/msm's layers point down"
 python3 scripts/module_cycles.py
+step "commit messages since the check began: subjects of at most 72 characters, a blank second line"
+python3 scripts/check_commits.py
 step "cargo clippy"
 cargo clippy "${CFG[@]}" --workspace --all-targets --release "${FEAT[@]}" -- -D warnings
 step "cargo doc (every public item documented, links resolve; release: reuses clippy's dependencies)"

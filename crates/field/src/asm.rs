@@ -14,7 +14,7 @@
 //!
 //! Selected at run time (BMI2 + ADX, detected once and cached; the environment
 //! variable `ZKMSM_NO_ASM` set to anything but `0` forces the portable path).
-//! The portable Rust code in `fp.rs` stays the reference: `tests/asm.rs`
+//! The portable Rust code in `fp.rs` stays the reference: `tests/field/asm.rs`
 //! compares both on random and edge inputs.
 
 #![cfg(target_arch = "x86_64")]

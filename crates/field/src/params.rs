@@ -1,5 +1,5 @@
 //! The concrete fields. Each states only its modulus (hex, as published) and a
-//! small quadratic non-residue; `tests/constants.rs` re-derives every modulus
+//! small quadratic non-residue; `tests/field/constants.rs` re-derives every modulus
 //! from the curve's seed x (BLS12 or BN) and checks it against arkworks.
 
 use crate::fp::{Fp, FpConfig};

@@ -1,8 +1,7 @@
 //! `msm --memory-budget`: every other option is honoured or refused in one
 //! line, and `--json` keeps the output contract (README, "Output contract").
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn json_of(o: &std::process::Output) -> serde_json::Value {
     serde_json::from_str(&result_of(o)).unwrap()

@@ -4,8 +4,7 @@
 //! output paths before any work, and never let two outputs or an output and
 //! its input be one file.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::process::Stdio;
 
 /// The old file's inode is left as it was: the new bytes come by rename.

@@ -4,8 +4,7 @@
 //! and what cannot be mapped (a FIFO, a directory, a device) is refused at
 //! once, never waited on. `--max-points` bounds prepared files too.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::Duration;

@@ -2,8 +2,7 @@
 //! naming the argument, before any work; never a panic, an abort, a silent
 //! adjustment, an `inf`/`NaN` figure, or a run without bound.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn refused(args: &[&str], names: &str) {
     let mut all = vec!["sim"];

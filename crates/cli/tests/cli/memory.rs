@@ -2,8 +2,7 @@
 //! hold: a one-line error with exit status 1, never an abort (status 134).
 //! The limit is the shell's `ulimit -v` (address space, KiB).
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn gen_refuses_what_it_cannot_allocate_before_generating() {

@@ -1,10 +1,9 @@
 //! The curve layer against arkworks: generators, cofactors, group law, encodings.
 
-mod common;
+use crate::common::*;
 use ark_ec::{AffineRepr, CurveGroup};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
 use ark_std::UniformRand;
-use common::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkmsm_curve::*;

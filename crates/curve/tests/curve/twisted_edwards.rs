@@ -1,10 +1,9 @@
 //! The twisted Edwards form of BLS12-377 against arkworks' TE config and
 //! against Weierstrass arithmetic through the maps.
 
-mod common;
+use crate::common::*;
 use ark_ec::twisted_edwards::TECurveConfig;
 use ark_ec::{AffineRepr, CurveGroup};
-use common::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkmsm_curve::te::*;

@@ -2,8 +2,7 @@
 //! problem: `prepare --points -`, layout detection that names a bad point
 //! as such, empty inputs, concatenated files, a backend the curve lacks.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn prepare_reads_standard_input() {

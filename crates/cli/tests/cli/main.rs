@@ -1,0 +1,16 @@
+//! The `zkmsm` command's tests, one test binary (each module was its own
+//! binary before: one link each): run one with
+//! `cargo test -p zkmsm-cli --test cli hostile::`.
+
+mod common;
+
+mod budget;
+mod cli;
+mod hostile;
+mod inputs;
+mod memory;
+mod outputs;
+mod prepare;
+mod prepared_in_use;
+mod rtl_backend;
+mod sim_args;
