@@ -1,7 +1,7 @@
 //! Affine short Weierstrass points, with an explicit infinity flag.
 
 use crate::{PointError, SwCurve};
-use zkmsm_field::PrimeField;
+use zkmsm_field::{Field, TowerField};
 
 /// A point of `C` in affine coordinates (x, y), or the point at infinity when `infinity` is set
 /// (its coordinates then mean nothing).

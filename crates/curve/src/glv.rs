@@ -29,7 +29,7 @@
 //! (1/2 + 2^-66) (|v1| + |v2|) coordinatewise: < 2^126 on BN254.
 
 use crate::{Affine, SwCurve};
-use zkmsm_field::{limbs, PrimeField};
+use zkmsm_field::{limbs, TowerField};
 
 /// The GLV constants of a curve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,7 +170,7 @@ fn poly_at(coeffs: &[u64], x: u64) -> [u64; 4] {
     acc
 }
 
-impl<F: PrimeField> Glv<F> {
+impl<F: TowerField> Glv<F> {
     /// The beta of `C` with phi(G) = lambda G (checked on the generator).
     fn beta_for<C: SwCurve<Base = F>>(lambda: &[u64]) -> F {
         let g = C::generator();
@@ -311,6 +311,7 @@ mod tests {
     use super::*;
     use crate::{Bls12_377, Bls12_381, Bn254, MsmCurve};
     use rand::{Rng, SeedableRng};
+    use zkmsm_field::{Field, PrimeField};
 
     fn fr_u128<C: MsmCurve>(v: u128) -> C::Scalar {
         let mut bytes = [0u8; 32];

@@ -3,10 +3,11 @@
 
 use crate::sqrt::SqrtTable;
 use crate::subgroup::{endomorphism_check, find_beta};
-use crate::{Affine, Encoding, Glv, MsmCurve, SwCurve};
+use crate::{Affine, Encoding, EvmLayout, Glv, MsmCurve, SwCurve};
 use std::sync::OnceLock;
 use zkmsm_field::{
-    limbs::from_hex, Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, Bn254Fq, Bn254Fr, FpConfig, PrimeField, F17,
+    limbs::from_hex, Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, Bn254Fq, Bn254Fr, Field, FpConfig, PrimeField,
+    F17,
 };
 
 fn fq<F: PrimeField>(hex_le_limbs: &[u64]) -> F {
@@ -63,9 +64,9 @@ impl SwCurve for Bls12_377 {
 }
 
 /// |u|, the BLS12-377 seed (u = 0x8508c00000000001).
-const U377: u64 = 0x8508c00000000001;
+pub(crate) const U377: u64 = 0x8508c00000000001;
 /// |u|, the BLS12-381 seed (u = -0xd201000000010000).
-const U381: u64 = 0xd201000000010000;
+pub(crate) const U381: u64 = 0xd201000000010000;
 
 impl MsmCurve for Bls12_377 {
     type Scalar = Bls12_377Fr;
@@ -106,6 +107,8 @@ impl SwCurve for Bls12_381 {
 impl MsmCurve for Bls12_381 {
     type Scalar = Bls12_381Fr;
     const ENCODING: Encoding = Encoding::ZcashBe;
+    /// EIP-2537: 64-byte big-endian elements, their top 16 bytes zero.
+    const EVM: Option<EvmLayout> = Some(EvmLayout { width: 64, imaginary_first: false });
     fn scalar_to_limbs(s: &Bls12_381Fr) -> [u64; 4] {
         s.to_canonical()
     }
@@ -145,6 +148,8 @@ pub const BN254_SEED: u64 = 4965661367192848881;
 impl MsmCurve for Bn254 {
     type Scalar = Bn254Fr;
     const ENCODING: Encoding = Encoding::ArkworksLe;
+    /// EIP-196/197: 32-byte big-endian elements.
+    const EVM: Option<EvmLayout> = Some(EvmLayout { width: 32, imaginary_first: true });
     fn scalar_to_limbs(s: &Bn254Fr) -> [u64; 4] {
         s.to_canonical()
     }

@@ -246,7 +246,7 @@ impl<F: PrimeField> Default for SqrtTable<F> {
 mod tests {
     use super::*;
     use rand::SeedableRng;
-    use zkmsm_field::{Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, F17};
+    use zkmsm_field::{Bls12_377Fq, Bls12_377Fr, Bls12_381Fq, Bls12_381Fr, Field, TowerField, F17};
 
     fn check<F: PrimeField>(samples: usize) {
         let table = SqrtTable::<F>::new();

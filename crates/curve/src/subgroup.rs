@@ -22,14 +22,24 @@
 //! names the bad point when a batch fails.
 
 use crate::{Affine, SwCurve, Xyzz};
-use zkmsm_field::PrimeField;
+use zkmsm_field::{Field, TowerField};
 
 /// The two primitive cube roots of unity of the base field.
-pub(crate) fn cube_roots_of_unity<F: PrimeField>() -> [F; 2] {
-    let sqrt_m3 = (-F::from_u64(3)).sqrt().expect("q = 1 mod 3 for BLS12 base fields");
-    let half = F::from_u64(2).inverse().unwrap();
-    let w = (sqrt_m3 - F::ONE) * half;
-    [w, w.square()]
+/// The two primitive cube roots of unity of the prime field under `F`
+/// (q = 1 mod 3 on every curve here), as elements of `F`.
+pub(crate) fn cube_roots_of_unity<F: TowerField>() -> [F; 2] {
+    type P<F> = <F as TowerField>::Prime;
+    let sqrt_m3 = (-P::<F>::from_u64(3)).sqrt().expect("q = 1 mod 3 for BLS12 and BN base fields");
+    let half = P::<F>::from_u64(2).inverse().unwrap();
+    let w = (sqrt_m3 - P::<F>::ONE) * half;
+    [embed(w), embed(w.square())]
+}
+
+/// An element of the prime field as an element of the tower above it.
+pub fn embed<F: TowerField>(a: F::Prime) -> F {
+    let mut c = [F::Prime::ZERO; 12];
+    c[0] = a;
+    F::from_coefficients(&c[..F::DEGREE])
 }
 
 fn phi<C: SwCurve>(p: &Affine<C>, beta: C::Base) -> Affine<C> {
@@ -54,18 +64,18 @@ pub fn find_beta<C: SwCurve>(u_abs: u64) -> C::Base {
 /// Jacobian coordinates (x = X/Z^2, y = Y/Z^3), Z = 0 the identity: the
 /// cheapest doubling for a = 0 curves, which the test is made of.
 #[derive(Clone, Copy)]
-struct Jacobian<F> {
-    x: F,
-    y: F,
-    z: F,
+pub(crate) struct Jacobian<F> {
+    pub(crate) x: F,
+    pub(crate) y: F,
+    pub(crate) z: F,
 }
 
-impl<F: PrimeField> Jacobian<F> {
-    fn identity() -> Self {
+impl<F: Field> Jacobian<F> {
+    pub(crate) fn identity() -> Self {
         Self { x: F::ONE, y: F::ONE, z: F::ZERO }
     }
 
-    fn from_affine<C: SwCurve<Base = F>>(p: &Affine<C>) -> Self {
+    pub(crate) fn from_affine<C: SwCurve<Base = F>>(p: &Affine<C>) -> Self {
         if p.infinity {
             Self::identity()
         } else {
@@ -74,7 +84,7 @@ impl<F: PrimeField> Jacobian<F> {
     }
 
     /// dbl-2009-l (a = 0): 2M + 5S. A point with y = 0 (order 2) gives Z = 0.
-    fn double(&self) -> Self {
+    pub(crate) fn double(&self) -> Self {
         let a = self.x.square();
         let b = self.y.square();
         let c = b.square();
@@ -88,7 +98,7 @@ impl<F: PrimeField> Jacobian<F> {
     }
 
     /// self + o, every case (identity, o = self, o = -self).
-    fn add(&self, o: &Self) -> Self {
+    pub(crate) fn add(&self, o: &Self) -> Self {
         if self.z.is_zero() {
             return *o;
         }
@@ -118,7 +128,7 @@ impl<F: PrimeField> Jacobian<F> {
     }
 
     /// [k] self for k > 0, left to right.
-    fn mul_u64(&self, k: u64) -> Self {
+    pub(crate) fn mul_u64(&self, k: u64) -> Self {
         let mut acc = *self;
         for i in (0..63 - k.leading_zeros()).rev() {
             acc = acc.double();

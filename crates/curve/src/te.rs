@@ -18,7 +18,7 @@
 
 use crate::{Affine, Bls12_377};
 use std::sync::OnceLock;
-use zkmsm_field::{batch_inverse, Bls12_377Fq as Fq, PrimeField};
+use zkmsm_field::{batch_inverse, Bls12_377Fq as Fq, Field, TowerField};
 
 /// arkworks' sqrt(3) is the root that is NOT lexicographically largest.
 const SQRT3_IS_LARGEST: bool = false;

@@ -3,7 +3,7 @@
 //! addition costs 8M+2S, doubling 6M+3S. Infinity is ZZ = 0.
 
 use crate::{Affine, SwCurve};
-use zkmsm_field::{batch_inverse, PrimeField};
+use zkmsm_field::{batch_inverse, Field};
 
 /// A point in extended Jacobian coordinates: x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; ZZ = 0 is the point
 /// at infinity.

@@ -1,16 +1,16 @@
 //! Montgomery's trick: invert many elements with one inversion and 3(n-1)
 //! multiplications. Zeros are left as zero, so callers may batch freely.
 
-use crate::PrimeField;
+use crate::Field;
 
 /// Replace every non-zero element by its inverse, in place.
-pub fn batch_inverse<F: PrimeField>(v: &mut [F]) {
+pub fn batch_inverse<F: Field>(v: &mut [F]) {
     let mut scratch = Vec::with_capacity(v.len());
     batch_inverse_with_scratch(v, &mut scratch);
 }
 
 /// As [`batch_inverse`], reusing `scratch` to avoid an allocation per call.
-pub fn batch_inverse_with_scratch<F: PrimeField>(v: &mut [F], scratch: &mut Vec<F>) {
+pub fn batch_inverse_with_scratch<F: Field>(v: &mut [F], scratch: &mut Vec<F>) {
     scratch.clear();
     let mut acc = F::ONE;
     for x in v.iter() {

@@ -4,7 +4,7 @@
 pub use crate::config::FpConfig;
 
 use crate::limbs;
-use crate::PrimeField;
+use crate::{Field, PrimeField, TowerField};
 use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
@@ -292,9 +292,7 @@ impl<P: FpConfig<N>, const N: usize> Fp<P, N> {
     }
 }
 
-impl<P: FpConfig<N>, const N: usize> PrimeField for Fp<P, N> {
-    const NUM_BITS: u32 = Self::NUM_BITS;
-    const NUM_BYTES: usize = 8 * N;
+impl<P: FpConfig<N>, const N: usize> Field for Fp<P, N> {
     const ZERO: Self = Self::zero();
     const ONE: Self = Self::one();
 
@@ -320,32 +318,8 @@ impl<P: FpConfig<N>, const N: usize> PrimeField for Fp<P, N> {
             None => self.inverse_fermat(),
         }
     }
-    fn sqrt(&self) -> Option<Self> {
-        self.sqrt_ts()
-    }
     fn from_u64(v: u64) -> Self {
         Self::from_u64(v)
-    }
-    fn to_bytes_le(&self) -> Vec<u8> {
-        self.to_bytes_le()
-    }
-    fn from_bytes_le(bytes: &[u8]) -> Option<Self> {
-        Self::from_bytes_le(bytes)
-    }
-    fn is_lexicographically_largest(&self) -> bool {
-        // x > (q-1)/2  <=>  x > -x as integers
-        let half = limbs::shr(&P::MODULUS, 1);
-        let c = self.to_canonical();
-        c != half && limbs::geq(&c, &half)
-    }
-    #[inline]
-    fn write_montgomery_words(&self, out: &mut [u64]) {
-        out[..N].copy_from_slice(&self.mont);
-    }
-    #[inline]
-    fn from_montgomery_words(words: &[u64]) -> Option<Self> {
-        let mont: [u64; N] = words.get(..N)?.try_into().ok()?;
-        (!limbs::geq(&mont, &P::MODULUS)).then_some(Self::from_mont_limbs(mont))
     }
     fn random<R: rand::Rng + ?Sized>(rng: &mut R) -> Self {
         let top_mask = if Self::NUM_BITS % 64 == 0 { u64::MAX } else { (1u64 << (Self::NUM_BITS % 64)) - 1 };
@@ -359,6 +333,54 @@ impl<P: FpConfig<N>, const N: usize> PrimeField for Fp<P, N> {
                 return f;
             }
         }
+    }
+}
+
+impl<P: FpConfig<N>, const N: usize> TowerField for Fp<P, N> {
+    type Prime = Self;
+    const DEGREE: usize = 1;
+    #[inline(always)]
+    fn coefficient(&self, i: usize) -> Self {
+        assert_eq!(i, 0, "a prime field has one coefficient");
+        *self
+    }
+    fn from_coefficients(c: &[Self]) -> Self {
+        assert_eq!(c.len(), 1, "a prime field has one coefficient");
+        c[0]
+    }
+    fn sqrt(&self) -> Option<Self> {
+        self.sqrt_ts()
+    }
+    fn is_lexicographically_largest(&self) -> bool {
+        // x > (q-1)/2  <=>  x > -x as integers
+        let half = limbs::shr(&P::MODULUS, 1);
+        let c = self.to_canonical();
+        c != half && limbs::geq(&c, &half)
+    }
+    /// The identity: x^q = x in F_q.
+    fn frobenius(&self) -> Self {
+        *self
+    }
+}
+
+impl<P: FpConfig<N>, const N: usize> PrimeField for Fp<P, N> {
+    const NUM_BITS: u32 = Self::NUM_BITS;
+    const NUM_BYTES: usize = 8 * N;
+
+    fn to_bytes_le(&self) -> Vec<u8> {
+        self.to_bytes_le()
+    }
+    fn from_bytes_le(bytes: &[u8]) -> Option<Self> {
+        Self::from_bytes_le(bytes)
+    }
+    #[inline]
+    fn write_montgomery_words(&self, out: &mut [u64]) {
+        out[..N].copy_from_slice(&self.mont);
+    }
+    #[inline]
+    fn from_montgomery_words(words: &[u64]) -> Option<Self> {
+        let mont: [u64; N] = words.get(..N)?.try_into().ok()?;
+        (!limbs::geq(&mont, &P::MODULUS)).then_some(Self::from_mont_limbs(mont))
     }
 }
 

@@ -1,4 +1,9 @@
-//! Prime fields for zkmsm.
+//! Prime fields and their quadratic extensions for zkmsm.
+//!
+//! Three traits, each bounding what its users need: [`Field`] (the ring
+//! operations), [`TowerField`] (coefficients over a prime field, square
+//! roots, the sign convention, Frobenius) and [`PrimeField`] (the
+//! representation).
 //!
 //! One generic type, [`Fp<P, N>`], does Montgomery arithmetic for any odd
 //! modulus of N 64-bit limbs; the concrete fields in [`params`] only state their
@@ -11,19 +16,23 @@ mod asm;
 pub mod batch;
 mod config;
 pub mod fp;
+pub mod fp2;
 mod inverse;
 pub mod limbs;
 pub mod params;
 
 pub use batch::batch_inverse;
 pub use fp::{Fp, FpConfig};
+pub use fp2::{Fp2, Fp2Config};
 pub use params::*;
 
 use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-/// The operations curve code needs from a prime field.
-pub trait PrimeField:
+/// The ring operations, inversion and the identities: everything bucket
+/// accumulation, XYZZ and affine formulas, batch inversion and the pipeline
+/// use. Prime fields and their extensions both have it.
+pub trait Field:
     'static
     + Copy
     + Debug
@@ -39,10 +48,6 @@ pub trait PrimeField:
     + SubAssign
     + MulAssign
 {
-    /// Bits of the modulus.
-    const NUM_BITS: u32;
-    /// Bytes of the canonical little-endian encoding.
-    const NUM_BYTES: usize;
     /// The additive identity.
     const ZERO: Self;
     /// The multiplicative identity.
@@ -56,18 +61,50 @@ pub trait PrimeField:
     fn double(&self) -> Self;
     /// `None` for zero.
     fn inverse(&self) -> Option<Self>;
-    /// `None` if not a square.
-    fn sqrt(&self) -> Option<Self>;
     /// `v` as a field element.
     fn from_u64(v: u64) -> Self;
+    /// A uniform random element.
+    fn random<R: rand::Rng + ?Sized>(rng: &mut R) -> Self;
+}
+
+/// A field given as coefficients over a prime field: the prime field itself
+/// (degree 1) or an extension such as [`Fp2`]. What point encodings,
+/// decompression and the twist's endomorphism need: coefficients, square
+/// roots, the sign convention and the Frobenius map.
+pub trait TowerField: Field {
+    /// The prime field under the tower.
+    type Prime: PrimeField;
+    /// The degree over [`Self::Prime`].
+    const DEGREE: usize;
+    /// Coefficient `i` (0 <= i < DEGREE) of the element over the prime
+    /// field's basis 1, u, ...
+    fn coefficient(&self, i: usize) -> Self::Prime;
+    /// The element with these DEGREE coefficients (panics on another count:
+    /// callers hold exactly DEGREE).
+    fn from_coefficients(c: &[Self::Prime]) -> Self;
+    /// `None` if not a square.
+    fn sqrt(&self) -> Option<Self>;
+    /// The sign bit of compressed encodings: true when self > -self in the
+    /// order that compares the highest non-zero coefficient first (the
+    /// convention of arkworks and of the Zcash BLS12-381 format).
+    fn is_lexicographically_largest(&self) -> bool;
+    /// x^p.
+    fn frobenius(&self) -> Self;
+}
+
+/// A prime field: the representation behind the arithmetic (bit size, bytes,
+/// Montgomery words). Only [`Fp`] is one; an extension field cannot pass
+/// for it (the lane engines take a prime modulus).
+pub trait PrimeField: TowerField<Prime = Self> {
+    /// Bits of the modulus.
+    const NUM_BITS: u32;
+    /// Bytes of the canonical little-endian encoding.
+    const NUM_BYTES: usize;
+
     /// The canonical value (not Montgomery form) as NUM_BYTES little-endian bytes.
     fn to_bytes_le(&self) -> Vec<u8>;
     /// `None` unless exactly NUM_BYTES bytes encoding a value below the modulus.
     fn from_bytes_le(bytes: &[u8]) -> Option<Self>;
-    /// True when the canonical value exceeds (q-1)/2, i.e. when x > -x.
-    fn is_lexicographically_largest(&self) -> bool;
-    /// A uniform random element.
-    fn random<R: rand::Rng + ?Sized>(rng: &mut R) -> Self;
     /// The internal Montgomery form, x 2^(8 NUM_BYTES) mod q, as NUM_BYTES / 8
     /// little-endian words written to the start of `out`: a conversion without
     /// a multiplication, for arithmetic with its own Montgomery radix.

@@ -3,6 +3,7 @@
 //! from the curve's seed x (BLS12 or BN) and checks it against arkworks.
 
 use crate::fp::{Fp, FpConfig};
+use crate::fp2::{Fp2, Fp2Config};
 use crate::limbs::from_hex;
 
 macro_rules! field {
@@ -57,3 +58,24 @@ field!(Bn254FrConfig, Bn254Fr, 4, "bn254::Fr", "0x30644e72e131a029b85045b6818158
 // The toy field of the thesis' example curve y^2 = x^3 + 7: small enough that
 // tests can enumerate every element and every curve point.
 field!(F17Config, F17, 1, "F17", "0x11", 3);
+
+macro_rules! quadratic {
+    ($cfg:ident, $ty:ident, $base:ident, $nr:literal, $name:literal) => {
+        #[doc = concat!("The parameters of ", $name, ": u^2 = ", stringify!($nr), ".")]
+        #[derive(Debug)]
+        pub struct $cfg;
+        impl Fp2Config for $cfg {
+            type Base = $base;
+            const NONRESIDUE: i64 = $nr;
+            const NAME: &'static str = $name;
+        }
+        #[doc = concat!("An element of ", $name, ", the coordinates of G2.")]
+        pub type $ty = Fp2<$cfg>;
+    };
+}
+
+// The twists' fields: each beta is the one arkworks, blst and gnark use
+// (tests/field/fp2.rs checks every operation against arkworks).
+quadratic!(Bls12_377Fq2Config, Bls12_377Fq2, Bls12_377Fq, -5, "bls12_377::Fq2");
+quadratic!(Bls12_381Fq2Config, Bls12_381Fq2, Bls12_381Fq, -1, "bls12_381::Fq2");
+quadratic!(Bn254Fq2Config, Bn254Fq2, Bn254Fq, -1, "bn254::Fq2");

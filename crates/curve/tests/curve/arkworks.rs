@@ -7,7 +7,7 @@ use ark_std::UniformRand;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkmsm_curve::*;
-use zkmsm_field::PrimeField;
+use zkmsm_field::Field;
 
 type A377 = ark_bls12_377::G1Affine;
 type A381 = ark_bls12_381::G1Affine;
@@ -34,9 +34,9 @@ fn generators_and_orders_match_arkworks() {
     assert!(g.is_in_subgroup_by_order(), "the generator has order r");
 }
 
-fn group_law<C: MsmCurve, P: ark_ec::short_weierstrass::SWCurveConfig>(seed: u64)
+pub(crate) fn group_law<C: MsmCurve, P: ark_ec::short_weierstrass::SWCurveConfig>(seed: u64)
 where
-    P::BaseField: ark_ff::PrimeField,
+    C::Base: ArkCoord<Ark = P::BaseField>,
 {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     for _ in 0..20 {
@@ -108,9 +108,9 @@ fn cofactor_clearing_and_validation() {
     assert_eq!(bad.validate(), Err(PointError::NotOnCurve));
 }
 
-fn encodings<C: MsmCurve, P: ark_ec::short_weierstrass::SWCurveConfig>(seed: u64)
+pub(crate) fn encodings<C: MsmCurve, P: ark_ec::short_weierstrass::SWCurveConfig>(seed: u64)
 where
-    P::BaseField: ark_ff::PrimeField,
+    C::Base: ArkCoord<Ark = P::BaseField>,
 {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let mut points: Vec<Affine<C>> = (0..30).map(|_| Affine::<C>::random_in_subgroup(&mut rng)).collect();
@@ -250,7 +250,7 @@ fn toy_curve_exhaustive() {
     }
 }
 
-fn subgroup_check_agrees_with_order<C: MsmCurve>(seed: u64) {
+pub(crate) fn subgroup_check_agrees_with_order<C: MsmCurve>(seed: u64) {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let (mut inside, mut outside) = (0, 0);
     for _ in 0..40 {
@@ -307,20 +307,20 @@ fn every_bn254_point_is_in_g1() {
 /// the fast subgroup test against arkworks' own, on random x (about half
 /// have a point, almost none in G1), on points off the curve, and on
 /// subgroup points.
-fn decompression_and_checks<C: MsmCurve, P: ark_ec::short_weierstrass::SWCurveConfig>(seed: u64)
+pub(crate) fn decompression_and_checks<C: MsmCurve, P: ark_ec::short_weierstrass::SWCurveConfig>(seed: u64)
 where
-    P::BaseField: ark_ff::PrimeField,
+    C::Base: ArkCoord<Ark = P::BaseField>,
 {
-    use ark_ff::Field;
+    use ark_ff::Field as _;
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let mut xs: Vec<C::Base> = (0..6).map(C::Base::from_u64).collect();
     xs.push(-C::Base::ONE);
     xs.extend((0..200).map(|_| C::Base::random(&mut rng)));
     let (mut found, mut in_g1) = (0, 0);
     for x in xs {
-        let ax: P::BaseField = to_ark_fq(&x);
+        let ax: P::BaseField = x.to_ark();
         let rhs = x.square() * x + C::coeff_b();
-        let ark_root = to_ark_fq::<_, P::BaseField>(&rhs).sqrt();
+        let ark_root = rhs.to_ark().sqrt();
         assert_eq!(C::sqrt_base(&rhs).is_some(), ark_root.is_some(), "{} x = {x:?}", C::NAME);
         if let Some(r) = C::sqrt_base(&rhs) {
             assert_eq!(r.square(), rhs);

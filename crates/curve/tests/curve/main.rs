@@ -5,4 +5,5 @@
 mod common;
 
 mod arkworks;
+mod g2;
 mod twisted_edwards;

@@ -8,7 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkmsm_curve::te::*;
 use zkmsm_curve::*;
-use zkmsm_field::{Bls12_377Fq as Fq, PrimeField};
+use zkmsm_field::{Bls12_377Fq as Fq, Field, TowerField};
 
 type TeCfg = ark_bls12_377::g1::Config;
 

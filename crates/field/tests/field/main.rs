@@ -4,5 +4,6 @@
 
 mod asm;
 mod constants;
+mod fp2;
 mod inverse;
 mod proptests;
