@@ -17,7 +17,7 @@ use zkmsm::{
     Affine, BackendChoice, DelayedScheduler, GreedyScheduler, MsmBuilder, MsmEngine, MsmError, ScalarLimbs, Scheduler,
     Validation, Xyzz,
 };
-use zkmsm_field::PrimeField;
+use zkmsm_field::{Field, PrimeField};
 
 /// One MSM to check on every engine.
 #[derive(Clone, Debug)]

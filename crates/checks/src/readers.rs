@@ -6,7 +6,7 @@
 
 use zkmsm::io::{read_msm_inputs, read_scalars_from, ReadOptions, Source, LENGTH_PREFIX_BYTES, SCALAR_BYTES};
 use zkmsm::{Input, MsmError, ScalarLimbs, Validation};
-use zkmsm_curve::{Affine, Bls12_377, Bls12_381, MsmCurve, PointFormat};
+use zkmsm_curve::{Affine, Bls12_377, Bls12_381, PointFormat};
 use zkmsm_field::PrimeField;
 
 /// A cursor over the fuzz input that reads zeros once it is exhausted.
@@ -65,7 +65,7 @@ fn malformed_offset(e: &MsmError, name: &str) -> u64 {
 }
 
 /// The scalars format: (values, prefixed), or the offset the error names.
-fn scalars_model<C: MsmCurve>(b: &[u8], stream: bool, max: usize) -> Result<(Vec<ScalarLimbs>, bool), u64> {
+fn scalars_model<C: zkmsm::InputCurve>(b: &[u8], stream: bool, max: usize) -> Result<(Vec<ScalarLimbs>, bool), u64> {
     let most = max * SCALAR_BYTES + LENGTH_PREFIX_BYTES;
     if stream && b.len() > most {
         return Err(most as u64);
@@ -102,7 +102,7 @@ pub fn read_scalars(data: &[u8]) {
     check_scalars::<Bls12_381>(file, stream, max);
 }
 
-fn check_scalars<C: MsmCurve>(file: &[u8], stream: bool, max: usize) {
+fn check_scalars<C: zkmsm::InputCurve>(file: &[u8], stream: bool, max: usize) {
     let got = read_scalars_from::<C>(&mut source("s", file, stream), max);
     match (got, scalars_model::<C>(file, stream, max)) {
         (Ok(got), Ok(want)) => assert_eq!(got, want),
@@ -113,7 +113,11 @@ fn check_scalars<C: MsmCurve>(file: &[u8], stream: bool, max: usize) {
 
 /// The points format for `n` points: the points, or the offset of the first
 /// bad record (`None` when the size or the length prefix is wrong).
-fn points_model<C: MsmCurve>(b: &[u8], n: usize, format: Option<PointFormat>) -> Result<Vec<Affine<C>>, Option<u64>> {
+fn points_model<C: zkmsm::InputCurve>(
+    b: &[u8],
+    n: usize,
+    format: Option<PointFormat>,
+) -> Result<Vec<Affine<C>>, Option<u64>> {
     let formats = match format {
         Some(f) => vec![f],
         None => vec![PointFormat::Compressed, PointFormat::Uncompressed],
@@ -151,7 +155,7 @@ pub fn read_inputs(data: &[u8]) {
     }
 }
 
-fn check_inputs<C: MsmCurve>(
+fn check_inputs<C: zkmsm::InputCurve>(
     points: &[u8],
     scalars: &[u8],
     format: Option<PointFormat>,

@@ -168,7 +168,7 @@ fn write_be<F: TowerField>(f: &F, out: &mut Vec<u8>, width: usize, high_first: b
         let i = if high_first { F::DEGREE - 1 - k } else { k };
         let mut b = f.coefficient(i).to_bytes_le();
         b.reverse();
-        out.extend(core::iter::repeat(0).take(width - b.len()));
+        out.extend(core::iter::repeat_n(0, width - b.len()));
         out.extend(b);
     }
 }

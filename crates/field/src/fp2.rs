@@ -24,7 +24,9 @@ pub trait Fp2Config: 'static + Send + Sync + fmt::Debug {
     const NAME: &'static str;
 }
 
-/// c0 + c1 u.
+/// c0 + c1 u. `repr(C)`: c0 then c1 in memory, so that stored records
+/// (zkmsm's prepared files) have one layout.
+#[repr(C)]
 pub struct Fp2<P: Fp2Config> {
     /// The coefficient of 1.
     pub c0: P::Base,

@@ -18,7 +18,7 @@ use zkmsm::gen::{random_points, random_scalars};
 use zkmsm::*;
 
 /// The window's sum, and ns per operation (median of `runs`) under the backend's name.
-fn probe<C: MsmCurve, B: Backend<C>>(
+fn probe<C: zkmsm::InputCurve, B: Backend<C>>(
     backend: B,
     points: &[Affine<C>],
     digits: &[i32],

@@ -5,7 +5,8 @@
 //!
 //!     cargo bench -p zkmsm --bench auto_sweep -- [curve] [max_log_n] [rounds]
 //!
-//! (curve: bls12-377, bls12-381, both or bn254; defaults: both BLS12 curves, every n from 1 to 16, then four sizes per
+//! (curve: bls12-377, bls12-381, both, bn254, g2 (the three G2s) or
+//! bls12-381-g2, bls12-377-g2, bn254-g2; defaults: both BLS12 curves, every n from 1 to 16, then four sizes per
 //! doubling (2^(k/4), rounded) up to 2^max_log_n, max_log_n 18, 7 rounds; up
 //! to 22 adds the larger sizes, whose points take a while to generate.)
 
@@ -115,5 +116,17 @@ fn main() {
     if curve == "bn254" {
         let w = sweep::<Bn254>(max_log_n, rounds);
         println!("bn254: worst auto/best {w:.2}");
+    }
+    if curve == "g2" || curve == "bls12-381-g2" {
+        let w = sweep::<Bls12_381G2>(max_log_n, rounds);
+        println!("bls12-381 g2: worst auto/best {w:.2}");
+    }
+    if curve == "g2" || curve == "bls12-377-g2" {
+        let w = sweep::<Bls12_377G2>(max_log_n, rounds);
+        println!("bls12-377 g2: worst auto/best {w:.2}");
+    }
+    if curve == "g2" || curve == "bn254-g2" {
+        let w = sweep::<Bn254G2>(max_log_n, rounds);
+        println!("bn254 g2: worst auto/best {w:.2}");
     }
 }

@@ -18,7 +18,7 @@ use zkmsm::backend::lanes::engine::{bare_batches, LanePoints};
 use zkmsm::backend::lanes::ifma::{ops::Avx512, ops::Avx512Ymm, ops::Ifma, Ifma52};
 use zkmsm::backend::lanes::{simd::Simd, Fma51, LaneField, NativeSimd};
 use zkmsm::gen::random_points;
-use zkmsm::{Bls12_377, Bn254, MsmCurve, SwCurve};
+use zkmsm::{Bls12_377, Bn254, SwCurve};
 
 /// Iterations of each vector probe loop (as many as the clock's add chain).
 const ITERS: u64 = common::CHAIN_ITERS;
@@ -169,7 +169,11 @@ fn stats(rounds: usize, mut f: impl FnMut() -> f64) -> (f64, f64) {
     (v[rounds / 2], v[0])
 }
 
-fn lane_batch<C: MsmCurve, L: LaneField<C::Base>>(batch: usize, rounds: usize, ghz: f64) {
+fn lane_batch<C: zkmsm::InputCurve<Base: zkmsm_field::PrimeField>, L: LaneField<C::Base>>(
+    batch: usize,
+    rounds: usize,
+    ghz: f64,
+) {
     let points = random_points::<C>(batch + 1, 1).points;
     let prepared = LanePoints::<C, L>::prepare(&points);
     let reps = 200_000 / batch;

@@ -18,7 +18,7 @@ use zkmsm::load::decode_chunk;
 use zkmsm::*;
 use zkmsm_curve::sqrt::pow_vartime;
 use zkmsm_curve::PointFormat;
-use zkmsm_field::PrimeField;
+use zkmsm_field::{Field, PrimeField};
 
 /// Microseconds of this thread's CPU time per item, best of 3.
 fn us_per(n: usize, mut f: impl FnMut()) -> f64 {
@@ -31,7 +31,7 @@ fn us_per(n: usize, mut f: impl FnMut()) -> f64 {
         .fold(f64::MAX, f64::min)
 }
 
-fn run<C: EngineCurve>(log_n: u32) {
+fn run<C: EngineCurve<Base: PrimeField>>(log_n: u32) {
     let n = 1usize << log_n;
     let points = random_points::<C>(n, 1).points;
     let table = C::sqrt_table().expect("tables");

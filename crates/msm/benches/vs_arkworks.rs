@@ -1,7 +1,7 @@
 //! zkmsm vs arkworks 0.5 on the `zkmsm demo` inputs (same seeds), both curves.
 //! Median of REPEAT timed runs after a warm-up; results cross-checked first.
 //!
-//!     cargo bench -p zkmsm --bench vs_arkworks -- [log_n ...]      (default: 16 18)
+//!     cargo bench -p zkmsm --bench vs_arkworks -- [g2] [log_n ...]   (default: 16 18; g2: the three G2s)
 
 use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::PrimeField as _;
@@ -13,7 +13,7 @@ use zkmsm_curve::PointFormat;
 
 const REPEAT: usize = 5;
 
-trait Ark: MsmCurve {
+trait Ark: EngineCurve {
     type G: CurveGroup<ScalarField = Self::Fr, Affine = Self::A> + VariableBaseMSM;
     type A: ark_ec::AffineRepr<ScalarField = Self::Fr> + CanonicalSerialize + CanonicalDeserialize;
     type Fr: ark_ff::PrimeField;
@@ -27,6 +27,26 @@ impl Ark for Bls12_381 {
     type G = ark_bls12_381::G1Projective;
     type A = ark_bls12_381::G1Affine;
     type Fr = ark_bls12_381::Fr;
+}
+impl Ark for Bn254 {
+    type G = ark_bn254::G1Projective;
+    type A = ark_bn254::G1Affine;
+    type Fr = ark_bn254::Fr;
+}
+impl Ark for Bls12_377G2 {
+    type G = ark_bls12_377::G2Projective;
+    type A = ark_bls12_377::G2Affine;
+    type Fr = ark_bls12_377::Fr;
+}
+impl Ark for Bls12_381G2 {
+    type G = ark_bls12_381::G2Projective;
+    type A = ark_bls12_381::G2Affine;
+    type Fr = ark_bls12_381::Fr;
+}
+impl Ark for Bn254G2 {
+    type G = ark_bn254::G2Projective;
+    type A = ark_bn254::G2Affine;
+    type Fr = ark_bn254::Fr;
 }
 
 fn median_ms(mut f: impl FnMut()) -> f64 {
@@ -67,17 +87,24 @@ fn run<C: Ark + EngineCurve>(log_n: u32) {
     let a = median_ms(|| {
         C::G::msm(&ark_points, &ark_scalars).unwrap();
     });
-    println!("| {} | 2^{log_n} | {} | {:.1} | {:.1} | {:.2} |", C::NAME, ctx.backend_name(), z, a, z / a);
+    println!("| {} | 2^{log_n} | {} | {:.1} | {:.1} | {:.2} |", C::LABEL, ctx.backend_name(), z, a, z / a);
 }
 
 fn main() {
+    let g2 = std::env::args().any(|a| a == "g2");
     let sizes: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() { vec![16, 18] } else { sizes };
     println!("threads: {}", rayon::current_num_threads());
     println!("| curve | n | zkmsm backend (auto) | zkmsm ms | arkworks ms | zkmsm / arkworks |");
     println!("|---|---|---|---|---|---|");
     for &k in &sizes {
-        run::<Bls12_377>(k);
-        run::<Bls12_381>(k);
+        if g2 {
+            run::<Bls12_377G2>(k);
+            run::<Bls12_381G2>(k);
+            run::<Bn254G2>(k);
+        } else {
+            run::<Bls12_377>(k);
+            run::<Bls12_381>(k);
+        }
     }
 }

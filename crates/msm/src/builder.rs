@@ -17,6 +17,7 @@ use crate::context::MsmContext;
 use crate::engine::{prepared_context, MsmEngine};
 use crate::error::MsmError;
 use crate::input::validate::{validate_points, Validation};
+use crate::input::InputCurve;
 use crate::pipeline::digits::ScalarLimbs;
 use crate::pipeline::fixed_base::Precompute;
 use crate::pipeline::glv::{with_images, GlvMode};
@@ -25,7 +26,7 @@ use crate::prepared::{Header, Persist, PreparedRefusal};
 use crate::scheduler::{DelayedScheduler, GreedyScheduler};
 use crate::store::{Mapping, Record};
 use std::borrow::Cow;
-use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Bn254, MsmCurve};
+use zkmsm_curve::{Affine, Bls12_377, Bls12_377G2, Bls12_381, Bls12_381G2, Bn254, Bn254G2, MsmCurve};
 use zkmsm_field::PrimeField;
 
 /// How to set points up. Points are given borrowed (`&[Affine]`, copied as
@@ -111,7 +112,7 @@ impl MsmBuilder {
     }
 
     /// A context with the given backend (no trait object).
-    pub fn build_context<'a, C: MsmCurve, B: Backend<C>>(
+    pub fn build_context<'a, C: InputCurve, B: Backend<C>>(
         &self,
         backend: B,
         points: impl Into<Cow<'a, [Affine<C>]>>,
@@ -132,7 +133,7 @@ impl MsmBuilder {
                 ))
             }
             GlvMode::On => Some(C::glv().ok_or_else(|| MsmError::Unsupported(format!("{} has no GLV", C::NAME)))?),
-            GlvMode::Auto => C::glv().filter(|_| precompute.is_none() && auto_glv(C::NAME, backend.kind(), len)),
+            GlvMode::Auto => C::glv().filter(|_| precompute.is_none() && auto_glv(C::LABEL, backend.kind(), len)),
         };
         let prepared = match (&precompute, glv, points) {
             (None, Some(glv), points) => backend.prepare_owned(with_images(glv, points)),
@@ -145,7 +146,7 @@ impl MsmBuilder {
     }
 }
 
-impl<C: MsmCurve> MsmContext<C, XyzzBackend> {
+impl<C: InputCurve> MsmContext<C, XyzzBackend> {
     /// Validate and prepare `points` for the default backend (for other
     /// backends, fixed-base mode and the rest: [`MsmBuilder`]).
     pub fn new(points: &[Affine<C>]) -> Result<Self, MsmError> {
@@ -154,7 +155,7 @@ impl<C: MsmCurve> MsmContext<C, XyzzBackend> {
 }
 
 /// One-shot MSM for callers that do not keep a context.
-pub fn msm<C: MsmCurve>(points: &[Affine<C>], scalars: &[C::Scalar]) -> Result<Affine<C>, MsmError> {
+pub fn msm<C: InputCurve>(points: &[Affine<C>], scalars: &[C::Scalar]) -> Result<Affine<C>, MsmError> {
     if points.len() != scalars.len() {
         return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
     }
@@ -162,7 +163,7 @@ pub fn msm<C: MsmCurve>(points: &[Affine<C>], scalars: &[C::Scalar]) -> Result<A
 }
 
 /// One-shot MSM on canonical integer scalars.
-pub fn msm_bigint<C: MsmCurve>(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> Result<Affine<C>, MsmError> {
+pub fn msm_bigint<C: InputCurve>(points: &[Affine<C>], scalars: &[ScalarLimbs]) -> Result<Affine<C>, MsmError> {
     if points.len() != scalars.len() {
         return Err(MsmError::LengthMismatch { points: points.len(), scalars: scalars.len() });
     }
@@ -170,7 +171,7 @@ pub fn msm_bigint<C: MsmCurve>(points: &[Affine<C>], scalars: &[ScalarLimbs]) ->
 }
 
 /// Curves know which backends they support.
-pub trait EngineCurve: MsmCurve<Base: Record> {
+pub trait EngineCurve: InputCurve {
     /// What `Auto` means for n points.
     fn auto_backend(n: usize) -> BackendChoice;
     /// A twisted Edwards context for these points, or [`MsmError::Unsupported`] on curves without
@@ -189,7 +190,7 @@ pub trait EngineCurve: MsmCurve<Base: Record> {
 }
 
 /// A context behind a trait object.
-fn boxed<C: MsmCurve, B: Persist<C> + 'static>(
+fn boxed<C: InputCurve, B: Persist<C> + 'static>(
     builder: &MsmBuilder,
     choice: BackendChoice,
     backend: B,
@@ -204,7 +205,7 @@ where
 }
 
 /// The prepared-file context of any backend but twisted Edwards.
-fn open_common<C: MsmCurve>(
+fn open_common<C: InputCurve>(
     choice: BackendChoice,
     header: &Header,
     map: Mapping,
@@ -292,6 +293,66 @@ impl EngineCurve for Bn254 {
         open_common(choice, header, map, offset)
     }
 }
+
+/// Declares curves to the backends, one line for a curve of any crate:
+/// `zkmsm::lane_curves!(prime: MyCurve)` for a curve over a prime field
+/// (the lane engines take it where its field fits them), `extension: ...`
+/// for one over an extension field (portable arithmetic).
+#[macro_export]
+macro_rules! lane_curves {
+    (prime: $($c:ty),* $(; extension: $($e:ty),*)?) => {
+        $(impl $crate::backend::lanes::lane_curve::LaneCurve for $c {
+            #[cfg(target_arch = "x86_64")]
+            type Ifma = $crate::backend::lanes::ifma::IfmaPoints<$c>;
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            type Fma = $crate::backend::FmaPoints<$c>;
+        })*
+        $($(impl $crate::backend::lanes::lane_curve::LaneCurve for $e {
+            #[cfg(target_arch = "x86_64")]
+            type Ifma = $crate::backend::lanes::lane_curve::NoLanes;
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            type Fma = $crate::backend::lanes::lane_curve::NoLanes;
+        })*)?
+    };
+}
+
+// The library's curves.
+lane_curves!(
+    prime: zkmsm_curve::Bls12_377, zkmsm_curve::Bls12_381, zkmsm_curve::Bn254;
+    extension: zkmsm_curve::Bls12_377G2, zkmsm_curve::Bls12_381G2, zkmsm_curve::Bn254G2
+);
+
+/// G2 (coordinates in Fq2): no lane engine takes Fq2, so batch-affine runs
+/// its portable arithmetic and `auto` has G2's own crossover; no twisted
+/// Edwards form.
+macro_rules! g2_engine_curve {
+    ($($c:ty),*) => {$(
+        impl EngineCurve for $c {
+            fn auto_backend(n: usize) -> BackendChoice {
+                crate::backend::choice::auto_backend_g2(n)
+            }
+            fn twisted_edwards(
+                _: &MsmBuilder,
+                _: Cow<'_, [Affine<Self>]>,
+            ) -> Result<Box<dyn MsmEngine<Self>>, MsmError> {
+                Err(MsmError::Unsupported(format!(
+                    "{} has no twisted Edwards form: use batch-affine or xyzz",
+                    <$c as MsmCurve>::LABEL
+                )))
+            }
+            fn open_prepared(
+                choice: BackendChoice,
+                header: &Header,
+                map: Mapping,
+                offset: usize,
+            ) -> Result<Box<dyn MsmEngine<Self>>, PreparedRefusal> {
+                open_common(choice, header, map, offset)
+            }
+        }
+    )*};
+}
+
+g2_engine_curve!(Bls12_377G2, Bls12_381G2, Bn254G2);
 
 impl BackendChoice {
     /// A context of this backend (`Auto` resolved by the caller).

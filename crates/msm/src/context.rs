@@ -5,6 +5,7 @@ use crate::backend::choice::BackendChoice;
 use crate::backend::{Backend, Bucket, WindowBuckets, XyzzBackend};
 use crate::error::MsmError;
 pub use crate::input::scalars::check_scalars;
+use crate::input::InputCurve;
 use crate::pipeline::bucket_aggregation::partitioned_sum;
 use crate::pipeline::digits::{window_digits, ScalarLimbs};
 use crate::pipeline::fixed_base::Precompute;
@@ -14,13 +15,13 @@ use crate::scheduler::ScheduleStats;
 use crate::timing::{Phase, PhaseTimings, Stopwatch};
 use rayon::prelude::*;
 use std::time::Instant;
-use zkmsm_curve::{Affine, MsmCurve, Xyzz};
+use zkmsm_curve::{Affine, Xyzz};
 use zkmsm_field::PrimeField;
 
 /// One MSM's result with the plan it used, the time of each phase and, for
 /// backends that schedule, what the scheduler did (summed over the windows).
 #[derive(Debug, Clone)]
-pub struct MsmOutput<C: MsmCurve> {
+pub struct MsmOutput<C: InputCurve> {
     /// `sum_i s_i * P_i`.
     pub result: Xyzz<C>,
     /// The window size and window count used.
@@ -33,7 +34,7 @@ pub struct MsmOutput<C: MsmCurve> {
 
 /// Points validated and prepared once for backend `B` (MSM_INIT), then any number of MSMs over
 /// them. Made by [`MsmContext::new`] or, for every other option, [`crate::MsmBuilder`].
-pub struct MsmContext<C: MsmCurve, B: Backend<C> = XyzzBackend> {
+pub struct MsmContext<C: InputCurve, B: Backend<C> = XyzzBackend> {
     pub(crate) backend: B,
     pub(crate) prepared: B::Prepared,
     pub(crate) len: usize,
@@ -61,7 +62,7 @@ struct SetResult<T> {
     schedule: Option<ScheduleStats>,
 }
 
-impl<C: MsmCurve, B: Backend<C>> MsmContext<C, B> {
+impl<C: InputCurve, B: Backend<C>> MsmContext<C, B> {
     /// The precomputation, in fixed-base mode.
     pub fn precompute(&self) -> Option<&Precompute> {
         self.precompute.as_ref()

@@ -21,6 +21,7 @@ use crate::input::io::{detect_layout, PointsLayout, SCALAR_BYTES};
 use crate::input::load::Validation;
 use crate::input::record::{BadRecord, Input, LayoutFault, RecordFault};
 use crate::input::scalars::ScalarEndian;
+use crate::input::InputCurve;
 use crate::pipeline::digits::ScalarLimbs;
 use crate::pipeline::fixed_base::Precompute;
 pub use zkmsm_curve::PointFormat;
@@ -93,7 +94,7 @@ fn from_msm_error(e: MsmError) -> InputError {
 
 /// Decode and validate the points laid out as `layout` in `bytes`; errors
 /// name the point and its byte offset.
-fn decode_points<C: MsmCurve>(
+fn decode_points<C: InputCurve>(
     bytes: &[u8],
     layout: PointsLayout,
     validation: Validation,
@@ -351,7 +352,7 @@ pub fn msm(
 /// The sum of encoded points (each compressed or uncompressed, told by its
 /// length), as a compressed encoding: how partial MSMs over shards combine.
 pub fn sum_points(curve: Curve, points: &[&[u8]]) -> Result<Vec<u8>, InputError> {
-    fn sum<C: MsmCurve>(curve: Curve, points: &[&[u8]]) -> Result<Vec<u8>, InputError> {
+    fn sum<C: InputCurve>(curve: Curve, points: &[&[u8]]) -> Result<Vec<u8>, InputError> {
         let mut acc = Xyzz::<C>::identity();
         for (i, p) in points.iter().enumerate() {
             let format = if p.len() == curve.point_size(PointFormat::Uncompressed) {

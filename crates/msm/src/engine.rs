@@ -6,17 +6,17 @@ pub use crate::backend::choice::BackendChoice;
 
 use crate::context::{MsmContext, MsmOutput};
 use crate::error::MsmError;
+use crate::input::InputCurve;
 use crate::pipeline::digits::ScalarLimbs;
 use crate::pipeline::fixed_base::Precompute;
 use crate::pipeline::plan::Plan;
 use crate::prepared::{Header, HeaderFault, Persist, PreparedRefusal};
 use crate::store::Mapping;
 use std::path::Path;
-use zkmsm_curve::MsmCurve;
 use zkmsm_field::PrimeField;
 
 /// An MSM context whatever its backend.
-pub trait MsmEngine<C: MsmCurve>: Send + Sync {
+pub trait MsmEngine<C: InputCurve>: Send + Sync {
     /// The backend's name (as `--backend` takes it).
     fn backend_name(&self) -> &'static str;
     /// Number of points.
@@ -40,7 +40,7 @@ pub trait MsmEngine<C: MsmCurve>: Send + Sync {
     }
 }
 
-impl<C: MsmCurve, B: Persist<C> + 'static> MsmEngine<C> for MsmContext<C, B>
+impl<C: InputCurve, B: Persist<C> + 'static> MsmEngine<C> for MsmContext<C, B>
 where
     B::Prepared: 'static,
 {
@@ -69,7 +69,7 @@ where
 }
 
 /// Build the context of a checked prepared file with backend `backend`.
-pub(crate) fn prepared_context<C: MsmCurve, B: Persist<C> + 'static>(
+pub(crate) fn prepared_context<C: InputCurve, B: Persist<C> + 'static>(
     choice: BackendChoice,
     backend: B,
     header: &Header,

@@ -2,12 +2,13 @@
 //! whose discrete logs g_i are kept, so that an MSM can be checked in a
 //! completely different way: sum s_i P_i = (sum s_i g_i mod r) G.
 
+use crate::input::InputCurve;
 use crate::pipeline::digits::ScalarLimbs;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
-use zkmsm_curve::{Affine, MsmCurve, Xyzz};
-use zkmsm_field::PrimeField;
+use zkmsm_curve::{Affine, Xyzz};
+use zkmsm_field::Field;
 
 /// Inputs are generated in chunks of this many, each from its own stream.
 pub const CHUNK: usize = 4096;
@@ -32,30 +33,30 @@ where
 
 /// n uniform scalar-field elements from `seed`, deterministic whatever the thread count (generated
 /// in fixed chunks).
-pub fn random_field_elements<C: MsmCurve>(n: usize, seed: u64) -> Vec<C::Scalar> {
+pub fn random_field_elements<C: InputCurve>(n: usize, seed: u64) -> Vec<C::Scalar> {
     chunked(n, seed, |rng, len| (0..len).map(|_| C::Scalar::random(rng)).collect())
 }
 
 /// [`random_field_elements`] as canonical limbs, as the MSM takes them.
-pub fn random_scalars<C: MsmCurve>(n: usize, seed: u64) -> Vec<ScalarLimbs> {
+pub fn random_scalars<C: InputCurve>(n: usize, seed: u64) -> Vec<ScalarLimbs> {
     random_field_elements::<C>(n, seed).iter().map(C::scalar_to_limbs).collect()
 }
 
 /// Scalars `chunk * CHUNK ..` (`len <= CHUNK` of them) of `random_scalars(n,
 /// seed)` for any larger n: the same generator a chunk at a time, for callers
 /// that stream scalars instead of storing N of them (the cycle model at 2^26).
-pub fn random_scalars_chunk<C: MsmCurve>(seed: u64, chunk: usize, len: usize) -> Vec<ScalarLimbs> {
+pub fn random_scalars_chunk<C: InputCurve>(seed: u64, chunk: usize, len: usize) -> Vec<ScalarLimbs> {
     assert!(len <= CHUNK, "a chunk holds at most {CHUNK} scalars");
     let mut rng = chunk_rng(seed, chunk);
     (0..len).map(|_| C::scalar_to_limbs(&C::Scalar::random(&mut rng))).collect()
 }
 
 /// k * base from a table of v * 2^(8j) * base: 32 mixed additions per point.
-pub struct FixedBaseTable<C: MsmCurve> {
+pub struct FixedBaseTable<C: InputCurve> {
     rows: Vec<Vec<Affine<C>>>,
 }
 
-impl<C: MsmCurve> FixedBaseTable<C> {
+impl<C: InputCurve> FixedBaseTable<C> {
     /// The table of `base`: 32 rows of 256 multiples (8192 affine points).
     pub fn new(base: &Affine<C>) -> Self {
         let mut rows = Vec::with_capacity(32);
@@ -85,7 +86,7 @@ impl<C: MsmCurve> FixedBaseTable<C> {
 }
 
 /// Points with their discrete logs to the curve's generator.
-pub struct KnownPoints<C: MsmCurve> {
+pub struct KnownPoints<C: InputCurve> {
     /// `dlogs[i] * G`.
     pub points: Vec<Affine<C>>,
     /// The discrete logs, uniform from the seed.
@@ -94,7 +95,7 @@ pub struct KnownPoints<C: MsmCurve> {
 
 /// n subgroup points `g_i * G` with uniform `g_i` from `seed` (kept, so results can be checked in
 /// the scalar field): `zkmsm gen`'s points.
-pub fn random_points<C: MsmCurve>(n: usize, seed: u64) -> KnownPoints<C> {
+pub fn random_points<C: InputCurve>(n: usize, seed: u64) -> KnownPoints<C> {
     let table = FixedBaseTable::new(&C::generator());
     let dlogs = random_field_elements::<C>(n, seed ^ 0x9e37_79b9_7f4a_7c15);
     let points = dlogs
@@ -108,7 +109,7 @@ pub fn random_points<C: MsmCurve>(n: usize, seed: u64) -> KnownPoints<C> {
 }
 
 /// sum s_i P_i computed in the scalar field: (sum s_i g_i) * G.
-pub fn expected_msm<C: MsmCurve>(dlogs: &[C::Scalar], scalars: &[C::Scalar]) -> Affine<C> {
+pub fn expected_msm<C: InputCurve>(dlogs: &[C::Scalar], scalars: &[C::Scalar]) -> Affine<C> {
     let e = dlogs.par_iter().zip(scalars).map(|(g, s)| *g * *s).reduce(|| C::Scalar::ZERO, |a, b| a + b);
     C::generator().mul_bigint(&C::scalar_to_limbs(&e)).to_affine()
 }

@@ -48,6 +48,7 @@ pub use input::{io, lane_roots, load, record, validate};
 pub use pipeline::{bucket_aggregation, digits, fixed_base, glv, plan, result_aggregation};
 
 pub use backend::choice::BackendChoice;
+pub use backend::lanes::lane_curve::LaneCurve;
 pub use backend::{Backend, BatchAffineBackend, TwistedEdwardsBackend, WindowBuckets, XyzzBackend};
 pub use bucket::Bucket;
 pub use builder::{msm, msm_bigint, EngineCurve, MsmBuilder};
@@ -58,13 +59,16 @@ pub use input::load::decode_points;
 pub use input::record::{BadRecord, Input, LayoutFault, PointFault, RecordFault};
 pub use input::scalars::ScalarEndian;
 pub use input::validate::Validation;
+pub use input::InputCurve;
 pub use pipeline::digits::ScalarLimbs;
 pub use pipeline::glv::GlvMode;
 pub use pipeline::plan::Plan;
 pub use prepared::{open_prepared, open_prepared_with, PreparedRefusal, RefusalKind};
 pub use scheduler::{DelayedScheduler, GreedyScheduler, Scheduler};
 pub use timing::{Phase, PhaseTimings, Stopwatch};
-pub use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Bn254, MsmCurve, SwCurve, Xyzz};
+pub use zkmsm_curve::{
+    Affine, Bls12_377, Bls12_377G2, Bls12_381, Bls12_381G2, Bn254, Bn254G2, MsmCurve, SwCurve, Xyzz,
+};
 
 // The README's Rust snippets run as doc tests.
 #[cfg(all(doctest, feature = "ark"))]

@@ -18,6 +18,7 @@ use crate::input::io::{detect_layout, PointsLayout, LENGTH_PREFIX_BYTES, SCALAR_
 use crate::input::record::{BadRecord, Input, LayoutFault, RecordFault};
 use crate::input::scalars::ScalarEndian;
 use crate::input::validate::Validation;
+use crate::input::InputCurve;
 use crate::pipeline::glv::GlvMode;
 use crate::pipeline::plan::Plan;
 use crate::prepared::FileKind;
@@ -25,7 +26,7 @@ use crate::timing::PhaseTimings;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
-use zkmsm_curve::{MsmCurve, PointFormat, Xyzz};
+use zkmsm_curve::{PointFormat, Xyzz};
 
 /// Bytes one point costs while its chunk is processed: the encoded point and
 /// scalar read from the files, the decoded point, the backend's prepared copy
@@ -127,7 +128,7 @@ impl OutOfCoreOptions {
 
 /// An out-of-core MSM's result and how it was split.
 #[derive(Debug, Clone)]
-pub struct OutOfCoreOutput<C: MsmCurve> {
+pub struct OutOfCoreOutput<C: InputCurve> {
     /// The MSM.
     pub result: Xyzz<C>,
     /// Number of points.
@@ -154,7 +155,7 @@ pub struct OutOfCoreOutput<C: MsmCurve> {
     pub init: std::time::Duration,
 }
 
-impl<C: MsmCurve> OutOfCoreOutput<C> {
+impl<C: InputCurve> OutOfCoreOutput<C> {
     /// [`Self::backends`] in one line (`none` for no chunk).
     pub fn backend_line(&self) -> String {
         if self.backends.is_empty() {

@@ -12,11 +12,11 @@ use crate::{hex, Raw};
 use rand::Rng;
 use std::io::{self, Write};
 use zkmsm_curve::{Affine, SwCurve};
-use zkmsm_field::PrimeField;
+use zkmsm_field::{Field, PrimeField};
 
 /// One independent operation: `out = bucket + point` (`sub`: `bucket - point`).
 #[derive(Clone, Debug)]
-pub struct AffVector<C: SwCurve> {
+pub struct AffVector<C: SwCurve<Base: PrimeField>> {
     /// Subtract the point instead of adding it.
     pub sub: bool,
     /// The tag the adder carries alongside.
@@ -38,14 +38,14 @@ pub fn raw<F: PrimeField>(f: &F) -> Raw {
 }
 
 /// The result of the adder's operation, by the reference addition.
-pub fn reference<C: SwCurve>(bucket: &Affine<C>, point: &Affine<C>, sub: bool) -> Affine<C> {
+pub fn reference<C: SwCurve<Base: PrimeField>>(bucket: &Affine<C>, point: &Affine<C>, sub: bool) -> Affine<C> {
     bucket.add_reference(&if sub { point.neg() } else { *point })
 }
 
 /// The point (x, 0) on `C` if it exists among a few candidates: a 2-torsion
 /// point (BLS12-377: (-1, 0)), not in the prime-order subgroup but on the
 /// curve, where doubling gives infinity.
-pub fn two_torsion<C: SwCurve>() -> Option<Affine<C>> {
+pub fn two_torsion<C: SwCurve<Base: PrimeField>>() -> Option<Affine<C>> {
     let minus_one = C::Base::ZERO - C::Base::ONE;
     [minus_one, C::Base::ONE, C::Base::ZERO]
         .into_iter()
@@ -57,7 +57,7 @@ pub fn two_torsion<C: SwCurve>() -> Option<Affine<C>> {
 /// doublings (P + P and P - (-P)), cancellations (P - P, P + (-P)), the
 /// 2-torsion point where the curve has one; the random part repeats the
 /// special cases every few operations so that they fall inside batches.
-pub fn aff_vectors<C: SwCurve, R: Rng + ?Sized>(rng: &mut R, count: usize) -> Vec<AffVector<C>> {
+pub fn aff_vectors<C: SwCurve<Base: PrimeField>, R: Rng + ?Sized>(rng: &mut R, count: usize) -> Vec<AffVector<C>> {
     let pool: Vec<Affine<C>> = (0..8).map(|_| Affine::<C>::random_in_subgroup(rng)).collect();
     let mut out = Vec::new();
     let mut push = |rng: &mut R, bucket: Affine<C>, point: Affine<C>, sub: bool| {
@@ -103,7 +103,7 @@ pub fn aff_vectors<C: SwCurve, R: Rng + ?Sized>(rng: &mut R, count: usize) -> Ve
 /// bucket's current value often (doublings, cancellations to infinity that
 /// later operations build on), the rest come from a small pool (with the
 /// 2-torsion point where the curve has one).
-pub struct AccCase<C: SwCurve> {
+pub struct AccCase<C: SwCurve<Base: PrimeField>> {
     /// (bucket, subtract, point), in order for each bucket.
     pub ops: Vec<(usize, bool, Affine<C>)>,
     /// The buckets after all the operations (starting from infinity).
@@ -111,7 +111,11 @@ pub struct AccCase<C: SwCurve> {
 }
 
 /// `buckets` buckets of `per_bucket` operations each.
-pub fn aff_acc_case<C: SwCurve, R: Rng + ?Sized>(rng: &mut R, buckets: usize, per_bucket: usize) -> AccCase<C> {
+pub fn aff_acc_case<C: SwCurve<Base: PrimeField>, R: Rng + ?Sized>(
+    rng: &mut R,
+    buckets: usize,
+    per_bucket: usize,
+) -> AccCase<C> {
     let mut pool: Vec<Affine<C>> = (0..6).map(|_| Affine::<C>::random_in_subgroup(rng)).collect();
     if let Some(t) = two_torsion::<C>() {
         pool.push(t);
@@ -143,7 +147,7 @@ pub fn aff_acc_case<C: SwCurve, R: Rng + ?Sized>(rng: &mut R, buckets: usize, pe
     AccCase { ops, finals }
 }
 
-fn coords<C: SwCurve>(p: &Affine<C>) -> (u8, Raw, Raw) {
+fn coords<C: SwCurve<Base: PrimeField>>(p: &Affine<C>) -> (u8, Raw, Raw) {
     if p.is_identity() {
         (1, [0; 6], [0; 6])
     } else {
@@ -153,7 +157,7 @@ fn coords<C: SwCurve>(p: &Affine<C>) -> (u8, Raw, Raw) {
 
 /// "sub tag binf bx by px py oinf ox oy" per operation; an empty bucket's
 /// coordinates are random (the adder must ignore them).
-pub fn write_stream<C: SwCurve, R: Rng + ?Sized, W: Write>(
+pub fn write_stream<C: SwCurve<Base: PrimeField>, R: Rng + ?Sized, W: Write>(
     rng: &mut R,
     w: &mut W,
     vs: &[AffVector<C>],
@@ -184,7 +188,7 @@ pub fn write_stream<C: SwCurve, R: Rng + ?Sized, W: Write>(
 }
 
 /// "op b sub px py" per operation, then "fin b inf x y" per bucket.
-pub fn write_acc<C: SwCurve, W: Write>(w: &mut W, case: &AccCase<C>) -> io::Result<()> {
+pub fn write_acc<C: SwCurve<Base: PrimeField>, W: Write>(w: &mut W, case: &AccCase<C>) -> io::Result<()> {
     for (b, sub, p) in &case.ops {
         assert!(!p.is_identity(), "the adder's point operand cannot be infinity");
         let (_, px, py) = coords(p);
@@ -204,7 +208,7 @@ mod tests {
     use zkmsm_curve::{Bls12_377, Bls12_381, Xyzz};
 
     // the reference again, through the extended-Jacobian formulas
-    fn check<C: SwCurve>(vs: &[AffVector<C>]) {
+    fn check<C: SwCurve<Base: PrimeField>>(vs: &[AffVector<C>]) {
         for (i, v) in vs.iter().enumerate() {
             let b = Xyzz::from_affine(&v.bucket);
             let s = if v.sub { b.sub_affine(&v.point) } else { b.add_affine(&v.point) };

@@ -39,7 +39,7 @@ use zkmsm::result_aggregation::combine_windows;
 use zkmsm::{Backend, Bucket, MsmCurve, MsmEngine, MsmError, MsmOutput, PhaseTimings, Plan, ScalarLimbs};
 use zkmsm_curve::te::{precompute_points, TeExtended};
 use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Bn254, Xyzz};
-use zkmsm_field::PrimeField;
+use zkmsm_field::{Field, PrimeField, TowerField};
 
 /// What the host knows of a core's adder.
 pub trait CoreDatapath: Send + Sync + 'static {

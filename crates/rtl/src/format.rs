@@ -52,24 +52,24 @@ pub fn bucket_words(b: &TeExtended) -> [u64; BUCKET_WORDS] {
 
 /// 64-bit words of one coordinate on the batched-affine core of curve `C`
 /// (NB / 64: the host's Montgomery words, as the core's radix is the host's).
-pub fn aff_coord_words<C: SwCurve>() -> usize {
+pub fn aff_coord_words<C: SwCurve<Base: PrimeField>>() -> usize {
     <C::Base as PrimeField>::NUM_BYTES / 8
 }
 
 /// 64-bit words of a point in the batched-affine core's point memory.
-pub fn aff_point_len<C: SwCurve>() -> usize {
+pub fn aff_point_len<C: SwCurve<Base: PrimeField>>() -> usize {
     2 * aff_coord_words::<C>()
 }
 
 /// 64-bit words of a batched-affine bucket value (2 NB + 1 bits).
-pub fn aff_bucket_len<C: SwCurve>() -> usize {
+pub fn aff_bucket_len<C: SwCurve<Base: PrimeField>>() -> usize {
     2 * aff_coord_words::<C>() + 1
 }
 
 /// An affine point as the batched-affine core reads it, appended to `out`.
 /// The point port has no infinity flag: the point at infinity is written as
 /// zeros, and the host never sends it a non-zero digit.
-pub fn push_aff_point<C: SwCurve>(p: &Affine<C>, out: &mut Vec<u64>) {
+pub fn push_aff_point<C: SwCurve<Base: PrimeField>>(p: &Affine<C>, out: &mut Vec<u64>) {
     let k = aff_coord_words::<C>();
     let at = out.len();
     out.resize(at + 2 * k, 0);
@@ -82,7 +82,7 @@ pub fn push_aff_point<C: SwCurve>(p: &Affine<C>, out: &mut Vec<u64>) {
 /// A bucket as the batched-affine core writes it. A value that is not a
 /// point of the curve (a coordinate >= q, a point off the curve, bits above
 /// the infinity flag) is an error of the core, reported, never returned.
-pub fn aff_bucket_from_words<C: SwCurve>(w: &[u64]) -> Result<Affine<C>, String> {
+pub fn aff_bucket_from_words<C: SwCurve<Base: PrimeField>>(w: &[u64]) -> Result<Affine<C>, String> {
     let k = aff_coord_words::<C>();
     if w.len() != aff_bucket_len::<C>() || w[2 * k] > 1 {
         return Err(format!(
@@ -108,7 +108,7 @@ pub fn aff_bucket_from_words<C: SwCurve>(w: &[u64]) -> Result<Affine<C>, String>
 
 /// Words of a batched-affine bucket (for tests: the inverse of
 /// [`aff_bucket_from_words`]).
-pub fn aff_bucket_words<C: SwCurve>(p: &Affine<C>) -> Vec<u64> {
+pub fn aff_bucket_words<C: SwCurve<Base: PrimeField>>(p: &Affine<C>) -> Vec<u64> {
     let mut w = Vec::with_capacity(aff_bucket_len::<C>());
     if p.is_identity() {
         w.resize(aff_bucket_len::<C>(), 0);
@@ -145,7 +145,7 @@ mod tests {
     }
 
     /// On each width: BLS12-381 at NB = 384, BN254 at NB = 256.
-    fn affine_round_trip<C: SwCurve>(seed: u64) {
+    fn affine_round_trip<C: SwCurve<Base: PrimeField>>(seed: u64) {
         let k = aff_coord_words::<C>();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let p = Affine::<C>::random_in_subgroup(&mut rng);

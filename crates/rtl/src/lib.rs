@@ -36,7 +36,7 @@ pub mod sim;
 use rand::Rng;
 use zkmsm_curve::te::{TeAffine, TeExtended, TePrecomputed};
 use zkmsm_curve::{Affine, Bls12_377};
-use zkmsm_field::{limbs, Bls12_377Fq as Fq, PrimeField};
+use zkmsm_field::{limbs, Bls12_377Fq as Fq, Field};
 
 /// Raw 384-bit value, little-endian 64-bit limbs.
 pub type Raw = [u64; 6];

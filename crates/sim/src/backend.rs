@@ -16,7 +16,7 @@ use crate::model::ModelConfig;
 use crate::sched::AccStats;
 use std::sync::{Arc, Mutex};
 use zkmsm::{Backend, Plan};
-use zkmsm_curve::{Affine, MsmCurve, Xyzz};
+use zkmsm_curve::{Affine, Xyzz};
 
 /// A `zkmsm::Backend` running bucket accumulation on the cycle model.
 pub struct SimBackend {
@@ -39,12 +39,12 @@ impl SimBackend {
 }
 
 /// Points and their negations, prepared once.
-pub struct Prepared<C: MsmCurve> {
+pub struct Prepared<C: zkmsm::InputCurve> {
     points: Vec<Xyzz<C>>,
     negated: Vec<Xyzz<C>>,
 }
 
-impl<C: MsmCurve> Backend<C> for SimBackend {
+impl<C: zkmsm::InputCurve> Backend<C> for SimBackend {
     type Prepared = Prepared<C>;
     type Bucket = Xyzz<C>;
     type Window<'a> = Vec<Xyzz<C>>;
@@ -80,7 +80,7 @@ mod tests {
     use zkmsm::{MsmBuilder, Validation};
     use zkmsm_curve::{Bls12_377, Bls12_381};
 
-    fn same_as_cpu_engine<C: MsmCurve>(n: usize, set: ScalarSet, c: u32) {
+    fn same_as_cpu_engine<C: zkmsm::InputCurve>(n: usize, set: ScalarSet, c: u32) {
         let pts = points::<C>(n, 21);
         let sc = scalars::<C>(n, set, 22);
         let cpu = zkmsm::msm_bigint(&pts, &sc).unwrap();

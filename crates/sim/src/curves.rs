@@ -8,7 +8,7 @@ use crate::model::{ModelConfig, Report};
 use crate::rng::SplitMix64;
 use zkmsm::ScalarLimbs;
 use zkmsm_curve::te::{TeAffine, TeExtended};
-use zkmsm_curve::{Affine, Bls12_377, MsmCurve, SwCurve, Xyzz};
+use zkmsm_curve::{Affine, Bls12_377, SwCurve, Xyzz};
 use zkmsm_field::PrimeField;
 
 /// Short Weierstrass arithmetic in XYZZ coordinates.
@@ -87,7 +87,7 @@ pub enum ScalarSet {
 }
 
 /// Scalars below `C::ORDER`.
-pub fn scalars<C: MsmCurve>(n: usize, set: ScalarSet, seed: u64) -> Vec<ScalarLimbs> {
+pub fn scalars<C: zkmsm::InputCurve>(n: usize, set: ScalarSet, seed: u64) -> Vec<ScalarLimbs> {
     match set {
         ScalarSet::Zero => vec![[0; 4]; n],
         ScalarSet::AllEqual => {
@@ -103,7 +103,7 @@ pub fn scalars<C: MsmCurve>(n: usize, set: ScalarSet, seed: u64) -> Vec<ScalarLi
 }
 
 /// Bit length of the subgroup order.
-pub fn order_bits<C: MsmCurve>() -> u32 {
+pub fn order_bits<C: zkmsm::InputCurve>() -> u32 {
     C::Scalar::NUM_BITS
 }
 
@@ -118,7 +118,11 @@ pub type FunctionalRun<C> = fn(&ModelConfig, &[Affine<C>], &[ScalarLimbs]) -> (R
 
 /// Run the model in functional mode over XYZZ points; returns the report and
 /// the model's MSM in affine form.
-pub fn run_xyzz<C: MsmCurve>(cfg: &ModelConfig, points: &[Affine<C>], scalars: &[ScalarLimbs]) -> (Report, Affine<C>) {
+pub fn run_xyzz<C: zkmsm::InputCurve>(
+    cfg: &ModelConfig,
+    points: &[Affine<C>],
+    scalars: &[ScalarLimbs],
+) -> (Report, Affine<C>) {
     let mut cfg = cfg.clone();
     cfg.bits = order_bits::<C>();
     let pts: Vec<Xyzz<C>> = points.iter().map(Xyzz::from_affine).collect();
@@ -156,7 +160,7 @@ mod tests {
         c
     }
 
-    fn check_all<C: MsmCurve>(n: usize, set: ScalarSet, run: FunctionalRun<C>) {
+    fn check_all<C: zkmsm::InputCurve>(n: usize, set: ScalarSet, run: FunctionalRun<C>) {
         let pts = points::<C>(n, 5);
         let sc = scalars::<C>(n, set, 6);
         let want = reference_msm(&pts, &sc);

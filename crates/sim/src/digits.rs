@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::marker::PhantomData;
 use zkmsm::digits::{signed_digit, SignedDigits};
 use zkmsm::gen::{random_scalars_chunk, CHUNK};
-use zkmsm::{MsmCurve, Plan, ScalarLimbs};
+use zkmsm::{Plan, ScalarLimbs};
 
 /// A source of signed digits `d(i, j)` for scalar `i`, window `j`.
 pub trait DigitSource: Sync {
@@ -113,7 +113,7 @@ thread_local! {
 /// full c-bit window (real scalars leave a narrow top window). Window j then
 /// takes window `j mod (W - 1)` of the scalars of seed `seed + j / (W - 1)`,
 /// a full window of another uniform scalar under the same digit rule.
-pub struct UniformDigits<C: MsmCurve> {
+pub struct UniformDigits<C: zkmsm::InputCurve> {
     n: usize,
     plan: Plan,
     seed: u64,
@@ -121,7 +121,7 @@ pub struct UniformDigits<C: MsmCurve> {
     _curve: PhantomData<fn() -> C>,
 }
 
-impl<C: MsmCurve> UniformDigits<C> {
+impl<C: zkmsm::InputCurve> UniformDigits<C> {
     /// The digits of `random_scalars::<C>(n, seed)` under `plan`, every window a full one when
     /// `full_width` (needs at least two windows).
     pub fn new(n: usize, plan: Plan, seed: u64, full_width: bool) -> Self {
@@ -150,7 +150,7 @@ impl<C: MsmCurve> UniformDigits<C> {
     }
 }
 
-impl<C: MsmCurve> DigitSource for UniformDigits<C> {
+impl<C: zkmsm::InputCurve> DigitSource for UniformDigits<C> {
     fn len(&self) -> usize {
         self.n
     }

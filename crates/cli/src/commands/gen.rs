@@ -16,7 +16,7 @@ use crate::progress;
 use std::io::IsTerminal;
 use std::time::Instant;
 use zkmsm::io::{encode_points, encode_scalars_in, SCALAR_BYTES};
-use zkmsm::{Affine, MsmCurve};
+use zkmsm::Affine;
 use zkmsm_curve::PointFormat;
 
 /// Above this, `gen` says how much memory it will take.
@@ -25,7 +25,7 @@ const WARN_BYTES: usize = 1 << 30;
 /// The most memory generating `n` points and scalars holds at once (the
 /// points, their discrete logs, the scalars as field elements and as limbs,
 /// and both files' bytes), an upper bound.
-pub(crate) fn memory_bound<C: MsmCurve>(n: usize, format: PointFormat) -> usize {
+pub(crate) fn memory_bound<C: zkmsm::InputCurve>(n: usize, format: PointFormat) -> usize {
     n.saturating_mul(core::mem::size_of::<Affine<C>>() + 4 * SCALAR_BYTES + format.size::<C>())
 }
 
@@ -49,7 +49,7 @@ pub(crate) fn check_memory(bytes: usize, what: &str) -> Result<(), CliError> {
         .map_err(|_| CliError::OutOfMemory(format!("{what} need up to {}", human_bytes(bytes))))
 }
 
-pub fn gen<C: MsmCurve>(a: &GenArgs) -> Result<(), CliError> {
+pub fn gen<C: zkmsm::InputCurve>(a: &GenArgs) -> Result<(), CliError> {
     let format: PointFormat = a.point_format.into();
     let points_out = Output::open(&a.points)?;
     let scalars_out = Output::open(&a.scalars)?;

@@ -10,7 +10,7 @@ use crate::rtl;
 use serde_json::json;
 use std::time::{Duration, Instant};
 use zkmsm::io::result_hex;
-use zkmsm::{Affine, EngineCurve, MsmCurve, MsmEngine, MsmOutput, ScalarLimbs};
+use zkmsm::{Affine, EngineCurve, MsmEngine, MsmOutput, ScalarLimbs};
 
 /// A duration in milliseconds, as every report gives times.
 pub fn ms(d: Duration) -> f64 {
@@ -18,7 +18,7 @@ pub fn ms(d: Duration) -> f64 {
 }
 
 /// `phases_ms` of the JSON report.
-pub fn phases_json<C: MsmCurve>(out: &MsmOutput<C>) -> serde_json::Value {
+pub fn phases_json<C: zkmsm::InputCurve>(out: &MsmOutput<C>) -> serde_json::Value {
     out.timings
         .as_ms()
         .iter()
@@ -28,7 +28,7 @@ pub fn phases_json<C: MsmCurve>(out: &MsmOutput<C>) -> serde_json::Value {
 }
 
 /// Each phase's time, one line each, on standard error.
-pub fn print_phases<C: MsmCurve>(out: &MsmOutput<C>) -> Result<(), CliError> {
+pub fn print_phases<C: zkmsm::InputCurve>(out: &MsmOutput<C>) -> Result<(), CliError> {
     for (name, v) in out.timings.as_ms() {
         errln!("  {name:<20} {v:10.2} ms")?;
     }
@@ -36,7 +36,7 @@ pub fn print_phases<C: MsmCurve>(out: &MsmOutput<C>) -> Result<(), CliError> {
 }
 
 /// Warm-up plus `repeat` timed runs; the run with the median time.
-pub fn timed_runs<C: MsmCurve>(
+pub fn timed_runs<C: zkmsm::InputCurve>(
     ctx: &dyn MsmEngine<C>,
     scalars: &[ScalarLimbs],
     repeat: u32,

@@ -116,7 +116,7 @@ fn montgomery_words_round_trip<P: FpConfig<N>, const N: usize>() {
     Fp::<P, N>::ONE.write_montgomery_words(&mut w);
     assert_eq!(&w[..N], &Fp::<P, N>::R[..]);
     for _ in 0..200 {
-        let x = <Fp<P, N> as PrimeField>::random(&mut rng);
+        let x = <Fp<P, N> as Field>::random(&mut rng);
         x.write_montgomery_words(&mut w);
         assert_eq!(&w[..N], &x.mont_limbs()[..]);
         assert_eq!(Fp::<P, N>::from_montgomery_words(&w[..N]), Some(x));

@@ -1,7 +1,7 @@
 //! Fp2 of each curve against arkworks' Fq2: every operation on random and
 //! edge elements (zero, one, u, elements of Fp, non-squares of Fp).
 
-use ark_ff::{Field as ArkField, PrimeField as ArkPrime};
+use ark_ff::{AdditiveGroup, Field as ArkField, PrimeField as ArkPrime};
 use rand::SeedableRng;
 use zkmsm_field::*;
 

@@ -7,14 +7,15 @@
 //! scheduler could not place go to a projective overflow bucket.
 
 use super::choice::{Arithmetic, BackendKind};
+use super::lanes::lane_curve::{LaneBuckets, LaneCurve, LaneSet};
 use super::side_buckets::SideBuckets;
 use super::{prefetch, Backend, WindowBuckets, PREFETCH_AHEAD};
 use crate::pipeline::plan::Plan;
 use crate::scheduler::{BatchSink, DistinctBatch, GreedyScheduler, Op, ScheduleStats, Scheduler};
 use crate::store::Store;
 use std::marker::PhantomData;
-use zkmsm_curve::{Affine, MsmCurve, Xyzz};
-use zkmsm_field::PrimeField;
+use zkmsm_curve::{Affine, Xyzz};
+use zkmsm_field::Field;
 
 /// Bucket accumulation in affine coordinates with one shared inversion per batch of additions (the
 /// ZPrize 2023 batched-affine design); the scheduler `S` keeps each batch free of bucket conflicts.
@@ -30,23 +31,23 @@ pub struct BatchAffineBackend<S: Scheduler = GreedyScheduler> {
 /// Points as the chosen arithmetic wants them. (One per context: the size of
 /// the lane variants' field constants does not matter.)
 #[allow(clippy::large_enum_variant)]
-pub enum BatchAffinePoints<C: MsmCurve> {
+pub enum BatchAffinePoints<C: LaneCurve> {
     /// Plain affine points for the portable 64-bit arithmetic (owned, or mapped from a prepared file).
     Scalar(Store<Affine<C>>),
     /// Points in radix 2^52 for the eight-lane AVX-512 IFMA engine.
     #[cfg(target_arch = "x86_64")]
-    Ifma(super::lanes::ifma::IfmaPoints<C>),
+    Ifma(<C as LaneCurve>::Ifma),
     /// Points in radix 2^51 for the four-lane double-precision FMA engine (AVX2 or NEON).
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    Fma(FmaPoints<C>),
+    Fma(<C as LaneCurve>::Fma),
 }
 
 /// The four-lane FMA arithmetic this CPU runs, in eight limbs (the BLS12 fields).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-type FmaWide<C> = super::lanes::Fma51<<C as zkmsm_curve::SwCurve>::Base, super::lanes::NativeSimd, 8>;
+pub type FmaWide<C> = super::lanes::Fma51<<C as zkmsm_curve::SwCurve>::Base, super::lanes::NativeSimd, 8>;
 /// The same in six limbs (fields below 2^280: BN254).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-type FmaNarrow<C> = super::lanes::Fma51<<C as zkmsm_curve::SwCurve>::Base, super::lanes::NativeSimd, 6>;
+pub type FmaNarrow<C> = super::lanes::Fma51<<C as zkmsm_curve::SwCurve>::Base, super::lanes::NativeSimd, 6>;
 
 /// Points for the four-lane FMA engine of this CPU, at the limb count of the curve's field.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -55,15 +56,15 @@ pub type FmaPoints<C> = super::lanes::sized::SizedPoints<C, FmaWide<C>, FmaNarro
 /// Whether `arithmetic` takes curve C's base field (at one of its limb
 /// counts). Curves whose field a lane arithmetic does not take run
 /// batch-affine on scalar arithmetic.
-pub fn lanes_fit<C: MsmCurve>(arithmetic: Arithmetic) -> bool {
+pub fn lanes_fit<C: LaneCurve>(arithmetic: Arithmetic) -> bool {
     match arithmetic {
         Arithmetic::Scalar => true,
         #[cfg(target_arch = "x86_64")]
-        Arithmetic::Ifma => super::lanes::ifma::IfmaPoints::<C>::fits(),
+        Arithmetic::Ifma => <C as LaneCurve>::Ifma::fits(),
         #[cfg(not(target_arch = "x86_64"))]
         Arithmetic::Ifma => false,
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        Arithmetic::Fma => FmaPoints::<C>::fits(),
+        Arithmetic::Fma => <C as LaneCurve>::Fma::fits(),
         #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         Arithmetic::Fma => false,
     }
@@ -105,7 +106,7 @@ impl<S: Scheduler> BatchAffineBackend<S> {
     /// where those run here and take it (a 255- or 256-bit field, too
     /// large for five 52-bit limbs and too small for eight, is six 51-bit
     /// ones); else scalar code.
-    pub fn arithmetic_on<C: MsmCurve>(&self) -> Arithmetic {
+    pub fn arithmetic_on<C: LaneCurve>(&self) -> Arithmetic {
         if lanes_fit::<C>(self.arithmetic) {
             self.arithmetic
         } else if self.arithmetic == Arithmetic::Ifma && lanes_fit::<C>(Arithmetic::Fma) && super::lanes::fma_enabled()
@@ -145,20 +146,20 @@ impl<S: Scheduler> BatchAffineBackend<S> {
 }
 
 /// One window's buckets and what the scheduler did filling them.
-pub struct BatchAffineWindow<'a, C: MsmCurve> {
+pub struct BatchAffineWindow<'a, C: LaneCurve> {
     buckets: Filled<'a, C>,
     stats: ScheduleStats,
 }
 
-enum Filled<'a, C: MsmCurve> {
+enum Filled<'a, C: LaneCurve> {
     Scalar(Vec<Xyzz<C>>, PhantomData<&'a ()>),
     #[cfg(target_arch = "x86_64")]
-    Ifma(Box<super::lanes::ifma::IfmaWindow<'a, C>>),
+    Ifma(Box<<<C as LaneCurve>::Ifma as LaneSet<C>>::Window<'a>>),
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    Fma(Box<super::lanes::sized::SizedWindow<'a, C, FmaWide<C>, FmaNarrow<C>>>),
+    Fma(Box<<<C as LaneCurve>::Fma as LaneSet<C>>::Window<'a>>),
 }
 
-impl<C: MsmCurve> WindowBuckets<C, Xyzz<C>> for BatchAffineWindow<'_, C> {
+impl<C: LaneCurve> WindowBuckets<C, Xyzz<C>> for BatchAffineWindow<'_, C> {
     /// In lanes where a lane engine filled the buckets (faster than the
     /// shared XYZZ path), else the shared path.
     fn sum(self) -> Xyzz<C> {
@@ -186,7 +187,7 @@ impl<C: MsmCurve> WindowBuckets<C, Xyzz<C>> for BatchAffineWindow<'_, C> {
     }
 }
 
-struct AffineBuckets<'a, C: MsmCurve> {
+struct AffineBuckets<'a, C: LaneCurve> {
     points: &'a [Affine<C>],
     buckets: Vec<Affine<C>>,
     /// For what cannot go through a batch (P + P, operations the scheduler overflowed).
@@ -197,7 +198,7 @@ struct AffineBuckets<'a, C: MsmCurve> {
     scratch: Vec<C::Base>,
 }
 
-impl<C: MsmCurve> AffineBuckets<'_, C> {
+impl<C: LaneCurve> AffineBuckets<'_, C> {
     #[inline]
     fn point(&self, op: &Op) -> Affine<C> {
         let p = self.points[op.point as usize];
@@ -219,7 +220,7 @@ impl<C: MsmCurve> AffineBuckets<'_, C> {
 /// Montgomery's trick on non-zero elements, run as two interleaved product
 /// chains: each multiplication waits on the previous one of its chain, so two
 /// chains keep the multiplier busy while one would leave it idle half the time.
-fn batch_inverse_nonzero<F: PrimeField>(v: &mut [F], prefix: &mut Vec<F>) {
+fn batch_inverse_nonzero<F: Field>(v: &mut [F], prefix: &mut Vec<F>) {
     let m = v.len();
     if m == 0 {
         return;
@@ -254,7 +255,7 @@ fn batch_inverse_nonzero<F: PrimeField>(v: &mut [F], prefix: &mut Vec<F>) {
     }
 }
 
-impl<C: MsmCurve> BatchSink for AffineBuckets<'_, C> {
+impl<C: LaneCurve> BatchSink for AffineBuckets<'_, C> {
     fn execute(&mut self, batch: DistinctBatch<'_>) {
         let batch = batch.ops();
         // Pass 1: settle what needs no inversion right away (empty bucket,
@@ -295,7 +296,7 @@ impl<C: MsmCurve> BatchSink for AffineBuckets<'_, C> {
     }
 }
 
-impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
+impl<C: LaneCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
     type Prepared = BatchAffinePoints<C>;
     type Bucket = Xyzz<C>;
     type Window<'a>
@@ -322,11 +323,11 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
     fn prepare(&self, points: &[Affine<C>]) -> BatchAffinePoints<C> {
         #[cfg(target_arch = "x86_64")]
         if self.arithmetic_on::<C>() == Arithmetic::Ifma {
-            return BatchAffinePoints::Ifma(super::lanes::ifma::IfmaPoints::prepare(points));
+            return BatchAffinePoints::Ifma(<C as LaneCurve>::Ifma::prepare(points));
         }
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.arithmetic_on::<C>() == Arithmetic::Fma {
-            return BatchAffinePoints::Fma(FmaPoints::prepare(points));
+            return BatchAffinePoints::Fma(<C as LaneCurve>::Fma::prepare(points));
         }
         BatchAffinePoints::Scalar(points.to_vec().into())
     }
@@ -334,11 +335,11 @@ impl<C: MsmCurve, S: Scheduler> Backend<C> for BatchAffineBackend<S> {
     fn prepare_owned(&self, points: Vec<Affine<C>>) -> BatchAffinePoints<C> {
         #[cfg(target_arch = "x86_64")]
         if self.arithmetic_on::<C>() == Arithmetic::Ifma {
-            return BatchAffinePoints::Ifma(super::lanes::ifma::IfmaPoints::prepare_owned(points));
+            return BatchAffinePoints::Ifma(<C as LaneCurve>::Ifma::prepare_owned(points));
         }
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self.arithmetic_on::<C>() == Arithmetic::Fma {
-            return BatchAffinePoints::Fma(FmaPoints::prepare_owned(points));
+            return BatchAffinePoints::Fma(<C as LaneCurve>::Fma::prepare_owned(points));
         }
         BatchAffinePoints::Scalar(points.into())
     }

@@ -122,6 +122,23 @@ pub fn auto_backend_bn254(n: usize) -> BackendChoice {
     }
 }
 
+/// G2 (no lane engine takes Fq2): the scalar batch-affine engine from this
+/// many points, XYZZ below. Measured: docs/BENCHMARKS.md, "G2".
+pub const G2_BATCH_AFFINE_FROM: usize = 1 << 9;
+
+/// `auto` on G2 for n points.
+pub fn auto_backend_g2(n: usize) -> BackendChoice {
+    if n >= G2_BATCH_AFFINE_FROM {
+        BackendChoice::BatchAffineGreedy
+    } else {
+        BackendChoice::Xyzz
+    }
+}
+
+/// GLV under `auto` on G2's scalar batch-affine engine below this many
+/// points. Measured: docs/BENCHMARKS.md, "G2".
+pub const G2_GLV_UP_TO: usize = 1 << 21;
+
 /// `auto` for n points with the given arithmetic; `twisted_edwards`: the
 /// curve has that form (BLS12-377).
 pub fn auto_backend(arith: Arithmetic, twisted_edwards: bool, n: usize) -> BackendChoice {
@@ -166,6 +183,13 @@ pub const GLV_UP_TO_BN254: usize = 1 << 21;
 /// below its bound; not on the BLS12 curves' scalar batch-affine engine
 /// (not measured). docs/BENCHMARKS.md, "`auto`: crossovers and thresholds".
 pub fn auto_glv(curve: &str, backend: BackendKind, n: usize) -> bool {
+    if curve.ends_with(" g2") {
+        return match backend {
+            BackendKind::Xyzz => true,
+            BackendKind::BatchAffine(_) => n < G2_GLV_UP_TO,
+            BackendKind::TwistedEdwards | BackendKind::Other => false,
+        };
+    }
     let up_to = match curve {
         "bls12-381" => GLV_UP_TO_381,
         "bls12-377" => GLV_UP_TO_377,

@@ -10,9 +10,10 @@ use crate::input::load::decode_points;
 use crate::input::record::{BadRecord, Input, RecordFault};
 use crate::input::scalars::{check_scalars, ScalarEndian};
 use crate::input::validate::Validation;
+use crate::input::InputCurve;
 use crate::pipeline::digits::ScalarLimbs;
 use rayon::prelude::*;
-use zkmsm_curve::{Affine, MsmCurve, PointFormat};
+use zkmsm_curve::{Affine, PointFormat};
 
 /// Which input an [`InputError`] is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,7 +85,7 @@ impl InputError {
 /// prefix), the first being point number `first` at byte offset `base` of its
 /// input: errors name the point and its offset in that input. Used for whole
 /// inputs and for the chunks of out-of-core and sharded MSMs.
-pub fn decode_point_run<C: MsmCurve>(
+pub fn decode_point_run<C: InputCurve>(
     body: &[u8],
     format: PointFormat,
     validation: Validation,
@@ -97,7 +98,7 @@ pub fn decode_point_run<C: MsmCurve>(
 /// Scalars from a run of 32-byte encodings in `endian` order (a whole
 /// number of them), the first being scalar number `first` at byte offset
 /// `base`; each is checked < r.
-pub fn decode_scalar_run<C: MsmCurve>(
+pub fn decode_scalar_run<C: InputCurve>(
     body: &[u8],
     first: usize,
     base: u64,
@@ -116,7 +117,7 @@ pub fn decode_scalar_run<C: MsmCurve>(
 }
 
 /// Scalars from their 32-byte encodings in `endian` order, each checked < r.
-pub fn decode_scalars<C: MsmCurve>(bytes: &[u8], endian: ScalarEndian) -> Result<Vec<ScalarLimbs>, InputError> {
+pub fn decode_scalars<C: InputCurve>(bytes: &[u8], endian: ScalarEndian) -> Result<Vec<ScalarLimbs>, InputError> {
     if !bytes.len().is_multiple_of(SCALAR_BYTES) {
         let whole = bytes.len() / SCALAR_BYTES;
         let extra = bytes.len() % SCALAR_BYTES;

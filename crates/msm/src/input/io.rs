@@ -18,13 +18,14 @@ use crate::input::load::{decode_chunk, validate_decoded, Validation};
 use crate::input::record::{BadRecord, Held, Input, LayoutFault, PointFault, RecordFault};
 use crate::input::scalars::{check_scalars, ScalarEndian};
 use crate::input::validate::BATCH_POINTS as VALIDATION_BATCH;
+use crate::input::InputCurve;
 use crate::pipeline::digits::ScalarLimbs;
 use crate::store::Store;
 use rayon::prelude::*;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use zkmsm_curve::{Affine, MsmCurve, PointFormat};
+use zkmsm_curve::{Affine, PointFormat};
 
 /// Bytes of one scalar in a scalars file: a 32-byte little-endian integer below r.
 pub const SCALAR_BYTES: usize = 32;
@@ -191,7 +192,7 @@ impl Default for ReadOptions<'_> {
 }
 
 /// An MSM's inputs as read from files.
-pub struct MsmInputs<C: MsmCurve> {
+pub struct MsmInputs<C: InputCurve> {
     /// The decoded points.
     pub points: Vec<Affine<C>>,
     /// The scalars as canonical limbs (each checked below r).
@@ -205,7 +206,7 @@ pub struct MsmInputs<C: MsmCurve> {
 /// Read the points and scalars of one MSM. The scalars come first (their
 /// count fixes the points file's size); when both sizes are known they are
 /// checked against each other before either file is read.
-pub fn read_msm_inputs<C: MsmCurve>(
+pub fn read_msm_inputs<C: InputCurve>(
     mut points: Source,
     mut scalars: Source,
     opts: &ReadOptions,
@@ -253,7 +254,7 @@ const LIMIT_HINT: &str = " (zkmsm msm --max-points)";
 
 /// When `len` bytes of points cannot hold `n` points, the error: the counts
 /// differ when the file holds whole points, else its size is wrong.
-fn check_counts<C: MsmCurve>(
+fn check_counts<C: InputCurve>(
     path: &Path,
     len: usize,
     n: usize,
@@ -285,7 +286,7 @@ fn check_counts<C: MsmCurve>(
 }
 
 /// The error of `len` bytes that hold `n` points in no layout (`format`: the one asked for).
-fn size_error<C: MsmCurve>(path: &Path, len: usize, n: usize, format: Option<PointFormat>) -> MsmError {
+fn size_error<C: InputCurve>(path: &Path, len: usize, n: usize, format: Option<PointFormat>) -> MsmError {
     let (compressed, uncompressed) = (PointFormat::Compressed.size::<C>(), PointFormat::Uncompressed.size::<C>());
     whole(path, Input::Points, len, LayoutFault::Size { len, count: n, format, compressed, uncompressed })
 }
@@ -302,7 +303,7 @@ fn scalars_layout(len: usize) -> Result<(usize, bool), (usize, usize)> {
 
 /// Read scalars (see [`read_msm_inputs`] for bounds), rejecting a truncated
 /// tail, a length prefix that disagrees with the file, and values >= r.
-pub fn read_scalars<C: MsmCurve>(path: &Path) -> Result<Vec<ScalarLimbs>, MsmError> {
+pub fn read_scalars<C: InputCurve>(path: &Path) -> Result<Vec<ScalarLimbs>, MsmError> {
     let mut src = Source::open(path)?;
     Ok(read_scalars_from::<C>(&mut src, DEFAULT_MAX_POINTS)?.0)
 }
@@ -310,7 +311,7 @@ pub fn read_scalars<C: MsmCurve>(path: &Path) -> Result<Vec<ScalarLimbs>, MsmErr
 /// Read at most `max_count` scalars, a chunk at a time into the limbs (a file
 /// is never all in memory; a stream is, as its length tells the layout);
 /// whether the length prefix was there.
-pub fn read_scalars_from<C: MsmCurve>(
+pub fn read_scalars_from<C: InputCurve>(
     src: &mut Source,
     max_count: usize,
 ) -> Result<(Vec<ScalarLimbs>, bool), MsmError> {
@@ -318,7 +319,7 @@ pub fn read_scalars_from<C: MsmCurve>(
 }
 
 /// As [`read_scalars_from`], the scalars in `endian` order.
-pub fn read_scalars_in<C: MsmCurve>(
+pub fn read_scalars_in<C: InputCurve>(
     src: &mut Source,
     max_count: usize,
     endian: ScalarEndian,
@@ -377,7 +378,7 @@ fn check_scalars_prefix(path: &Path, count: usize, prefix: [u8; LENGTH_PREFIX_BY
 }
 
 /// Every scalar below r; the first that is not is named with its byte offset.
-fn check_scalars_reduced<C: MsmCurve>(path: &Path, header: usize, scalars: &[ScalarLimbs]) -> Result<(), MsmError> {
+fn check_scalars_reduced<C: InputCurve>(path: &Path, header: usize, scalars: &[ScalarLimbs]) -> Result<(), MsmError> {
     check_scalars::<C>(scalars).map_err(|e| match e {
         MsmError::ScalarNotReduced { index } => malformed(
             path,
@@ -398,13 +399,13 @@ fn check_scalars_reduced<C: MsmCurve>(path: &Path, header: usize, scalars: &[Sca
 /// prepared MSM starts sooner. The same checks and the same errors. Standard
 /// input, a file that cannot be mapped (a pipe) and big-endian machines
 /// read as [`read_scalars`] does.
-pub fn map_scalars<C: MsmCurve>(path: &Path) -> Result<Store<ScalarLimbs>, MsmError> {
+pub fn map_scalars<C: InputCurve>(path: &Path) -> Result<Store<ScalarLimbs>, MsmError> {
     map_scalars_in::<C>(path, ScalarEndian::Little)
 }
 
 /// As [`map_scalars`] for scalars in `endian` order: big-endian ones are
 /// read (their bytes are not their limbs), little-endian ones mapped.
-pub fn map_scalars_in<C: MsmCurve>(path: &Path, endian: ScalarEndian) -> Result<Store<ScalarLimbs>, MsmError> {
+pub fn map_scalars_in<C: InputCurve>(path: &Path, endian: ScalarEndian) -> Result<Store<ScalarLimbs>, MsmError> {
     if endian == ScalarEndian::Big {
         let mut src = Source::open(path)?;
         return Ok(read_scalars_in::<C>(&mut src, DEFAULT_MAX_POINTS, endian)?.0.into());
@@ -442,7 +443,7 @@ pub struct PointsLayout {
 
 /// Work out the layout of `len` bytes holding `n` points (n from the scalars
 /// file, which removes the ambiguity between 2n compressed and n uncompressed).
-pub fn detect_layout<C: MsmCurve>(len: usize, n: usize, format: Option<PointFormat>) -> Option<PointsLayout> {
+pub fn detect_layout<C: InputCurve>(len: usize, n: usize, format: Option<PointFormat>) -> Option<PointsLayout> {
     let formats = match format {
         Some(f) => vec![f],
         None => vec![PointFormat::Compressed, PointFormat::Uncompressed],
@@ -461,7 +462,7 @@ pub fn detect_layout<C: MsmCurve>(len: usize, n: usize, format: Option<PointForm
 /// time. With `Validation::Full` every point is checked to be in the
 /// subgroup. A stream (a pipe) is read whole first, but never more than `n`
 /// points can take, as its length is needed to tell the layout.
-pub fn read_points<C: MsmCurve>(
+pub fn read_points<C: InputCurve>(
     path: &Path,
     n: usize,
     format: Option<PointFormat>,
@@ -472,7 +473,7 @@ pub fn read_points<C: MsmCurve>(
 }
 
 /// Decode `n` points from a source (see [`read_points`]).
-pub fn read_points_from<C: MsmCurve>(
+pub fn read_points_from<C: InputCurve>(
     src: &mut Source,
     n: usize,
     opts: &ReadOptions,
@@ -556,7 +557,7 @@ pub fn read_points_from<C: MsmCurve>(
 /// uncompressed), those other counts, named after a decoding error: a points
 /// file of another count (two files concatenated) then reads as the right
 /// count of garbage, and the counts are what differ.
-fn other_layouts<C: MsmCurve>(len: usize, n: usize, layout: PointsLayout) -> Vec<usize> {
+fn other_layouts<C: InputCurve>(len: usize, n: usize, layout: PointsLayout) -> Vec<usize> {
     let other = match layout.format {
         PointFormat::Compressed => PointFormat::Uncompressed,
         PointFormat::Uncompressed | PointFormat::Evm => PointFormat::Compressed,
@@ -599,7 +600,7 @@ fn write_all(path: &Path, bytes: &[u8]) -> Result<(), MsmError> {
 
 /// The points file's bytes: arkworks encodings in `format`, after the 8-byte length prefix when
 /// `prefixed`.
-pub fn encode_points<C: MsmCurve>(points: &[Affine<C>], format: PointFormat, prefixed: bool) -> Vec<u8> {
+pub fn encode_points<C: InputCurve>(points: &[Affine<C>], format: PointFormat, prefixed: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(points.len() * format.size::<C>() + LENGTH_PREFIX_BYTES);
     if prefixed {
         out.extend((points.len() as u64).to_le_bytes());
@@ -612,7 +613,7 @@ pub fn encode_points<C: MsmCurve>(points: &[Affine<C>], format: PointFormat, pre
 }
 
 /// Write points to `path` (`-`: standard output).
-pub fn write_points<C: MsmCurve>(path: &Path, points: &[Affine<C>], format: PointFormat) -> Result<(), MsmError> {
+pub fn write_points<C: InputCurve>(path: &Path, points: &[Affine<C>], format: PointFormat) -> Result<(), MsmError> {
     write_all(path, &encode_points(points, format, false))
 }
 
@@ -632,6 +633,6 @@ pub fn write_scalars(path: &Path, scalars: &[ScalarLimbs]) -> Result<(), MsmErro
 }
 
 /// Lowercase hex of the compressed arkworks encoding: how results are printed.
-pub fn result_hex<C: MsmCurve>(p: &Affine<C>) -> String {
+pub fn result_hex<C: InputCurve>(p: &Affine<C>) -> String {
     p.to_bytes(PointFormat::Compressed).iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -13,7 +13,7 @@ use crate::backend::lanes::simd::Kernel;
 use crate::backend::lanes::{LaneField, Limbs};
 use rayon::prelude::*;
 use zkmsm_curve::sqrt::{pow_vartime, SqrtTable};
-use zkmsm_field::PrimeField;
+use zkmsm_field::{Fp, Fp2, Fp2Config, FpConfig, PrimeField, TowerField};
 
 /// Sliding-window width of the exponentiation: 2^(W-1) odd powers.
 const W: u32 = 5;
@@ -479,7 +479,7 @@ fn sqrt_batch_on<F: PrimeField, L: LaneField<F>>(table: &SqrtTable<F>, values: &
 /// then taken a slice at a time on the calling thread, for callers that run
 /// their own parallel tasks: the decoder takes a task's roots between its
 /// parsing and its points, with no set-up per task.
-pub struct RootFinder<'a, F: PrimeField> {
+pub struct RootFinder<'a, F: TowerField> {
     take: Box<TakeRoots<'a, F>>,
 }
 
@@ -512,7 +512,9 @@ impl<'a, F: PrimeField> RootFinder<'a, F> {
         }
         on_best_lanes(Make(table))
     }
+}
 
+impl<F: TowerField> RootFinder<'_, F> {
     /// `out[i]` = a square root of `values[i]` (either one), `None` for a
     /// non-square, on the calling thread.
     ///
@@ -522,6 +524,26 @@ impl<'a, F: PrimeField> RootFinder<'a, F> {
     pub fn take(&self, values: &[F], out: &mut [Option<F>]) {
         assert_eq!(values.len(), out.len(), "one root per value");
         (self.take)(values, out)
+    }
+}
+
+/// The root finder decompression uses for a coordinate field: the lanes'
+/// for a prime field; none for Fq2 (each G2 point takes its own root,
+/// [`zkmsm_curve::SwCurve::sqrt_base`], two base-field roots by the tables).
+pub trait CoordinateRoots: TowerField {
+    /// The finder for this field, given the prime field's tables.
+    fn root_finder(table: &'static SqrtTable<Self::Prime>) -> Option<RootFinder<'static, Self>>;
+}
+
+impl<P: FpConfig<N>, const N: usize> CoordinateRoots for Fp<P, N> {
+    fn root_finder(table: &'static SqrtTable<Self>) -> Option<RootFinder<'static, Self>> {
+        Some(RootFinder::new(table))
+    }
+}
+
+impl<P: Fp2Config> CoordinateRoots for Fp2<P> {
+    fn root_finder(_: &'static SqrtTable<P::Base>) -> Option<RootFinder<'static, Self>> {
+        None
     }
 }
 
@@ -613,7 +635,7 @@ mod tests {
     use crate::backend::lanes::simd::Portable;
     use crate::backend::lanes::Fma51;
     use rand::SeedableRng;
-    use zkmsm_field::{Bls12_377Fq, Bls12_381Fq, Bn254Fq};
+    use zkmsm_field::{Bls12_377Fq, Bls12_381Fq, Bn254Fq, Field};
 
     fn inputs<F: PrimeField>(n: usize) -> Vec<F> {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(9);

@@ -6,21 +6,22 @@
 //! and header). [`validate_points`] checks points already in memory.
 
 use crate::error::MsmError;
-use crate::input::lane_roots::RootFinder;
+use crate::input::lane_roots::{CoordinateRoots, RootFinder};
 use crate::input::record::{BadRecord, Input, PointFault, RecordFault};
 pub use crate::input::validate::{validate_decoded, validate_points, validate_points_with_progress, Validation};
+use crate::input::InputCurve;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
-use zkmsm_curve::{Affine, DecodeError, Decoded, MsmCurve, PointFormat};
-use zkmsm_field::PrimeField;
+use zkmsm_curve::{Affine, DecodeError, Decoded, PointFormat};
+use zkmsm_field::Field;
 
-fn bad_point<C: MsmCurve>(index: usize, format: PointFormat, fault: impl Into<RecordFault>) -> BadRecord {
+fn bad_point<C: InputCurve>(index: usize, format: PointFormat, fault: impl Into<RecordFault>) -> BadRecord {
     BadRecord::at(Input::Points, index, (index * format.size::<C>()) as u64, fault)
 }
 
 /// Decode `bytes`, a concatenation of encoded points (no length prefix), and
 /// validate the points as `validation` says.
-pub fn decode_points<C: MsmCurve>(
+pub fn decode_points<C: InputCurve>(
     bytes: &[u8],
     format: PointFormat,
     validation: Validation,
@@ -48,7 +49,7 @@ pub fn decode_points<C: MsmCurve>(
 /// a square root of x^3 + b), not the subgroup ([`validate_decoded`]). On
 /// an error, the points before the bad one have joined `out` (callers
 /// validate them before reporting it).
-pub fn decode_chunk<C: MsmCurve>(
+pub fn decode_chunk<C: InputCurve>(
     bytes: &[u8],
     format: PointFormat,
     first: usize,
@@ -57,7 +58,7 @@ pub fn decode_chunk<C: MsmCurve>(
     let size = format.size::<C>();
     assert_eq!(bytes.len() % size, 0, "decode_chunk takes whole points");
     let count = bytes.len() / size;
-    let roots = C::sqrt_table().filter(|_| format == PointFormat::Compressed).map(RootFinder::new);
+    let roots = C::sqrt_table().filter(|_| format == PointFormat::Compressed).and_then(C::Base::root_finder);
     out.reserve(count);
     let base = out.len();
     let bad = out.spare_capacity_mut()[..count]
@@ -89,7 +90,7 @@ const TASK: usize = 256;
 /// Decode `records` into `slots`, in order, up to the first bad record:
 /// its index in `records` and its fault, `None` when all are good. `roots`
 /// is the compressed points' root finder (`None`: each point's own root).
-fn decode_task<C: MsmCurve>(
+fn decode_task<C: InputCurve>(
     records: &[u8],
     format: PointFormat,
     roots: Option<&RootFinder<C::Base>>,
@@ -134,7 +135,7 @@ fn decode_task<C: MsmCurve>(
 /// for a compressed one. The root is checked (y^2 = rhs: one squaring), so
 /// that decoded points need no curve check later; one that failed (none
 /// should) is taken again by the scalar root.
-fn settle<C: MsmCurve>(d: Decoded<C>, y: Option<C::Base>, rhs: C::Base) -> Result<Affine<C>, DecodeError> {
+fn settle<C: InputCurve>(d: Decoded<C>, y: Option<C::Base>, rhs: C::Base) -> Result<Affine<C>, DecodeError> {
     match d {
         Decoded::Point(p) => Ok(p),
         Decoded::Compressed { x, largest } => match y {
@@ -150,9 +151,9 @@ mod tests {
     use super::*;
     use crate::gen::random_points;
     use zkmsm_curve::{Bls12_377, Bls12_381};
-    use zkmsm_field::PrimeField;
+    use zkmsm_field::Field;
 
-    fn off_subgroup<C: MsmCurve>() -> Affine<C> {
+    fn off_subgroup<C: InputCurve>() -> Affine<C> {
         let mut x = C::Base::ONE;
         loop {
             if let Some(p) = Affine::<C>::from_x(x, false) {
@@ -165,11 +166,11 @@ mod tests {
     }
 
     /// The points' encodings, concatenated (as a points file holds them).
-    fn encode_points<C: MsmCurve>(points: &[Affine<C>], format: PointFormat, _prefixed: bool) -> Vec<u8> {
+    fn encode_points<C: InputCurve>(points: &[Affine<C>], format: PointFormat, _prefixed: bool) -> Vec<u8> {
         points.iter().flat_map(|p| p.to_bytes(format)).collect()
     }
 
-    fn faults<C: MsmCurve>() {
+    fn faults<C: InputCurve>() {
         let mut pts = random_points::<C>(40, 3).points;
         pts[5] = Affine::identity();
         for format in [PointFormat::Compressed, PointFormat::Uncompressed] {
@@ -217,7 +218,7 @@ mod tests {
     /// Chunks of several decoding tasks: the first bad record in index
     /// order is named wherever the tasks end, and exactly the points before
     /// it join `out` (after those already there).
-    fn bad_records_across_tasks<C: MsmCurve>() {
+    fn bad_records_across_tasks<C: InputCurve>() {
         let n = 3 * TASK + 17;
         let pts = random_points::<C>(n, 5).points;
         for format in [PointFormat::Compressed, PointFormat::Uncompressed] {
@@ -258,7 +259,7 @@ mod tests {
     /// A lane root that fails its check is replaced by the scalar root: the
     /// point comes out the same, with the sign its flag asks for; an x with
     /// no root is refused whatever the lane said; whole points pass through.
-    fn lane_root_fallback<C: MsmCurve>() {
+    fn lane_root_fallback<C: InputCurve>() {
         for (k, p) in random_points::<C>(6, 9).points.into_iter().enumerate() {
             let largest = k % 2 == 0;
             let want = Affine::<C>::from_x(p.x, largest).unwrap();

@@ -13,3 +13,10 @@ pub mod load;
 pub mod record;
 pub mod scalars;
 pub mod validate;
+
+/// A curve whose points the input layer reads: the backends take it
+/// ([`LaneCurve`]) and its coordinates have a decompression root finder.
+pub trait InputCurve: LaneCurve<Base: lane_roots::CoordinateRoots> {}
+impl<C: LaneCurve<Base: lane_roots::CoordinateRoots>> InputCurve for C {}
+
+use crate::backend::lanes::lane_curve::LaneCurve;

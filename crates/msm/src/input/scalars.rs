@@ -1,12 +1,12 @@
 //! Scalars as the MSM takes them: canonical integers below r, never reduced.
 
 use crate::error::MsmError;
+use crate::input::InputCurve;
 use crate::pipeline::digits::ScalarLimbs;
 use rayon::prelude::*;
-use zkmsm_curve::MsmCurve;
 
 /// Scalars as canonical limbs, rejecting any >= r (naming the first).
-pub fn check_scalars<C: MsmCurve>(scalars: &[ScalarLimbs]) -> Result<(), MsmError> {
+pub fn check_scalars<C: InputCurve>(scalars: &[ScalarLimbs]) -> Result<(), MsmError> {
     let order = C::ORDER;
     let reduced = |s: &ScalarLimbs| {
         for i in (0..4).rev() {

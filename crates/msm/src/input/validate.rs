@@ -47,13 +47,14 @@
 
 use crate::backend::{Backend, BatchAffineBackend, WindowBuckets};
 use crate::error::MsmError;
+use crate::input::InputCurve;
 use crate::pipeline::plan::Plan;
 use crate::scheduler::GreedyScheduler;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
-use zkmsm_curve::{Affine, MsmCurve, Xyzz};
-use zkmsm_field::PrimeField;
+use zkmsm_curve::{Affine, Xyzz};
+use zkmsm_field::Field;
 
 /// How much to check of the points given to a context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,19 +96,19 @@ const POINT_TEST_COST: f64 = 110.0;
 
 /// Whether digits get a random sign: where the cofactor is odd, H has no
 /// point of order 2 and the sign plane is sound (see the module's proof).
-fn signed_digits<C: MsmCurve>() -> bool {
+fn signed_digits<C: InputCurve>() -> bool {
     C::COFACTOR[0] & 1 == 1
 }
 
 /// The first point that is not on the curve, or (`Full`) not in the
 /// prime-order subgroup.
-pub fn validate_points<C: MsmCurve>(points: &[Affine<C>], validation: Validation) -> Result<(), MsmError> {
+pub fn validate_points<C: InputCurve>(points: &[Affine<C>], validation: Validation) -> Result<(), MsmError> {
     validate_points_with_progress(points, validation, &|_, _| {})
 }
 
 /// As [`validate_points`], calling `progress(done, total)` as batches finish
 /// (the CLI draws a progress bar from it).
-pub fn validate_points_with_progress<C: MsmCurve>(
+pub fn validate_points_with_progress<C: InputCurve>(
     points: &[Affine<C>],
     validation: Validation,
     progress: &(dyn Fn(usize, usize) + Sync),
@@ -129,7 +130,7 @@ pub fn validate_points_with_progress<C: MsmCurve>(
 /// uncompressed point's equation is checked when it is decoded, a
 /// compressed point's y is a checked square root of x^3 + b): only the
 /// subgroup is left to check (`Full`), nothing for the other levels.
-pub fn validate_decoded<C: MsmCurve>(
+pub fn validate_decoded<C: InputCurve>(
     points: &[Affine<C>],
     validation: Validation,
     progress: &(dyn Fn(usize, usize) + Sync),
@@ -142,7 +143,7 @@ pub fn validate_decoded<C: MsmCurve>(
 
 /// The first point (on the curve) outside the prime-order subgroup, by
 /// batches of [`BATCH_POINTS`].
-fn subgroup_with_progress<C: MsmCurve>(
+fn subgroup_with_progress<C: InputCurve>(
     points: &[Affine<C>],
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(), MsmError> {
@@ -180,7 +181,7 @@ fn batch_window(n: usize, bits: u32, signed: bool, threads: usize) -> Option<u32
 /// Whether all of `points` (on the curve) are in G1: exact per point for
 /// small n, else the batch test with `bits` planes (a point outside G1
 /// passes with probability at most 2^-bits).
-pub fn in_subgroup<C: MsmCurve>(points: &[Affine<C>], rng: &mut impl RngCore, bits: u32) -> bool {
+pub fn in_subgroup<C: InputCurve>(points: &[Affine<C>], rng: &mut impl RngCore, bits: u32) -> bool {
     if C::COFACTOR == [1] {
         return true; // the group of the curve is G1 (BN254)
     }
@@ -229,7 +230,7 @@ fn random_digits(n: usize, buckets: usize, signed: bool, rng: &mut impl RngCore)
 
 /// A window's plane sums: `bits[i]` for bit log2(len) - 1 - i of the bucket
 /// index (the top bit first), and `total`, the sum of every bucket.
-struct Planes<C: MsmCurve> {
+struct Planes<C: InputCurve> {
     bits: Vec<Affine<C>>,
     total: Affine<C>,
 }
@@ -241,7 +242,7 @@ struct Planes<C: MsmCurve> {
 /// every one affine and batched with the others of its step (one inversion
 /// per step: 2 log2(len) of them), exact for every pair of curve points
 /// (identity, P + P, P + (-P), points of order 2): see [`add_pairs`].
-fn planes<C: MsmCurve>(b: Vec<Xyzz<C>>) -> Planes<C> {
+fn planes<C: InputCurve>(b: Vec<Xyzz<C>>) -> Planes<C> {
     assert!(b.len().is_power_of_two());
     let mut cur = to_affine(&b);
     drop(b);
@@ -281,7 +282,7 @@ fn planes<C: MsmCurve>(b: Vec<Xyzz<C>>) -> Planes<C> {
 
 /// The points in affine coordinates: those already affine (ZZ = ZZZ = 1, as
 /// the engine's buckets mostly are) as they are, the rest with one inversion.
-fn to_affine<C: MsmCurve>(b: &[Xyzz<C>]) -> Vec<Affine<C>> {
+fn to_affine<C: InputCurve>(b: &[Xyzz<C>]) -> Vec<Affine<C>> {
     let one = C::Base::ONE;
     let rest: Vec<Xyzz<C>> = b.iter().filter(|p| !p.is_identity() && (p.zz != one || p.zzz != one)).copied().collect();
     let mut rest = Xyzz::batch_to_affine(&rest).into_iter();
@@ -303,7 +304,7 @@ fn to_affine<C: MsmCurve>(b: &[Xyzz<C>]) -> Vec<Affine<C>> {
 /// of [`Affine::add_reference`] (an identity, P + (-P) and doubling a point
 /// of order 2 give the identity, P + P the tangent), so the sums are exact
 /// for all curve points.
-fn add_pairs<C: MsmCurve>(a: &mut [Affine<C>], b: &[Affine<C>], den: &mut Vec<C::Base>) {
+fn add_pairs<C: InputCurve>(a: &mut [Affine<C>], b: &[Affine<C>], den: &mut Vec<C::Base>) {
     assert_eq!(a.len(), b.len());
     den.clear();
     den.extend(a.iter().zip(b).map(|(p, q)| {
@@ -343,7 +344,7 @@ fn add_pairs<C: MsmCurve>(a: &mut [Affine<C>], b: &[Affine<C>], den: &mut Vec<C:
 
 /// The index of the first point outside G1, given that there is one:
 /// bisection with batch tests, then a per-point scan.
-fn first_outside<C: MsmCurve>(points: &[Affine<C>], rng: &mut impl RngCore) -> usize {
+fn first_outside<C: InputCurve>(points: &[Affine<C>], rng: &mut impl RngCore) -> usize {
     let (mut lo, mut hi) = (0, points.len());
     while hi - lo > SCAN {
         let mid = lo + (hi - lo) / 2;
@@ -366,11 +367,11 @@ mod tests {
     use super::*;
     use crate::gen::random_points;
     use zkmsm_curve::{Bls12_377, Bls12_381};
-    use zkmsm_field::PrimeField;
+    use zkmsm_field::Field;
 
     /// Curve points outside G1: random ones, small-order ones, and subgroup
     /// points plus small-order ones.
-    fn outsiders<C: MsmCurve>(rng: &mut ChaCha20Rng) -> Vec<(Affine<C>, &'static str)> {
+    fn outsiders<C: InputCurve>(rng: &mut ChaCha20Rng) -> Vec<(Affine<C>, &'static str)> {
         let g = Affine::<C>::random_in_subgroup(rng);
         let mut out = Vec::new();
         let mut x = C::Base::from_u64(5);
@@ -396,7 +397,7 @@ mod tests {
         out
     }
 
-    fn check<C: MsmCurve>(seed: u64) {
+    fn check<C: InputCurve>(seed: u64) {
         let mut rng = ChaCha20Rng::seed_from_u64(seed);
         for n in [1usize, 200, 600, 5000] {
             let mut points = random_points::<C>(n, seed).points;
@@ -582,7 +583,7 @@ mod tests {
     /// kind of pair: random, identity on either side or both, P + P, P + (-P),
     /// points of order 2 and 3 (doubled, and added to their negation), in one
     /// batch so that the special cases sit between ordinary ones.
-    fn pairs_match_reference<C: MsmCurve>(seed: u64) {
+    fn pairs_match_reference<C: InputCurve>(seed: u64) {
         let mut rng = ChaCha20Rng::seed_from_u64(seed);
         let pts = random_points::<C>(8, seed).points;
         let mut special: Vec<Affine<C>> = outsiders::<C>(&mut rng).into_iter().map(|(p, _)| p).collect();
@@ -613,7 +614,7 @@ mod tests {
 
     /// Planes of buckets with empty ones, equal ones, negations and small
     /// order points (non-affine XYZZ buckets too) against the plain sums.
-    fn planes_with_special_buckets<C: MsmCurve>(seed: u64) {
+    fn planes_with_special_buckets<C: InputCurve>(seed: u64) {
         let mut rng = ChaCha20Rng::seed_from_u64(seed);
         let pts = random_points::<C>(64, seed).points;
         let bad: Vec<Affine<C>> = outsiders::<C>(&mut rng).into_iter().map(|(p, _)| p).collect();

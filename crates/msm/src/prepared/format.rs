@@ -4,8 +4,8 @@
 
 use super::refusal::{HeaderFault, PreparedRefusal};
 use crate::backend::Backend;
+use crate::input::InputCurve;
 use crate::store::{Mapping, Record, Store};
-use zkmsm_curve::MsmCurve;
 
 /// The format version this build writes (it reads this,
 /// [`FORMAT_VERSION_2`] and [`FORMAT_VERSION_1`]).
@@ -27,7 +27,7 @@ const HEADER_USED_V1: usize = 144;
 
 /// A backend whose prepared points can be written to a prepared file and
 /// mapped back.
-pub trait Persist<C: MsmCurve>: Backend<C> + Sized {
+pub trait Persist<C: InputCurve>: Backend<C> + Sized {
     /// The form of these prepared points.
     fn layout(prepared: &Self::Prepared) -> Layout;
     /// Their records' bytes, in order, to `sink`.

@@ -4,13 +4,15 @@
 
 use super::format::{mapped_records, Header, Layout, Persist};
 use super::refusal::PreparedRefusal;
+use crate::backend::lanes::lane_curve::{LaneCurve, LaneSet};
 use crate::backend::{BatchAffineBackend, BatchAffinePoints, TwistedEdwardsBackend, XyzzBackend};
+use crate::input::InputCurve;
 use crate::scheduler::Scheduler;
 use crate::store::{bytes_of, Mapping, Record, Store};
 use std::io;
 use zkmsm_curve::te::TePrecomputed;
-use zkmsm_curve::{Affine, Bls12_377, MsmCurve};
-use zkmsm_field::{Fp, FpConfig};
+use zkmsm_curve::{Affine, Bls12_377};
+use zkmsm_field::{Fp, Fp2, Fp2Config, FpConfig};
 
 type Sink<'a> = &'a mut dyn FnMut(&[u8]) -> io::Result<()>;
 
@@ -27,10 +29,26 @@ unsafe impl<P: FpConfig<N>, const N: usize> Record for Fp<P, N> {
     }
 }
 
+// SAFETY: an Fp2 is its two coefficients (no padding), each an Fp record.
+unsafe impl<P: Fp2Config> Record for Fp2<P>
+where
+    P::Base: Record,
+{
+    fn write_record(&self, out: &mut [u8]) {
+        let h = out.len() / 2;
+        self.c0.write_record(&mut out[..h]);
+        self.c1.write_record(&mut out[h..]);
+    }
+    fn valid(bytes: &[u8]) -> bool {
+        let h = bytes.len() / 2;
+        P::Base::valid(&bytes[..h]) && P::Base::valid(&bytes[h..])
+    }
+}
+
 // SAFETY: written field by field at the fields' offsets in this build (the
 // padding as zeros); valid as `valid` says (the flag byte 0 or 1, the
 // coordinates valid field elements).
-unsafe impl<C: MsmCurve> Record for Affine<C>
+unsafe impl<C: InputCurve> Record for Affine<C>
 where
     C::Base: Record,
 {
@@ -56,7 +74,7 @@ where
     }
 }
 
-fn offsets<C: MsmCurve>() -> (usize, usize, usize) {
+fn offsets<C: InputCurve>() -> (usize, usize, usize) {
     (
         core::mem::offset_of!(Affine<C>, x),
         core::mem::offset_of!(Affine<C>, y),
@@ -92,7 +110,7 @@ fn refuse_layout(header: &Header, backend: &'static str) -> PreparedRefusal {
     PreparedRefusal::LayoutNotRun { layout: header.layout.clone(), backend }
 }
 
-impl<C: MsmCurve> Persist<C> for XyzzBackend
+impl<C: InputCurve> Persist<C> for XyzzBackend
 where
     Affine<C>: Record,
 {
@@ -125,7 +143,7 @@ impl Persist<Bls12_377> for TwistedEdwardsBackend {
     }
 }
 
-impl<C: MsmCurve, S: Scheduler> Persist<C> for BatchAffineBackend<S>
+impl<C: InputCurve, S: Scheduler> Persist<C> for BatchAffineBackend<S>
 where
     Affine<C>: Record,
 {
@@ -160,7 +178,7 @@ where
                     return Err(PreparedRefusal::CpuLacks { layout: header.layout.clone(), feature: "AVX-512 IFMA" });
                 }
                 let points = mapped_records(header, map, offset)?;
-                crate::backend::lanes::ifma::IfmaPoints::from_store(points, crate::backend::lanes::ifma::RADIX)
+                <C as LaneCurve>::Ifma::from_store(points, crate::backend::lanes::ifma::RADIX)
                     .map(BatchAffinePoints::Ifma)
                     .ok_or_else(out_of_radix)
             }
@@ -171,7 +189,7 @@ where
                     return Err(PreparedRefusal::CpuLacks { layout: header.layout.clone(), feature: NativeSimd::NAME });
                 }
                 let points = mapped_records(header, map, offset)?;
-                crate::backend::FmaPoints::from_store(points, crate::backend::lanes::FMA_RADIX)
+                <C as LaneCurve>::Fma::from_store(points, crate::backend::lanes::FMA_RADIX)
                     .map(BatchAffinePoints::Fma)
                     .ok_or_else(out_of_radix)
             }

@@ -5,12 +5,12 @@ use super::format::{BlockHasher, Header, Persist, FORMAT_VERSION, HEADER_BYTES};
 use crate::backend::choice::BackendChoice;
 use crate::context::MsmContext;
 use crate::error::MsmError;
+use crate::input::InputCurve;
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
-use zkmsm_curve::MsmCurve;
 
-impl<C: MsmCurve, B: Persist<C>> MsmContext<C, B> {
+impl<C: InputCurve, B: Persist<C>> MsmContext<C, B> {
     /// Write the prepared points to `path` (see the module documentation),
     /// under the backend name `backend` (what [`crate::open_prepared`] will build).
     pub fn write_prepared(&self, path: &Path, backend: BackendChoice) -> Result<(), MsmError> {

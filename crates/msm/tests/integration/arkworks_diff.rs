@@ -11,10 +11,10 @@ use zkmsm::gen::{random_points, random_scalars};
 use zkmsm::reference::naive_msm;
 use zkmsm::*;
 use zkmsm_curve::PointFormat;
-use zkmsm_field::PrimeField as _;
+use zkmsm_field::{Field, PrimeField as _};
 
 /// The arkworks side of one curve.
-trait Ark: MsmCurve {
+trait Ark: EngineCurve {
     type G: CurveGroup<ScalarField = Self::Fr, Affine = Self::A> + VariableBaseMSM;
     type A: ark_ec::AffineRepr<ScalarField = Self::Fr> + CanonicalSerialize + CanonicalDeserialize;
     type Fr: ark_ff::PrimeField;
@@ -49,6 +49,21 @@ impl Ark for Bls12_381 {
 impl Ark for Bn254 {
     type G = ark_bn254::G1Projective;
     type A = ark_bn254::G1Affine;
+    type Fr = ark_bn254::Fr;
+}
+impl Ark for Bls12_377G2 {
+    type G = ark_bls12_377::G2Projective;
+    type A = ark_bls12_377::G2Affine;
+    type Fr = ark_bls12_377::Fr;
+}
+impl Ark for Bls12_381G2 {
+    type G = ark_bls12_381::G2Projective;
+    type A = ark_bls12_381::G2Affine;
+    type Fr = ark_bls12_381::Fr;
+}
+impl Ark for Bn254G2 {
+    type G = ark_bn254::G2Projective;
+    type A = ark_bn254::G2Affine;
     type Fr = ark_bn254::Fr;
 }
 
@@ -153,7 +168,7 @@ fn ours_all<C: Ark>(
     out
 }
 
-fn order_minus<C: MsmCurve>(k: u64) -> ScalarLimbs {
+fn order_minus<C: zkmsm::InputCurve>(k: u64) -> ScalarLimbs {
     let mut s = [0u64; 4];
     s[..C::ORDER.len()].copy_from_slice(C::ORDER);
     let (v, borrow) = s[0].overflowing_sub(k);
@@ -173,7 +188,7 @@ fn order_minus<C: MsmCurve>(k: u64) -> ScalarLimbs {
 /// Scalars whose GLV halves sit at the decomposition's edges: 0, 1,
 /// lambda - 1, lambda, lambda + 1, r - 1, and k = q lambda + rem with q and rem
 /// at and around each balancing threshold (the largest |k1| and |k0|).
-fn glv_edges<C: MsmCurve>() -> Vec<ScalarLimbs> {
+fn glv_edges<C: zkmsm::InputCurve>() -> Vec<ScalarLimbs> {
     let g = C::glv().unwrap();
     let Some((lam, z2)) = g.seed_split() else {
         return lattice_edges::<C>();
@@ -208,7 +223,7 @@ fn glv_edges<C: MsmCurve>() -> Vec<ScalarLimbs> {
 /// The lattice split's edges (BN254): 0, 1, r - 1, r - 2, and lambda, the
 /// basis' first coordinates and (r + 1) / 2 (where both rounded coefficients
 /// are near one half) with their neighbours.
-fn lattice_edges<C: MsmCurve>() -> Vec<ScalarLimbs> {
+fn lattice_edges<C: zkmsm::InputCurve>() -> Vec<ScalarLimbs> {
     let g = C::glv().unwrap();
     let [a1, _, a2, _] = g.lattice_basis().unwrap();
     let fr = |l: &ScalarLimbs| {
@@ -241,7 +256,7 @@ fn random_cases<C: Ark>(cases: usize, seed: u64) {
         // every third case with GLV on, the rest as auto decides
         let glv = if case % 3 == 0 { GlvMode::On } else { GlvMode::Auto };
         for (backend, got) in ours_all(points, &scalars, window, Some(case), glv) {
-            assert_eq!(got, want, "{} case {case}: n = {n}, window {window:?}, {backend}, {glv:?}", C::NAME);
+            assert_eq!(got, want, "{} case {case}: n = {n}, window {window:?}, {backend}, {glv:?}", C::LABEL);
         }
     }
 }
@@ -259,6 +274,15 @@ fn random_cases_bls12_381() {
 #[test]
 fn random_cases_bn254() {
     random_cases::<Bn254>(500, 30);
+}
+
+/// G2: fewer cases (an Fq2 addition costs about three Fq ones), the same
+/// sizes, windows and backends.
+#[test]
+fn random_cases_g2() {
+    random_cases::<Bls12_377G2>(40, 60);
+    random_cases::<Bls12_381G2>(40, 61);
+    random_cases::<Bn254G2>(40, 62);
 }
 
 /// (name, points, scalars)
@@ -330,16 +354,16 @@ fn adversarial<C: Ark>(seed: u64) {
         let want = ark_msm(points, scalars);
         for window in [None, Some(1), Some(2), Some(5), Some(13)] {
             for (backend, got) in ours_all(points, scalars, window, None, GlvMode::Off) {
-                assert_eq!(got, want, "{}: {name}, window {window:?}, {backend}", C::NAME);
+                assert_eq!(got, want, "{}: {name}, window {window:?}, {backend}", C::LABEL);
             }
         }
         for window in [None, Some(3), Some(16)] {
             for (backend, got) in ours_all(points, scalars, window, None, GlvMode::On) {
-                assert_eq!(got, want, "{}: {name}, window {window:?}, {backend}, GLV on", C::NAME);
+                assert_eq!(got, want, "{}: {name}, window {window:?}, {backend}, GLV on", C::LABEL);
             }
         }
         // and through the fully validating one-shot API
-        assert_eq!(msm_bigint(points, scalars).unwrap(), want, "{}: {name}", C::NAME);
+        assert_eq!(msm_bigint(points, scalars).unwrap(), want, "{}: {name}", C::LABEL);
     }
     // a slow reference computed without buckets agrees too
     assert_eq!(naive_msm(&pts[..64], &rnd[..64]), ark_msm(&pts[..64], &rnd[..64]));
@@ -360,18 +384,26 @@ fn adversarial_bn254() {
     adversarial::<Bn254>(50);
 }
 
+#[test]
+fn adversarial_g2() {
+    adversarial::<Bls12_377G2>(63);
+    adversarial::<Bls12_381G2>(64);
+    adversarial::<Bn254G2>(65);
+}
+
 /// Prepared files with GLV images, on the adversarial inputs: every backend
 /// (and the portable batch-affine layout) prepared with GLV on, written,
 /// mapped back and run with GLV auto, on and off, against arkworks.
 fn prepared_glv<C: Ark + EngineCurve>(seed: u64) {
-    let dir = std::env::temp_dir().join(format!("zkmsm-ark-prepared-{}-{}", C::NAME, std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("zkmsm-ark-prepared-{}-{}", C::LABEL.replace(' ', "-"), std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("glv.prep");
     for (name, points, scalars) in &adversarial_cases::<C>(seed) {
         let want = ark_msm(points, scalars);
         let mut choices =
             vec![BackendChoice::Xyzz, BackendChoice::BatchAffineGreedy, BackendChoice::BatchAffineDelayed];
-        if C::NAME == "bls12-377" {
+        if C::LABEL == "bls12-377" {
             choices.push(BackendChoice::TwistedEdwards);
         }
         // the file at `path` run with GLV auto, on and off
@@ -380,7 +412,7 @@ fn prepared_glv<C: Ark + EngineCurve>(seed: u64) {
                 let back = open_prepared_with::<C>(&path, mode).unwrap();
                 assert_eq!((back.glv(), back.len()), (glv, points.len()), "{name} {backend} {mode:?}");
                 let got = back.msm_report(scalars).unwrap().result.to_affine();
-                assert_eq!(got, want, "{}: {name}, prepared {backend}, {mode:?}", C::NAME);
+                assert_eq!(got, want, "{}: {name}, prepared {backend}, {mode:?}", C::LABEL);
             }
         };
         for choice in choices {
@@ -411,6 +443,13 @@ fn prepared_glv_bls12_381() {
 #[test]
 fn prepared_glv_bn254() {
     prepared_glv::<Bn254>(53);
+}
+
+#[test]
+fn prepared_glv_g2() {
+    prepared_glv::<Bls12_377G2>(66);
+    prepared_glv::<Bls12_381G2>(67);
+    prepared_glv::<Bn254G2>(68);
 }
 
 #[test]
@@ -446,7 +485,7 @@ fn bad_inputs_are_errors_naming_the_index() {
     // a point on the curve outside the subgroup
     let mut rng = ChaCha20Rng::seed_from_u64(62);
     let outsider = loop {
-        let x = <zkmsm_field::Bls12_377Fq as zkmsm_field::PrimeField>::random(&mut rng);
+        let x = <zkmsm_field::Bls12_377Fq as zkmsm_field::Field>::random(&mut rng);
         if let Some(q) = Affine::<Bls12_377>::from_x(x, false) {
             break q;
         }
@@ -529,4 +568,11 @@ fn fixed_base_bls12_381() {
 #[test]
 fn fixed_base_bn254() {
     fixed_base::<Bn254>(72);
+}
+
+#[test]
+fn fixed_base_g2() {
+    fixed_base::<Bls12_377G2>(73);
+    fixed_base::<Bls12_381G2>(74);
+    fixed_base::<Bn254G2>(75);
 }

@@ -10,7 +10,7 @@ use zkmsm::*;
 use zkmsm::{Input, LayoutFault, PointFault, RecordFault};
 use zkmsm_curve::PointFormat;
 
-fn order_minus<C: MsmCurve>(k: u64) -> ScalarLimbs {
+fn order_minus<C: zkmsm::InputCurve>(k: u64) -> ScalarLimbs {
     let mut s = [0u64; 4];
     s[..C::ORDER.len()].copy_from_slice(C::ORDER);
     let (v, _) = s[0].overflowing_sub(k);
@@ -103,7 +103,7 @@ fn errors<C: EngineCurve>(curve: Curve) {
 
     // A point off the curve: y of point 4 changed.
     let mut bad = points.clone();
-    bad[4].y += <C::Base as zkmsm_field::PrimeField>::ONE;
+    bad[4].y += <C::Base as zkmsm_field::Field>::ONE;
     let e = EncodedContext::new(curve, &encode_points(&bad, PointFormat::Uncompressed, false), &opts).err().unwrap();
     assert_eq!((e.kind, e.index, e.offset), (ErrorKind::Points, Some(4), Some(4 * size as u64)), "{e}");
     assert!(e.message.contains("point 4"), "{e}");
@@ -116,7 +116,7 @@ fn errors<C: EngineCurve>(curve: Curve) {
     // exists where the cofactor is 1: BN254's curve is its G1).
     if C::COFACTOR != [1] {
         let outside = loop {
-            let x = <C::Base as zkmsm_field::PrimeField>::from_u64(rand::random::<u32>() as u64);
+            let x = <C::Base as zkmsm_field::Field>::from_u64(rand::random::<u32>() as u64);
             if let Some(p) = Affine::<C>::from_x(x, false) {
                 if !p.is_in_subgroup() {
                     break p;

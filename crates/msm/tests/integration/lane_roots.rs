@@ -10,12 +10,12 @@ use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use zkmsm::gen::random_points;
-use zkmsm::{decode_points, Affine, Bls12_377, Bls12_381, MsmCurve, Validation};
+use zkmsm::{decode_points, Affine, Bls12_377, Bls12_381, Validation};
 use zkmsm_curve::{DecodeError, PointFormat};
-use zkmsm_field::PrimeField;
+use zkmsm_field::{Field, PrimeField};
 
 /// The arkworks side of one curve, and its compressed encoding's layout.
-trait Ark: MsmCurve {
+trait Ark: zkmsm::EngineCurve<Base: PrimeField> {
     type A: ark_ec::AffineRepr + CanonicalSerialize + CanonicalDeserialize;
     type Fq: ark_ff::PrimeField;
     /// Every value the flag bits of a compressed encoding can take.

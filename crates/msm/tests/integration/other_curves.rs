@@ -15,7 +15,7 @@ use zkmsm::reference::naive_msm;
 use zkmsm::*;
 use zkmsm_curve::{Encoding, SwCurve};
 use zkmsm_field::limbs::from_hex;
-use zkmsm_field::{Fp, FpConfig, PrimeField};
+use zkmsm_field::{Field, Fp, FpConfig, PrimeField};
 
 macro_rules! field {
     ($cfg:ident, $ty:ident, $name:literal, $hex:literal, $nr:literal) => {
@@ -93,7 +93,7 @@ impl MsmCurve for Secp256k1 {
 }
 
 /// r - 1 as limbs.
-fn r_minus_1<C: MsmCurve>() -> ScalarLimbs {
+fn r_minus_1<C: zkmsm::InputCurve>() -> ScalarLimbs {
     C::scalar_to_limbs(&-C::Scalar::ONE)
 }
 
@@ -102,7 +102,7 @@ fn r_minus_1<C: MsmCurve>() -> ScalarLimbs {
 /// points, the scalars and the expected sum, computed in the scalar field
 /// from the points' discrete logs (no group arithmetic of the library's
 /// fast paths) and checked against the naive MSM.
-fn inputs<C: MsmCurve>(n: usize, seed: u64) -> (Vec<Affine<C>>, Vec<ScalarLimbs>, Affine<C>) {
+fn inputs<C: zkmsm::InputCurve>(n: usize, seed: u64) -> (Vec<Affine<C>>, Vec<ScalarLimbs>, Affine<C>) {
     let known = random_points::<C>(n, seed);
     let (mut points, mut dlogs) = (known.points, known.dlogs);
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
@@ -122,7 +122,7 @@ fn inputs<C: MsmCurve>(n: usize, seed: u64) -> (Vec<Affine<C>>, Vec<ScalarLimbs>
     (points, scalars, want)
 }
 
-fn run<C: MsmCurve, B: Backend<C>>(
+fn run<C: zkmsm::InputCurve, B: Backend<C>>(
     builder: &MsmBuilder,
     backend: B,
     points: &[Affine<C>],
@@ -132,7 +132,7 @@ fn run<C: MsmCurve, B: Backend<C>>(
     ctx.msm_bigint(scalars).expect("valid scalars")
 }
 
-fn every_backend<C: MsmCurve>() {
+fn every_backend<C: zkmsm::InputCurve>() {
     // no lane engine takes a field it would get wrong: on these 255- and
     // 256-bit fields the IFMA limb counts (five, eight) do not, six FMA limbs do
     let lanes = BatchAffineBackend::<GreedyScheduler>::default();
@@ -164,6 +164,9 @@ fn every_backend<C: MsmCurve>() {
         assert_eq!(got, want, "{} all scalars equal, c = {c}", C::NAME);
     }
 }
+
+// A curve of another crate is one line to the backends.
+zkmsm::lane_curves!(prime: Pallas, Secp256k1);
 
 #[test]
 fn pallas_on_every_backend() {

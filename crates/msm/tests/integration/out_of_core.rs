@@ -179,7 +179,7 @@ fn glv_in_chunks<C: EngineCurve>(seed: u64) {
     let budget = zkmsm::out_of_core::bucket_reserve() + 1100 * BYTES_PER_POINT_GLV;
     assert_eq!(chunk_points_for(budget, true).unwrap(), 1100);
     let mut backends = vec![BackendChoice::Auto, BackendChoice::Xyzz, BackendChoice::BatchAffineGreedy];
-    if C::NAME == "bls12-377" {
+    if C::LABEL == "bls12-377" {
         backends.push(BackendChoice::TwistedEdwards);
     }
     for backend in backends {

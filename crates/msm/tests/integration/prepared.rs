@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use zkmsm::gen::{random_points, random_scalars};
 use zkmsm::prepared::{records_checksum, Header, HeaderFault, CHECKSUM_BLOCK, FORMAT_VERSION};
 use zkmsm::*;
-use zkmsm_field::PrimeField;
+use zkmsm_field::Field;
 
 fn tmp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("zkmsm-prepared-{}", std::process::id()));

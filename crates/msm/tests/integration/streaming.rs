@@ -21,7 +21,7 @@ use zkmsm::*;
 use zkmsm_curve::PointFormat;
 use zkmsm_field::PrimeField;
 
-fn order_minus<C: MsmCurve>(k: u64) -> ScalarLimbs {
+fn order_minus<C: zkmsm::InputCurve>(k: u64) -> ScalarLimbs {
     let mut s = [0u64; 4];
     s[..C::ORDER.len()].copy_from_slice(C::ORDER);
     let mut borrow = k;
@@ -36,7 +36,7 @@ fn order_minus<C: MsmCurve>(k: u64) -> ScalarLimbs {
 /// The pipeline as it was: every window's digits first, window-major,
 /// regrouped per bucket set in fixed-base mode, then accumulation and
 /// running sums.
-fn all_at_once<C: MsmCurve, B: Backend<C>>(
+fn all_at_once<C: zkmsm::InputCurve, B: Backend<C>>(
     backend: &B,
     points: &[Affine<C>],
     scalars: &[ScalarLimbs],
@@ -58,7 +58,7 @@ fn all_at_once<C: MsmCurve, B: Backend<C>>(
     combine_windows(&sums, plan.c).to_affine()
 }
 
-fn scalar_cases<C: MsmCurve>(n: usize, seed: u64) -> Vec<(&'static str, Vec<ScalarLimbs>)> {
+fn scalar_cases<C: zkmsm::InputCurve>(n: usize, seed: u64) -> Vec<(&'static str, Vec<ScalarLimbs>)> {
     let rnd = random_scalars::<C>(n, seed);
     let r1 = order_minus::<C>(1);
     // every window's top bit set (carries everywhere), at several c
@@ -100,7 +100,7 @@ fn scalar_cases<C: MsmCurve>(n: usize, seed: u64) -> Vec<(&'static str, Vec<Scal
     ]
 }
 
-fn point_cases<C: MsmCurve>(n: usize, seed: u64) -> Vec<(&'static str, Vec<Affine<C>>)> {
+fn point_cases<C: zkmsm::InputCurve>(n: usize, seed: u64) -> Vec<(&'static str, Vec<Affine<C>>)> {
     let pts = random_points::<C>(n, seed).points;
     vec![
         ("random", pts.clone()),
@@ -118,7 +118,7 @@ fn point_cases<C: MsmCurve>(n: usize, seed: u64) -> Vec<(&'static str, Vec<Affin
     ]
 }
 
-fn check_backend<C: MsmCurve, B: Backend<C>>(make: impl Fn() -> B, seed: u64) {
+fn check_backend<C: zkmsm::InputCurve, B: Backend<C>>(make: impl Fn() -> B, seed: u64) {
     let n = 150;
     let pools: Vec<(usize, rayon::ThreadPool)> =
         [1, 2, 5].into_iter().map(|t| (t, rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap())).collect();
@@ -411,7 +411,7 @@ fn mapped_scalars_match_the_chunked_reader() {
     assert_eq!(err_string(map_scalars::<Bls12_377>(&dir.0)), err_string(read_scalars::<Bls12_377>(&dir.0)));
 }
 
-fn chunked_point_reads<C: MsmCurve>(seed: u64) {
+fn chunked_point_reads<C: zkmsm::InputCurve>(seed: u64) {
     let dir = TempDir::new(C::NAME);
     let pool = random_points::<C>(500, seed).points;
     let points: Vec<Affine<C>> =
@@ -443,8 +443,8 @@ fn chunked_point_reads<C: MsmCurve>(seed: u64) {
             // validation names its index too, and the first bad point in file
             // order is named, whether it fails decoding or validation
             if prefixed {
-                let (y, _) = Affine::<C>::ys_from_x(<C::Base as PrimeField>::ZERO).unwrap();
-                let outsider = Affine::<C>::new_unchecked(<C::Base as PrimeField>::ZERO, y);
+                let (y, _) = Affine::<C>::ys_from_x(<C::Base as zkmsm_field::Field>::ZERO).unwrap();
+                let outsider = Affine::<C>::new_unchecked(<C::Base as zkmsm_field::Field>::ZERO, y);
                 assert!(outsider.is_on_curve() && !outsider.is_in_subgroup());
                 let mut off = points.clone();
                 off[2 * R + 232] = outsider;

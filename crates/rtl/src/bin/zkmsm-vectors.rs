@@ -88,14 +88,22 @@ fn main() {
 }
 
 /// Independent affine additions (edge cases first); returns the number written.
-fn aff_stream<C: SwCurve, W: Write>(rng: &mut rand_chacha::ChaCha8Rng, count: usize, w: &mut W) -> usize {
+fn aff_stream<C: SwCurve<Base: zkmsm_field::PrimeField>, W: Write>(
+    rng: &mut rand_chacha::ChaCha8Rng,
+    count: usize,
+    w: &mut W,
+) -> usize {
     let vs = aff::aff_vectors::<C, _>(rng, count);
     aff::write_stream(rng, w, &vs).expect("write OUT");
     vs.len()
 }
 
 /// Bucket accumulation: `count` operations, 6 per bucket; returns the operation count.
-fn aff_acc<C: SwCurve, W: Write>(rng: &mut rand_chacha::ChaCha8Rng, count: usize, w: &mut W) -> usize {
+fn aff_acc<C: SwCurve<Base: zkmsm_field::PrimeField>, W: Write>(
+    rng: &mut rand_chacha::ChaCha8Rng,
+    count: usize,
+    w: &mut W,
+) -> usize {
     let case = aff::aff_acc_case::<C, _>(rng, count.div_ceil(6).max(1), 6);
     aff::write_acc(w, &case).expect("write OUT");
     case.ops.len()

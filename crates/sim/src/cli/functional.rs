@@ -9,7 +9,7 @@ use crate::model::{ModelConfig, ScalarField};
 use crate::thesis;
 use std::fmt::Write as _;
 use std::time::Instant;
-use zkmsm_curve::{Bls12_377, Bls12_381, MsmCurve};
+use zkmsm_curve::{Bls12_377, Bls12_381};
 
 pub(super) fn scalar_set(s: ScalarsArg) -> ScalarSet {
     match s {
@@ -20,7 +20,7 @@ pub(super) fn scalar_set(s: ScalarsArg) -> ScalarSet {
 }
 
 /// Functional run on a BLS curve, checked against the CPU engine.
-fn functional_bls<C: MsmCurve>(
+fn functional_bls<C: zkmsm::InputCurve>(
     args: &SimArgs,
     cfg: &ModelConfig,
     run: curves::FunctionalRun<C>,

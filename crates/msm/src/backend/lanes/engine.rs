@@ -22,14 +22,15 @@
 
 use super::simd::Kernel;
 use super::{LaneField, Limbs};
+use crate::backend::lanes::prime::PrimeCurve;
 use crate::backend::side_buckets::SideBuckets;
 use crate::backend::{prefetch, PREFETCH_AHEAD};
 use crate::pipeline::plan::Plan;
 use crate::scheduler::{BatchSink, DistinctBatch, Op, ScheduleStats, Scheduler};
 use crate::store::{bytes_of, Record, Store};
 use rayon::prelude::*;
-use zkmsm_curve::{Affine, MsmCurve, Xyzz};
-use zkmsm_field::PrimeField;
+use zkmsm_curve::{Affine, Xyzz};
+use zkmsm_field::{Field, PrimeField};
 
 /// A point in limbs: x, y (the arithmetic's Montgomery form, canonical).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,7 +93,7 @@ unsafe impl Record for LanePoint {
 
 /// Points converted once for an arithmetic, with what every window's engine
 /// needs of them.
-pub struct LanePoints<C: MsmCurve, L: LaneField<C::Base>> {
+pub struct LanePoints<C: PrimeCurve, L: LaneField<C::Base>> {
     /// The points, in input order (owned, or mapped from a prepared file).
     pub points: Store<LanePoint>,
     field: L,
@@ -102,7 +103,7 @@ pub struct LanePoints<C: MsmCurve, L: LaneField<C::Base>> {
     _curve: core::marker::PhantomData<C>,
 }
 
-fn convert<C: MsmCurve, L: LaneField<C::Base>>(field: &L, p: &Affine<C>) -> LanePoint {
+fn convert<C: PrimeCurve, L: LaneField<C::Base>>(field: &L, p: &Affine<C>) -> LanePoint {
     if p.infinity {
         let mut z = LanePoint::default();
         z.x[7] = INFINITY_FLAG;
@@ -112,12 +113,12 @@ fn convert<C: MsmCurve, L: LaneField<C::Base>>(field: &L, p: &Affine<C>) -> Lane
     }
 }
 
-fn field<C: MsmCurve, L: LaneField<C::Base>>() -> L {
+fn field<C: PrimeCurve, L: LaneField<C::Base>>() -> L {
     assert!(L::available(), "the {} lane arithmetic does not run on this CPU", L::NAME);
     L::new().expect("a field the arithmetic fits (callers check)")
 }
 
-impl<C: MsmCurve, L: LaneField<C::Base>> LanePoints<C, L> {
+impl<C: PrimeCurve, L: LaneField<C::Base>> LanePoints<C, L> {
     fn with_points(field: L, points: Store<LanePoint>) -> Self {
         let g = C::generator();
         let pad_start = convert(&field, &g);
@@ -192,7 +193,7 @@ struct Step<F: Copy> {
 const PAD_POINT: u32 = u32::MAX;
 
 /// One window's buckets in limbs, and the scratch of the batches that fill them.
-struct Engine<'f, C: MsmCurve, L: LaneField<C::Base>> {
+struct Engine<'f, C: PrimeCurve, L: LaneField<C::Base>> {
     field: &'f L,
     pad_start: LanePoint,
     pad_point: LanePoint,
@@ -209,7 +210,7 @@ struct Engine<'f, C: MsmCurve, L: LaneField<C::Base>> {
     steps: Vec<Step<L::Fe>>,
 }
 
-impl<'f, C: MsmCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
+impl<'f, C: PrimeCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
     /// An engine of `buckets` buckets for batches of up to `batch` operations.
     fn new(field: &'f L, (pad_start, pad_point): (LanePoint, LanePoint), buckets: usize, batch: usize) -> Self {
         let pad = 2 * L::LANES;
@@ -369,12 +370,12 @@ impl<'f, C: MsmCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
 
 /// A batch's passes, run with the arithmetic's target features; `true` when
 /// some lane met equal x and the batch must be redone exactly.
-struct Batch<'e, 'f, 's, C: MsmCurve, L: LaneField<C::Base>> {
+struct Batch<'e, 'f, 's, C: PrimeCurve, L: LaneField<C::Base>> {
     engine: &'e mut Engine<'f, C, L>,
     src: &'s [LanePoint],
 }
 
-impl<C: MsmCurve, L: LaneField<C::Base>> Kernel for Batch<'_, '_, '_, C, L> {
+impl<C: PrimeCurve, L: LaneField<C::Base>> Kernel for Batch<'_, '_, '_, C, L> {
     type Output = bool;
 
     #[inline(always)]
@@ -384,7 +385,7 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Kernel for Batch<'_, '_, '_, C, L> {
     }
 }
 
-impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
+impl<C: PrimeCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
     #[inline(always)]
     unsafe fn passes(self) -> bool {
         let e = self.engine;
@@ -524,7 +525,7 @@ impl<C: MsmCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
     }
 }
 
-impl<C: MsmCurve, L: LaneField<C::Base>> BatchSink for (&mut Engine<'_, C, L>, &[LanePoint]) {
+impl<C: PrimeCurve, L: LaneField<C::Base>> BatchSink for (&mut Engine<'_, C, L>, &[LanePoint]) {
     fn execute(&mut self, batch: DistinctBatch<'_>) {
         self.0.execute_from(self.1, batch.ops());
     }
@@ -536,11 +537,11 @@ impl<C: MsmCurve, L: LaneField<C::Base>> BatchSink for (&mut Engine<'_, C, L>, &
 }
 
 /// One window's filled buckets, still in limbs.
-pub struct LaneWindow<'f, C: MsmCurve, L: LaneField<C::Base>>(Engine<'f, C, L>);
+pub struct LaneWindow<'f, C: PrimeCurve, L: LaneField<C::Base>>(Engine<'f, C, L>);
 
 /// One window's buckets, scheduled by `scheduler` in batches of `batch`, with
 /// what the scheduler did.
-pub fn accumulate<'f, C: MsmCurve, L: LaneField<C::Base>>(
+pub fn accumulate<'f, C: PrimeCurve, L: LaneField<C::Base>>(
     prepared: &'f LanePoints<C, L>,
     digits: &[i32],
     plan: &Plan,
@@ -600,7 +601,7 @@ fn spread_factor(used: usize, buckets: usize, batch: usize) -> usize {
     buckets.checked_div(used).unwrap_or(1).max(1)
 }
 
-impl<C: MsmCurve, L: LaneField<C::Base>> LaneWindow<'_, C, L> {
+impl<C: PrimeCurve, L: LaneField<C::Base>> LaneWindow<'_, C, L> {
     /// The buckets as XYZZ points (for the shared aggregation).
     pub fn into_buckets(self) -> Vec<Xyzz<C>> {
         let mut engine = self.0;
@@ -634,7 +635,7 @@ impl<C: MsmCurve, L: LaneField<C::Base>> LaneWindow<'_, C, L> {
 /// does. One batch per step instead of two: half the inversions. The window
 /// sum is sum_g T_g + size * sum_g g R_g, the last by a short running sum
 /// over groups (in XYZZ, adding the affine buckets as mixed additions).
-fn aggregate<C: MsmCurve, L: LaneField<C::Base>>(win: &Engine<'_, C, L>) -> Xyzz<C> {
+fn aggregate<C: PrimeCurve, L: LaneField<C::Base>>(win: &Engine<'_, C, L>) -> Xyzz<C> {
     let nb = win.nb;
     let groups = aggregation_groups(nb);
     let size = nb.div_ceil(groups);
@@ -688,7 +689,7 @@ fn aggregation_groups(nb: usize) -> usize {
 /// `batch` points into as many distinct, occupied buckets (no scheduling, no
 /// empty buckets, no conflicts): the bare cost of a batch.
 #[doc(hidden)]
-pub fn bare_batches<C: MsmCurve, L: LaneField<C::Base>>(
+pub fn bare_batches<C: PrimeCurve, L: LaneField<C::Base>>(
     prepared: &LanePoints<C, L>,
     batch: usize,
     rounds: usize,
@@ -717,7 +718,10 @@ pub(crate) mod tests {
     /// equal the scalar engine's, on random digits and on inputs that force
     /// equal x in the lanes (repeated points, P and -P, one bucket for
     /// everything), points at infinity, and overflow into side buckets.
-    pub(crate) fn window_sum_equals_shared_aggregation<C: MsmCurve, L: LaneField<C::Base>>() {
+    pub(crate) fn window_sum_equals_shared_aggregation<
+        C: PrimeCurve + crate::input::InputCurve,
+        L: LaneField<C::Base>,
+    >() {
         if !L::available() {
             eprintln!("{} not available here: skipped", L::NAME);
             return;

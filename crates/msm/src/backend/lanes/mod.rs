@@ -20,6 +20,8 @@ pub mod engine;
 pub mod field51;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
+pub mod lane_curve;
+pub mod prime;
 pub mod simd;
 pub mod sized;
 mod words;

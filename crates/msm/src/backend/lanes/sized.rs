@@ -8,14 +8,15 @@
 
 use super::engine::{self, LanePoint, LanePoints, LaneWindow};
 use super::LaneField;
+use crate::backend::lanes::prime::PrimeCurve;
 use crate::pipeline::plan::Plan;
 use crate::scheduler::{ScheduleStats, Scheduler};
 use crate::store::Store;
-use zkmsm_curve::{Affine, MsmCurve, Xyzz};
+use zkmsm_curve::{Affine, Xyzz};
 
 /// Points converted for `Wide` (eight limbs) or, where the field fits it,
 /// `Narrow` (fewer limbs, fewer products per multiplication).
-pub enum SizedPoints<C: MsmCurve, Wide: LaneField<C::Base>, Narrow: LaneField<C::Base>> {
+pub enum SizedPoints<C: PrimeCurve, Wide: LaneField<C::Base>, Narrow: LaneField<C::Base>> {
     /// The wide arithmetic's points.
     Wide(LanePoints<C, Wide>),
     /// The narrow arithmetic's points.
@@ -23,14 +24,14 @@ pub enum SizedPoints<C: MsmCurve, Wide: LaneField<C::Base>, Narrow: LaneField<C:
 }
 
 /// One window's buckets from either form.
-pub enum SizedWindow<'a, C: MsmCurve, Wide: LaneField<C::Base>, Narrow: LaneField<C::Base>> {
+pub enum SizedWindow<'a, C: PrimeCurve, Wide: LaneField<C::Base>, Narrow: LaneField<C::Base>> {
     /// Filled by the wide arithmetic.
     Wide(LaneWindow<'a, C, Wide>),
     /// Filled by the narrow arithmetic.
     Narrow(LaneWindow<'a, C, Narrow>),
 }
 
-impl<C: MsmCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> SizedPoints<C, W, N> {
+impl<C: PrimeCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> SizedPoints<C, W, N> {
     /// Whether either form takes C's base field.
     pub fn fits() -> bool {
         N::fits() || W::fits()
@@ -101,7 +102,7 @@ impl<C: MsmCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> SizedPoints<C, W
     }
 }
 
-impl<C: MsmCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> SizedWindow<'_, C, W, N> {
+impl<C: PrimeCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> SizedWindow<'_, C, W, N> {
     /// The buckets as XYZZ points ([`LaneWindow::into_buckets`]).
     pub fn into_buckets(self) -> Vec<Xyzz<C>> {
         match self {
