@@ -47,7 +47,7 @@ K=${2:-20}
 TMO=${TMO:-900}
 B=build/formal
 mkdir -p $B
-SRCS="src/zk_msm_core.sv src/zk_core_agg.sv src/zk_core_sched.sv src/zk_core_buckets.sv src/zk_core_readout.sv src/zk_core_counters.sv src/zk_fifo.sv src/zk_fifo_bram.sv src/zk_lock_table.sv src/zk_bitram.sv src/zk_skid.sv src/zk_inflight.sv src/zk_bucket_ram.sv src/zk_dp_int.sv src/zk_delay.sv src/zk_valid_pipe.sv formal/zk_core_formal.sv"
+SRCS="src/zk_msm_core.sv src/zk_core_agg.sv src/zk_core_sched.sv src/zk_core_buckets.sv src/zk_core_readout.sv src/zk_core_counters.sv src/zk_fifo.sv src/zk_fifo_bram.sv src/zk_lock_table.sv src/zk_bitram.sv src/zk_skid.sv src/zk_inflight.sv src/zk_eq.sv src/zk_or_tree.sv src/zk_mux_tree.sv src/zk_bucket_ram.sv src/zk_dp_int.sv src/zk_delay.sv src/zk_valid_pipe.sv formal/zk_core_formal.sv"
 
 aig() {  # aig NAME DEFINES...: the harness as an AIGER file ($CHP: chparam)
   local name=$1
