@@ -17,7 +17,7 @@
 #      point words of 1 bit, N < 4; CMAX 3, PD 2, BRL 1, W < 4 as above),
 #      and pdr must find the F_MUT_HAZARD mutation there (not vacuous);
 #   6. the lock-table configuration (LOCK 1: zk_lock_table and the
-#      block-RAM pending queue zk_fifo_bram; RQ 1: blocked pending heads
+#      block-RAM pending queue of zk_pending; RQ 1: blocked pending heads
 #      requeued): pdr proves every property and lemma on the smaller
 #      configuration of step 5 with LOCK 1, RQ 1; on the configuration of
 #      steps 1-4 with LOCK 1, RQ 1 each of P1 (no two operations on one
@@ -47,7 +47,7 @@ K=${2:-20}
 TMO=${TMO:-900}
 B=build/formal
 mkdir -p $B
-SRCS="src/zk_msm_core.sv src/zk_core_agg.sv src/zk_core_sched.sv src/zk_core_buckets.sv src/zk_core_readout.sv src/zk_core_counters.sv src/zk_fifo.sv src/zk_fifo_bram.sv src/zk_lock_table.sv src/zk_bitram.sv src/zk_skid.sv src/zk_inflight.sv src/zk_bucket_ram.sv src/zk_dp_int.sv src/zk_delay.sv src/zk_valid_pipe.sv formal/zk_core_formal.sv"
+SRCS="src/zk_msm_core.sv src/zk_core_agg.sv src/zk_core_sched.sv src/zk_core_buckets.sv src/zk_core_readout.sv src/zk_core_counters.sv src/zk_fifo.sv src/zk_pending.sv src/zk_lock_table.sv src/zk_bitram.sv src/zk_skid.sv src/zk_inflight.sv src/zk_eq.sv src/zk_or_tree.sv src/zk_mux_tree.sv src/zk_bucket_ram.sv src/zk_dp_int.sv src/zk_delay.sv src/zk_valid_pipe.sv formal/zk_core_formal.sv"
 
 aig() {  # aig NAME DEFINES...: the harness as an AIGER file ($CHP: chparam)
   local name=$1

@@ -2,7 +2,7 @@
 // configuration with the integer stand-in datapath, every input free
 // (anyseq) except for the AXI4-Stream rules an upstream must keep: a beat
 // offered stays offered, unchanged, until taken. Reset in the first cycle.
-// The properties are in rtl/src/zk_msm_core_props.svh and zk_fifo.sv;
+// The properties are in rtl/src/zk_msm_core_props.svh and zk_pending.sv;
 // rtl/formal/prove.sh checks them (BMC from reset, a k-induction attempt,
 // mutations).
 module zk_core_formal #(

@@ -4,7 +4,7 @@
 // Behavioural unless ZK_XILINX_LUTRAM is defined. With it (the synthesis
 // scripts for UltraScale+ define it), the table is built of RAM256X1D
 // primitives (256 bits in four LUTs) and a 2^(AW-8):1 multiplexer on their
-// outputs. Yosys 0.23 maps the behavioural form of a 2^14- to 2^16-bit
+// outputs (a tree of 4:1, zk_mux_tree). Yosys 0.23 maps the behavioural form of a 2^14- to 2^16-bit
 // table to RAM64M8 (64 bits in eight LUTs), a quarter of the density of
 // RAM64X1D and an eighth of RAM256X1D's.
 // Latency: the read is combinational; a write is read from the next cycle.
@@ -40,7 +40,14 @@ module zk_bitram #(
           .SPO()
       );
     end
-    assign rd = o[ra[AW-1:8]];
+    // the RAMs' outputs through a tree of 4:1 multiplexers
+    zk_mux_tree #(
+        .N(N)
+    ) u_mux (
+        .in (o),
+        .sel(ra[AW-1:8]),
+        .out(rd)
+    );
   end else begin : g_mem
     logic mem[2**AW];
     always_ff @(posedge clk) if (we) mem[wa] <= wd;

@@ -23,11 +23,11 @@
 //
 // Two sizes (LOCK): 0, the hazard detector compares the candidates with
 // every operation issued in the last HZ cycles (zk_inflight) and the pending
-// queue is distributed RAM (zk_fifo): for HZ and PD of tens; 1, a lock bit
-// per bucket (zk_lock_table, its bit travels with the operation: d_par in,
-// wb_par back) and a block-RAM pending queue (zk_fifo_bram): for HZ and PD
-// of thousands (the batched-affine adder). Both decide the same in every
-// cycle.
+// queue (zk_pending) keeps its entries in distributed RAM: for HZ and PD of
+// tens; 1, a lock bit per bucket (zk_lock_table, its bit travels with the
+// operation: d_par in, wb_par back) and the pending queue in block RAM: for
+// HZ and PD of thousands (the batched-affine adder). Both decide the same in
+// every cycle.
 //
 // RQ = 1: in a cycle where P's bucket is busy and S is not pushed, P's entry
 // moves from the head to the back of the queue (one pop and one push), so
@@ -51,6 +51,20 @@
 // d_* valid in cycle t+1+BRL. HZ (zk_msm_core: BRL plus the datapath's
 // latency function) is the number of cycles after a decision during which
 // its bucket reads busy.
+//
+// Timing (docs/rtl/resources-and-clocks.md, "The FPGA clock, calibrated";
+// rtl/synth/CALIBRATION.md, "zkmsm's clocks"): the decision
+// bounds the core's clock, so it starts from flip-flops and ends in
+// narrow state. Both candidates' bucket addresses are registers (s_addr:
+// loaded in the cycle before with the address the head will have, for
+// either outcome of that cycle's decision; the pending queue's head key);
+// the two lookups are the only logic before the decision, which is one
+// multiplexer of four values computed beside them (one for each outcome of
+// the two lookups); the decision moves no wide register: the input slice
+// and the pending queue write their data from registered handshakes
+// (zk_skid, zk_pending), the issued operation's point is picked one cycle
+// later from registers of both candidates, and the lock table's set comes
+// from the issued operation's registers (zk_lock_table).
 module zk_core_sched #(
     parameter integer PW   = 16,          // point width
     parameter integer DGW  = `ZK_DGW,     // digit field (signed)
@@ -74,6 +88,11 @@ module zk_core_sched #(
     input  logic [             4:0] tb,        // bucket bits of the last window
     input  logic [        CMAX-2:0] sp_low,    // spread window: 2^tb - 1
     input  logic                    spread,    // the input is in the spread last window
+    // the input's window after a consume this cycle (the address of the
+    // beat then at the head is set up now)
+    input  logic [             1:0] c_slot,
+    input  logic [        CMAX-2:0] c_sp_base,
+    input  logic                    c_spread,
     // work in
     input  logic                    s_tvalid,
     output logic                    s_tready,
@@ -120,6 +139,7 @@ module zk_core_sched #(
   localparam integer AW = CMAX;  // bucket address bits
   localparam integer OFW = CMAX - 2;  // offset bits
   localparam integer PEW = PW + 1 + AW;  // a pending entry: {point, sub, address}
+  localparam integer SKW = PW + IW + 5;  // an input beat: {last, neg, zero, over, over_tb, |d| - 1, point}
 `include "zk_core_addr.svh"
 
   // ------------------------------------------------------------- input head S
@@ -139,8 +159,11 @@ module zk_core_sched #(
   logic [PW-1:0] s_hpoint;
   logic s_neg, s_zero, s_over, s_over_tb;
   logic [IW-1:0] s_m1;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [SKW-1:0] s_next;  // the beat at the head next cycle if this one is taken
+  /* verilator lint_on UNUSEDSIGNAL */
   zk_skid #(
-      .W(PW + IW + 5)
+      .W(SKW)
   ) u_in (
       .clk(clk),
       .rst(rst),
@@ -149,67 +172,67 @@ module zk_core_sched #(
       .s_data({s_tlast, d_neg, d_zero, d_over, d_over_tb, d_m1, s_point}),
       .m_valid(s_hv),
       .m_ready(s_hready),
-      .m_data({s_hlast, s_neg, s_zero, s_over, s_over_tb, s_m1, s_hpoint})
+      .m_data({s_hlast, s_neg, s_zero, s_over, s_over_tb, s_m1, s_hpoint}),
+      .m_next(s_next)
   );
 
-  logic [IW-1:0] s_idx;
-  logic [AW-1:0] s_addr;
+  // the head's bucket address, a register: set up in the cycle before for
+  // the beat then at the head, in the window it is then in (after a
+  // consume: the next beat in the window after it; otherwise: the same
+  // head, or the arriving beat, in the window as it is). Equal to
+  // baddr(in_slot, idx(s_m1), two) whenever the input's window is open
+  // (its state changes without a consume only while it is closed).
+  logic [AW-1:0] s_addr, addr_c, addr_n;
+  logic [IW-1:0] n_m1, h_m1;
+  assign n_m1 = s_next[PW+:IW];
+  assign h_m1 = s_hv ? s_m1 : n_m1;
+  assign addr_c = baddr(c_slot, c_spread ? c_sp_base | (n_m1 & sp_low) : n_m1, two);
+  assign addr_n = baddr(in_slot, spread ? sp_base | (h_m1 & sp_low) : h_m1, two);
+  always_ff @(posedge clk) s_addr <= consume ? addr_c : addr_n;
   // out of range for c (or for the spread last window): skipped, flagged
   assign s_bad = s_over || (spread && s_over_tb);
-  assign s_idx = spread ? sp_base | (s_m1 & sp_low) : s_m1;
-  assign s_addr = baddr(in_slot, s_idx, two);
 
   // ------------------------------------------------------------- pending queue P
   logic [PEW-1:0] p_q;
   logic [PW-1:0] p_point;
-  logic p_sub;
-  logic [AW-1:0] p_addr;
+  logic p_sub, p_half;
+  logic [AW-1:0] p_addr;  // the head's address, from a register
   logic [1:0] p_slot;  // (its window's slot)
-  assign {p_point, p_sub, p_addr} = p_q;
+  logic p_rot;  // requeue P's head
+  logic issue_p;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [AW-1:0] p_qaddr;  // (p_addr as stored)
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign {p_point, p_sub, p_qaddr} = p_q;
   assign p_slot = slot_of_addr(p_addr, two);
-  generate
-    if (LOCK != 0) begin : g_pbram
-      zk_fifo_bram #(
-          .W(PEW),
-          .DEPTH(PD)
-      ) u_pending (
-          .clk(clk),
-          .rst(rst || flush),
-          .push(p_push || p_rot),
-          .d(p_rot ? p_q : {s_hpoint, s_neg, s_addr}),
-          .pop(p_pop),
-          .valid(p_valid),
-          .full(p_full),
-          .q(p_q),
-          .count(p_count)
+  zk_pending #(
+      .W(PEW),
+      .KW(AW),
+      .DEPTH(PD),
+      .BRAM(LOCK)
+  ) u_pending (
+      .clk(clk),
+      .rst(rst || flush),
+      .push(p_push),
+      .d({s_hpoint, s_neg, s_addr}),
+      .pop(issue_p),
+      .rot(p_rot),
+      .valid(p_valid),
+      .full(p_full),
+      .half(p_half),
+      .q(p_q),
+      .qk(p_addr),
+      .count(p_count)
 `ifdef FORMAL
-          ,
-          .f_mem(f_pmem),
-          .f_rd(f_prd)
+      ,
+      .f_mem(f_pmem),
+      .f_rd(f_prd)
 `endif
-      );
-    end else begin : g_pdist
-      zk_fifo #(
-          .W(PEW),
-          .DEPTH(PD)
-      ) u_pending (
-          .clk(clk),
-          .rst(rst || flush),
-          .push(p_push || p_rot),
-          .d(p_rot ? p_q : {s_hpoint, s_neg, s_addr}),
-          .pop(p_pop),
-          .valid(p_valid),
-          .full(p_full),
-          .q(p_q),
-          .count(p_count)
-`ifdef FORMAL
-          ,
-          .f_mem(f_pmem),
-          .f_rd(f_prd)
-`endif
-      );
-    end
-  endgenerate
+  );
+
+  // ------------------------------------------------------------- the issued operation's registers
+  logic i_sub, i_par, i_sel, i_det;
+  logic [PW-1:0] i_spt, i_ppt, i_point;
 
   // ------------------------------------------------------------- hazards
   logic s_busy, s_busy_q, p_busy;
@@ -237,9 +260,9 @@ module zk_core_sched #(
           .clk(clk),
           .rst(rst),
           .ready(),
-          .issue(det_issue),
-          .issue_addr(iss_a),
-          .issue_par(iss_par),
+          .issue(i_det),
+          .issue_addr(i_a),
+          .issue_par(i_par),
           .wb(wb_clear),
           .wb_addr(wb_a),
           .wb_par(wb_par),
@@ -266,7 +289,7 @@ module zk_core_sched #(
       logic [HZ*AW-1:0] ifl_a;
       logic unused_wb;
       /* verilator lint_on UNUSEDSIGNAL */
-      assign unused_wb = wb_v ^ wb_par ^ (^wb_a);
+      assign unused_wb = wb_v ^ wb_par ^ (^wb_a) ^ i_det;
 `ifdef FORMAL
       assign f_ifl_v = ifl_v;
       assign f_ifl_a = ifl_a;
@@ -297,43 +320,78 @@ module zk_core_sched #(
 `else
   assign s_busy = s_busy_q;
 `endif
-  logic s_nz, p_ready, p_first, issue_p, swap;
+  // Terms without the lookups (kept as wires, so that each output below is
+  // one function of them and the two lookups):
+  //   e_s   S has work (a non-zero digit in range, its window open)
+  //   e_k   S is consumed without an operation
+  //   e_r   P has an entry (and the core runs)
+  //   e_f   P has an entry and, if free, goes first (S's window not open,
+  //         P of an older window, or the queue half full)
+  //   e_pf  the queue is full
+  (* keep *) logic e_s, e_k, e_r, e_f, e_pf;
   assign s_ok = run && in_open && s_hv;
   assign s_skip = s_ok && (s_zero || s_bad);
-  assign s_nz = s_ok && !s_zero && !s_bad;
-  assign p_ready = run && p_valid && !p_busy;
-  assign p_first = p_ready && (!in_open || p_slot != in_slot || p_count >= ($clog2(PD) + 1)'(PD / 2));
-  assign issue_s = s_nz && !s_busy && !p_first;
-  assign swap = s_nz && s_busy;
+  assign e_s = s_ok && !s_zero && !s_bad;
+  assign e_k = s_skip;
+  assign e_r = run && p_valid;
+  assign e_f = e_r && (!in_open || p_slot != in_slot || p_half);
+  assign e_pf = p_full;
+  // with sB = s_busy, pB = p_busy:
+  //   issue_s = e_s & !sB & !(e_f & !pB)             S issues
+  //   issue_p = e_r & !pB & !issue_s                 P issues
+  //   p_push  = e_s & sB & (!e_pf | issue_p)         S goes to the queue (a swap)
+  //   p_rot   = RQ & e_r & pB & !p_push              P's head goes to the back
 `ifdef F_MUT_STALL
-  assign issue_p = p_ready && !issue_s && !s_nz;  // P waits while S has work
+  logic e_sp;  // P waits while S has work
+  assign e_sp = e_r && !e_s;
+`endif
+  // consume for each outcome of the two lookups {s_busy, p_busy}: one
+  // 4:1 multiplexer after them
+  (* keep *) logic [3:0] e_c;
+  assign e_c[0] = e_k || (e_s && !e_f);  // both free: S issues unless P goes first
+  assign e_c[1] = e_k || e_s;  // P busy: S issues
+  assign e_c[2] = e_k || (e_s && (!e_pf || e_r));  // S busy: a swap, or a push into room
+  assign e_c[3] = e_k || (e_s && !e_pf);  // both busy: a push into room
+  always_comb begin
+    issue_s = e_s && !s_busy && !(e_f && !p_busy);
+`ifdef F_MUT_STALL
+    issue_p = e_sp && !p_busy && !issue_s;
 `else
-  assign issue_p = p_ready && !issue_s;
+    issue_p = e_r && !p_busy && !issue_s;
 `endif
 `ifdef F_MUT_FULL
-  assign p_push = swap;  // pushes a full queue
+    p_push = e_s && s_busy;  // pushes a full queue
 `else
-  assign p_push = swap && (!p_full || issue_p);
+    p_push = e_s && s_busy && (!e_pf || issue_p);
 `endif
-  logic p_rot;  // requeue P's head
-  assign p_rot = RQ != 0 && run && p_valid && p_busy && !p_push;
+    p_rot = RQ != 0 && e_r && p_busy && !p_push;
+  end
   assign p_pop = issue_p || p_rot;
-  assign consume = s_skip || issue_s || p_push;
+`ifdef F_MUT_STALL
+  assign consume = e_k || issue_s || p_push;  // (the mutation changes issue_p)
+`elsif F_MUT_FULL
+  assign consume = e_k || issue_s || p_push;  // (the mutation changes p_push)
+`else
+  assign consume = e_c[{s_busy, p_busy}];
+`endif
   assign s_hready = consume;
   assign iss_v = issue_s || issue_p;
   assign iss_a = issue_s ? s_addr : p_addr;
 
   // ------------------------------------------------------------- issued
-  // one register, then BRL cycles beside the bucket read
-  logic i_sub, i_par;
-  logic [PW-1:0] i_point;
+  // one register (the point from a register of each candidate, picked after
+  // it), then BRL cycles beside the bucket read
   always_ff @(posedge clk) begin
     i_v <= rst ? 1'b0 : iss_v;
+    i_det <= rst ? 1'b0 : det_issue;
     i_a <= iss_a;
     i_par <= iss_par;
     i_sub <= issue_s ? s_neg : p_sub;
-    i_point <= issue_s ? s_hpoint : p_point;
+    i_sel <= issue_s;
+    i_spt <= s_hpoint;
+    i_ppt <= p_point;
   end
+  assign i_point = i_sel ? i_spt : i_ppt;
   zk_valid_pipe #(
       .N(BRL)
   ) u_dv (
@@ -350,4 +408,20 @@ module zk_core_sched #(
       .d  ({i_par, i_a, i_sub, i_point}),
       .q  ({d_par, d_a, d_sub, d_point})
   );
+
+`ifdef FORMAL
+  // the head's registered address is the one computed from the head and
+  // the window (a lemma of rtl/src/zk_msm_core_props.svh, F_ONLY 8)
+  reg f_past = 1'b0;
+  always @(posedge clk) f_past <= 1'b1;
+`ifdef F_ONLY
+  localparam bit F_EN = `F_ONLY == 8;
+`else
+  localparam bit F_EN = 1'b1;
+`endif
+  always @*
+    if (f_past && !rst && F_EN && in_open && s_hv)
+      assert (s_addr == baddr(in_slot, spread ? sp_base | (s_m1 & sp_low) : s_m1, two));
+  always @* if (f_past && !rst && F_EN) assert (consume == (e_k || issue_s || p_push));
+`endif
 endmodule

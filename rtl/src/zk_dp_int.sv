@@ -42,15 +42,22 @@ module zk_dp_int #(
       );
     end else begin : g_ring
       // long latencies (thousands of cycles in flight): a ring of LAT words
-      // written in turn; the word read in cycle t was written LAT cycles
-      // earlier (cheaper to simulate and to build than LAT registers)
+      // written in turn; the word out in cycle t was written LAT cycles
+      // earlier (cheaper to simulate and to build than LAT registers). It
+      // is read two cycles ahead (pr = ptr + 2) through the memory's read
+      // register and one more, so the outputs come from flip-flops as the
+      // adders' do.
+      localparam integer PTW = $clog2(LAT);
       logic [TAGW+W-1:0] ring[LAT];
-      logic [$clog2(LAT)-1:0] ptr;
+      logic [TAGW+W-1:0] rq;
+      logic [PTW-1:0] ptr, pr;
       always_ff @(posedge clk) begin
         ring[ptr] <= {in_tag, sum};
-        ptr <= (rst || ptr == ($clog2(LAT))'(LAT - 1)) ? '0 : ptr + 1'b1;
+        ptr <= (rst || ptr == PTW'(LAT - 1)) ? '0 : ptr + 1'b1;
+        pr <= rst ? PTW'(2) : (pr == PTW'(LAT - 1)) ? '0 : pr + 1'b1;
+        rq <= ring[pr];
+        {out_tag, out_value} <= rq;
       end
-      assign {out_tag, out_value} = ring[ptr];
     end
   endgenerate
 endmodule

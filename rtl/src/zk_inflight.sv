@@ -26,12 +26,14 @@ module zk_inflight #(
     else v <= {v[HZ-2:0], issue};
   end
   always_ff @(posedge clk) a <= {a[(HZ-1)*AW-1:0], issue_addr};
-  always_comb begin
-    hit_a = 1'b0;
-    hit_b = 1'b0;
-    for (int k = 0; k < HZ; k++) begin
-      hit_a = hit_a | (v[k] && a[k*AW+:AW] == qa);
-      hit_b = hit_b | (v[k] && a[k*AW+:AW] == qb);
-    end
+  // one comparator per entry and port, kept as wires so the mapper builds
+  // each OR as a tree behind them
+  (* keep *) logic [HZ-1:0] m_a, m_b;
+  genvar k;
+  for (k = 0; k < HZ; k++) begin : g_cmp
+    zk_eq #(.W(AW)) u_a (.en(v[k]), .a(a[k*AW+:AW]), .b(qa), .eq(m_a[k]));
+    zk_eq #(.W(AW)) u_b (.en(v[k]), .a(a[k*AW+:AW]), .b(qb), .eq(m_b[k]));
   end
+  zk_or_tree #(.N(HZ)) u_or_a (.in(m_a), .out(hit_a));
+  zk_or_tree #(.N(HZ)) u_or_b (.in(m_b), .out(hit_b));
 endmodule

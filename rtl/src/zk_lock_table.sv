@@ -15,7 +15,13 @@
 // so the reset sweep clears four buckets a cycle): sixteen zk_bitram of one
 // write and one read port each, distributed RAM on an FPGA.
 //
-// Timing, the same as zk_inflight's: an operation issued in cycle t makes
+// The issue comes registered: issue/issue_addr/issue_par are the operation
+// the scheduler decided in the previous cycle (its i_* registers), written
+// to SET at the end of this cycle, and a lookup of its bucket this cycle
+// sees it as written (forwarded), so the write's address and data come
+// from flip-flops, not from the decision.
+//
+// Timing, the same as zk_inflight's: an operation decided in cycle t makes
 // its bucket busy from cycle t+1; its write-back (wb_v, in cycle t+1+HZ)
 // frees the bucket in that same cycle (a candidate deciding then reads
 // the bucket after the write-back's edge), so a bucket is busy in cycles
@@ -28,9 +34,9 @@ module zk_lock_table #(
     input  logic          clk,
     input  logic          rst,
     output logic          ready,
-    input  logic          issue,
+    input  logic          issue,       // decided in the previous cycle
     input  logic [AW-1:0] issue_addr,
-    input  logic          issue_par,  // the SET bit the issue writes (!par of its port)
+    input  logic          issue_par,   // the SET bit the issue writes (!par of its port)
     input  logic          wb,
     input  logic [AW-1:0] wb_addr,
     input  logic          wb_par,  // the issue's SET bit, back from the datapath
@@ -101,15 +107,22 @@ module zk_lock_table #(
   assign ca = rd[{2'd2, qa[AW-1:OW]}];
   assign sb = rd[{2'd1, qb[AW-1:OW]}];
   assign cb = rd[{2'd3, qb[AW-1:OW]}];
-  assign par_a = sa;
-  assign par_b = sb;
-  // locked, unless its write-back is this cycle
-  assign hit_a = (sa ^ ca) && !(wb && wb_addr == qa);
-  assign hit_b = (sb ^ cb) && !(wb && wb_addr == qb);
+  // SET with this cycle's write forwarded; locked unless its write-back is
+  // this cycle
+  logic fa, fb, wa, wbq;
+  zk_eq #(.W(AW)) u_fa (.en(issue), .a(issue_addr), .b(qa), .eq(fa));
+  zk_eq #(.W(AW)) u_fb (.en(issue), .a(issue_addr), .b(qb), .eq(fb));
+  zk_eq #(.W(AW)) u_wa (.en(wb), .a(wb_addr), .b(qa), .eq(wa));
+  zk_eq #(.W(AW)) u_wb (.en(wb), .a(wb_addr), .b(qb), .eq(wbq));
+  assign par_a = fa ? issue_par : sa;
+  assign par_b = fb ? issue_par : sb;
+  assign hit_a = (par_a ^ ca) && !wa;
+  assign hit_b = (par_b ^ cb) && !wbq;
 `ifdef FORMAL
   genvar fk;
   for (fk = 0; fk < 2 ** AW; fk++) begin : g_f
-    assign f_lock[fk] = f_bank[fk] ^ f_bank[8*2**OW+fk];  // port 0's copies: bank fk/2^OW, offset fk%2^OW
+    // port 0's copies (bank fk/2^OW, offset fk%2^OW), this cycle's SET write forwarded
+    assign f_lock[fk] = ((issue && issue_addr == AW'(fk)) ? issue_par : f_bank[fk]) ^ f_bank[8*2**OW+fk];
   end
 `endif
 endmodule

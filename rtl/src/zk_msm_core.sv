@@ -199,6 +199,8 @@ module zk_msm_core #(
 
   logic acc_complete;
   assign acc_complete = in_fin && bk_idle == 4'hf;
+  // a slot's count next cycle with and without an accepted operation
+  logic [OW-1:0] bk_up[4], bk_same[4];
 
   // device aggregation (zk_core_agg, below; tied off with AGG = 0)
   logic ag_hold, ag_rv, ag_dv, wb_agg;
@@ -225,6 +227,16 @@ module zk_msm_core #(
   logic s_spread, in_last, spread_on;
   logic [IW-1:0] sp_base, sp_step, sp_low, nbk_m1;
   assign s_spread = in_last && spread_on;
+  // the input's window after a consume in this cycle (the scheduler sets up
+  // the next head's bucket address with it)
+  logic in_lastbeat, c_spread;
+  logic [1:0] c_slot;
+  logic [IW-1:0] sp_next, c_sp_base;
+  assign in_lastbeat = in_cnt == n_q - 1'b1;
+  assign sp_next = (sp_base + sp_step) & nbk_m1;
+  assign c_slot = in_lastbeat ? in_next : in_slot;
+  assign c_sp_base = in_lastbeat ? '0 : sp_next;
+  assign c_spread = in_lastbeat ? in_win + WW'(2) == w_q && spread_on : s_spread;
 `ifdef FORMAL
   logic [HZ-1:0] ifl_v;
   logic [HZ*AW-1:0] ifl_a;
@@ -254,6 +266,9 @@ module zk_msm_core #(
       .tb(tb_q),
       .sp_low(sp_low),
       .spread(s_spread),
+      .c_slot(c_slot),
+      .c_sp_base(c_sp_base),
+      .c_spread(c_spread),
       .s_tvalid(s_tvalid),
       .s_tready(s_tready),
       .s_point(s_point),
@@ -299,6 +314,14 @@ module zk_msm_core #(
   logic [VW-1:0] wb_value, d_bucket, ro_value, ag_value, x_bucket;
   logic [1:0] wb_slot;
   assign wb_slot = slot_of_addr(wb_a, two);
+  always_comb
+    for (int b = 0; b < 4; b++) begin
+      bk_same[b] = bk_out[b] - OW'(wb_v && !wb_agg && wb_slot == 2'(b));
+`ifdef F_MUT_LOSE
+      bk_same[b] = bk_out[b] - OW'(wb_v && wb_slot == 2'(b));
+`endif
+      bk_up[b] = bk_same[b] + OW'(1);
+    end
   logic ro_rd, clr_v, ro_done, ro_fin;
   logic [AW-1:0] ro_a, clr_a;
   logic [1:0] ro_rbank, clr_b;
@@ -626,11 +649,11 @@ module zk_msm_core #(
             end
           end
           if (consume) begin
-            if (s_hlast != (in_cnt == n_q - 1'b1)) errors[1] <= 1'b1;
+            if (s_hlast != in_lastbeat) errors[1] <= 1'b1;
             if (s_bad) errors[0] <= 1'b1;
             in_cnt <= in_cnt + 1'b1;
-            sp_base <= (sp_base + sp_step) & nbk_m1;
-            if (in_cnt == n_q - 1'b1) begin
+            sp_base <= sp_next;
+            if (in_lastbeat) begin
               bk_indone[in_slot] <= 1'b1;
               in_win <= in_win + 1'b1;
               in_last <= in_win + WW'(2) == w_q;
@@ -654,12 +677,13 @@ module zk_msm_core #(
           end
         end
       endcase
-      // outstanding operations per slot
+      // outstanding operations per slot (the increment, from the decision,
+      // picks one of two sums made without it)
       for (int b = 0; b < 4; b++)
 `ifdef F_MUT_LOSE
-        bk_out[b] <= bk_out[b] + OW'(issue_s && in_slot == 2'(b)) - OW'(wb_v && wb_slot == 2'(b));  // forgets queued operations
+        bk_out[b] <= (issue_s && in_slot == 2'(b)) ? bk_up[b] : bk_same[b];  // forgets queued operations
 `else
-        bk_out[b] <= bk_out[b] + OW'((issue_s || p_push) && in_slot == 2'(b)) - OW'(wb_v && !wb_agg && wb_slot == 2'(b));
+        bk_out[b] <= ((issue_s || p_push) && in_slot == 2'(b)) ? bk_up[b] : bk_same[b];
 `endif
     end
   end

@@ -109,7 +109,7 @@ always @* begin
   end
 end
 
-// P5: the queue's own properties are in zk_fifo; the core must respect its
+// P5: the queue's own properties are in zk_pending; the core must respect its
 // contract
 always @* if (f_past && !rst) begin
   if (`F_ON(5)) assert (!(p_push && p_full && !p_pop));

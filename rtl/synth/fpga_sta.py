@@ -5,7 +5,7 @@ rtl/synth/xcup_carry8.txt; the sources are named there; the method and its
 calibration: rtl/synth/CALIBRATION.md).
 
   fpga_sta.py NETLIST.json TOP [--delays FILE] [--route-scale K] [--paths N]
-              [--no-compare-fold] [--json OUT] [--tag CORE]
+              [--no-compare-fold] [--json OUT] [--tag CORE] [--groups N]
   fpga_sta.py --fit-nets [DELAYS]            # the routed-net fit
   fpga_sta.py --calibration-table DIR        # calibrate.sh's summary
   fpga_sta.py --clock-table DIR              # fpga_clock.sh's summary
@@ -48,6 +48,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 from collections import defaultdict
 
@@ -419,9 +420,18 @@ def analyse(nl, sta):
             # RAM128X1D/RAM256X1D read through one/two wide-mux levels of their slice
             extra = d["muxf_data"] * (2 if "256" in c["type"] else 1 if "128" in c["type"] else 0)
             for p in outs:
+                # each read port's own address: DPO <- DPRA and SPO <- A (RAMnX1D),
+                # DOx <- ADDRx (RAM32M, RAM64M...), O <- A (single port)
+                if p == "DPO":
+                    own = [ap for ap in addr if ap.startswith("DPRA")]
+                elif p.startswith("DO") and len(p) == 3:
+                    own = [ap for ap in addr if ap == "ADDR" + p[2]]
+                else:
+                    own = [ap for ap in addr if ap.startswith("A") and not ap.startswith("ADDR")]
+                own = own or addr
                 for o in conn[p]:
                     if isinstance(o, int):
-                        deps[o] = [(b, d["lutram_addr_o"] + extra, (n, ap, i)) for ap in addr
+                        deps[o] = [(b, d["lutram_addr_o"] + extra, (n, ap, i)) for ap in own
                                    for i, b in enumerate(conn[ap]) if isinstance(b, int)]
         elif k == "carry":
             carry_deps(nl, sta, n, deps)
@@ -728,6 +738,39 @@ def clock_table(out_dir):
     return 0
 
 
+def group_name(nl, cell, port):
+    """A register's RTL name without its bit index (a group of flip-flops)."""
+    n = names_of(nl, cell, port)
+    if not n or re.match(r"n\d+$", n):
+        # no RTL name kept: the register's source line
+        src = nl.cells[cell].get("attributes", {}).get("src", "") if cell != "$port" else ""
+        n = "(%s)" % os.path.basename(src.split("|")[0].split(".", 1)[0] + "." + src.split(".", 1)[1]) if src else cell
+    return re.sub(r"\[\d+\]", "", n)
+
+
+def groups(nl, sta, arr, ends, unc, n):
+    """The slowest path of each (start group, end group), one line each."""
+    seen = set()
+    rows = 0
+    for e in ends:
+        steps = trace(nl, sta, arr, e)
+        st, en = steps[0], steps[-1]
+        typ = nl.typ(en[1]) if en[1] != "$port" else "port"
+        key = (group_name(nl, st[1], st[2]), group_name(nl, en[1], "Q" if typ.startswith("FD") else en[2]))
+        if key in seen:
+            continue
+        seen.add(key)
+        total = e[0] + unc
+        cnt, route = summarize(nl, sta, steps, total)
+        print("%6.0f ps %5.0f MHz  %-44s -> %-44s %2d LUT %d MUXF %2d CARRY8 route %2.0f%%" % (
+            total, 1e6 / total, key[0][:44], key[1][:44], cnt.get("lut", 0), cnt.get("muxf", 0),
+            cnt.get("carry", 0), 100.0 * route / total))
+        rows += 1
+        if rows >= n:
+            break
+    return 0
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == "--fit-nets":
         return fit_nets(argv[2] if len(argv) > 2 else os.path.join(HERE, "xcup_delays.txt"))
@@ -747,6 +790,8 @@ def main(argv):
     ap.add_argument("--json")
     ap.add_argument("--tag", default="")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--groups", type=int, default=0,
+                    help="one line per (start, end) register group, the N slowest")
     a = ap.parse_args(argv[1:])
     mods = json.load(open(a.netlist))["modules"]
     if a.top not in mods:
@@ -768,6 +813,8 @@ def main(argv):
         print("%s: no register-to-register path" % a.top)
         return 0
     unc = dl["clock_uncertainty"]
+    if a.groups:
+        return groups(nl, sta, arr, ends, unc, a.groups)
     res = []
     seen = set()
     for e in ends:
