@@ -180,3 +180,43 @@ fn errors_name_input_index_and_offset() {
     assert_eq!(Curve::from_name("BN254"), Some(Curve::Bn254));
     assert_eq!(Curve::from_name("bls12-383"), None);
 }
+
+/// Every entry point reads scalars by one rule: the context's MSM takes the
+/// 8-byte length prefix, checked against the count, as the one-shot MSM
+/// does (it blamed "truncated scalar" at the end of the input).
+#[test]
+fn context_msm_takes_the_scalars_length_prefix() {
+    let n = 300;
+    let points = encode_points(&random_points::<Bls12_381>(n, 3).points, PointFormat::Compressed, false);
+    let scalars = encode_scalars(&random_scalars::<Bls12_381>(n, 4));
+    let ctx = EncodedContext::new(Curve::Bls12_381, &points, &ContextOptions::default()).unwrap();
+    let plain = ctx.msm(&scalars).unwrap();
+    let prefixed = |count: u64| [&count.to_le_bytes()[..], &scalars].concat();
+    assert_eq!(ctx.msm(&prefixed(n as u64)).unwrap(), plain);
+    let one_shot = encoded::msm(Curve::Bls12_381, &points, &prefixed(n as u64), None, ScalarEndian::Little).unwrap();
+    assert_eq!(one_shot, plain);
+    let e = ctx.msm(&prefixed(n as u64 + 1)).unwrap_err();
+    assert!(e.to_string().contains("length prefix would say 300, it says 301"), "{e}");
+    assert_eq!(e.offset, Some(0), "{e}");
+}
+
+/// The EVM layout is BN254's (EIP-196/197): on the BLS12 curves a context,
+/// the one-shot MSM and a result in it are refused, before any point is read.
+#[test]
+fn evm_format_is_bn254_only() {
+    let points = encode_points(&random_points::<Bls12_381>(4, 3).points, PointFormat::Compressed, false);
+    let scalars = encode_scalars(&random_scalars::<Bls12_381>(4, 4));
+    for curve in [Curve::Bls12_377, Curve::Bls12_381] {
+        assert!(!curve.has_evm_format());
+        let opts = ContextOptions { format: PointFormat::Evm, ..Default::default() };
+        let e = EncodedContext::new(curve, &[], &opts).err().expect("refused");
+        assert_eq!(e.kind, ErrorKind::Unsupported);
+        assert!(e.to_string().contains("has no EVM point layout"), "{e}");
+        let e = encoded::msm(curve, &points, &scalars, Some(PointFormat::Evm), ScalarEndian::Little).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Unsupported);
+    }
+    let ctx = EncodedContext::new(Curve::Bls12_381, &points, &ContextOptions::default()).unwrap();
+    let limbs = ctx.decode_scalars(&scalars).unwrap();
+    assert_eq!(ctx.msm_limbs(&limbs, PointFormat::Evm).unwrap_err().kind, ErrorKind::Unsupported);
+    assert!(Curve::Bn254.check_format(PointFormat::Evm).is_ok());
+}
