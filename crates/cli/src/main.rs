@@ -9,6 +9,7 @@
 mod alloc;
 mod args;
 mod backend;
+mod cleanup;
 mod commands;
 mod console;
 mod contract;

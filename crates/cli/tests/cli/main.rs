@@ -12,5 +12,6 @@ mod memory;
 mod outputs;
 mod prepare;
 mod prepared_in_use;
+mod refusals;
 mod rtl_backend;
 mod sim_args;
