@@ -63,6 +63,18 @@ fn symbolic_link_outputs_are_written_through() {
 }
 
 #[test]
+fn parse_errors_are_one_line_exit_1() {
+    for args in [&["msm", "--jsn"][..], &["bench", "--log-n", "40"], &["demo", "--curve", "nope"], &["frobnicate"]] {
+        let e = one_line_error(&run(cmd(args)));
+        assert!(e.ends_with("see --help)\n"), "{args:?}: {e}");
+    }
+    let e = one_line_error(&run(cmd(&["msm", "--jsn"])));
+    assert!(e.contains("'--json'"), "the tip is kept: {e}");
+    let o = run(cmd(&["--help"]));
+    assert!(o.status.success() && !o.stdout.is_empty());
+}
+
+#[test]
 fn staging_files_are_removed_on_signals() {
     for sig in ["INT", "TERM", "HUP"] {
         let dir = tempfile::tempdir().unwrap();
