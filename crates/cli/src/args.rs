@@ -46,7 +46,7 @@ pub enum FormatName {
     Compressed,
     /// arkworks' uncompressed encoding
     Uncompressed,
-    /// big-endian x and y, (0, 0) the identity: Ethereum's EIP-196/197 layout (BN254)
+    /// big-endian x and y, (0, 0) the identity: Ethereum's EIP-196/197 layout (BN254 only)
     Evm,
 }
 
@@ -146,7 +146,7 @@ impl RtlArgs {
 pub enum GlvName {
     /// Where it measured faster (backend, size, CPU).
     Auto,
-    /// Always (not with --precompute or --backend rtl; --prepared: a file prepared with GLV; --memory-budget: per chunk).
+    /// Always (not with --precompute M > 1 or --backend rtl; --prepared: a file prepared with GLV; --memory-budget: per chunk).
     On,
     /// Never.
     Off,
@@ -176,7 +176,7 @@ pub struct DemoArgs {
     pub window: Option<u32>,
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendName,
-    /// Fixed-base mode: keep M shifted copies of the points (M times the point memory).
+    /// Fixed-base mode: keep M shifted copies of the points (M times the point memory; 1: plain mode).
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub precompute: Option<u32>,
     #[command(flatten)]
@@ -232,7 +232,7 @@ pub struct MsmArgs {
     pub window: Option<u32>,
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendName,
-    /// Fixed-base mode: keep M shifted copies of the points (M times the point memory).
+    /// Fixed-base mode: keep M shifted copies of the points (M times the point memory; 1: plain mode).
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub precompute: Option<u32>,
     /// The GLV endomorphism: MSM over P_i and phi(P_i) with half-size scalars (twice the point memory).
@@ -254,8 +254,18 @@ pub struct MsmArgs {
     pub max_points: usize,
     /// Out-of-core: stream points and scalars from their files in chunks so the MSM's memory stays within BYTES
     /// (e.g. 16M, 1.5G; see docs/SCALE.md).
-    #[arg(long, value_name = "BYTES", value_parser = zkmsm::out_of_core::parse_bytes)]
+    #[arg(long, value_name = "BYTES", value_parser = budget_bytes)]
     pub memory_budget: Option<usize>,
+}
+
+/// `--memory-budget`: a byte count as `zkmsm::out_of_core::parse_bytes`
+/// reads it, refused when it does not fit in 64 bits (the parse saturates).
+pub fn budget_bytes(s: &str) -> Result<usize, String> {
+    let bytes = zkmsm::out_of_core::parse_bytes(s)?;
+    if bytes == usize::MAX {
+        return Err(format!("{s:?}: more bytes than a 64-bit count holds"));
+    }
+    Ok(bytes)
 }
 
 #[derive(Args, Debug)]
@@ -273,7 +283,7 @@ pub struct PrepareArgs {
     pub point_format: Option<FormatName>,
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendName,
-    /// Fixed-base mode: store M shifted copies of the points (M times the point memory and file size).
+    /// Fixed-base mode: store M shifted copies of the points (M times the point memory and file size; 1: plain mode).
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub precompute: Option<u32>,
     /// Window size c for fixed-base mode (default: the cost model's choice).
