@@ -190,7 +190,8 @@ pub struct DemoArgs {
 pub struct GenArgs {
     #[arg(long, value_enum)]
     pub curve: CurveName,
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=26))]
+    /// 2^K points (streamed to the files: memory does not grow with K; the disk must hold them).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=32))]
     pub log_n: u32,
     /// Output file for the points (`-`: standard output).
     #[arg(long)]
@@ -206,6 +207,9 @@ pub struct GenArgs {
     /// Byte order of the scalars written.
     #[arg(long, value_enum, default_value = "little")]
     pub scalar_endian: EndianName,
+    /// Also write the expected MSM result (hex, as `msm` prints it), computed from the points' discrete logs.
+    #[arg(long, value_name = "FILE")]
+    pub expected: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -215,8 +219,8 @@ pub struct MsmArgs {
     /// Points: concatenated arkworks-canonical G1 affine encodings (optionally with an 8-byte length prefix); `-`: standard input.
     #[arg(long, required_unless_present = "prepared")]
     pub points: Option<PathBuf>,
-    /// Points already validated and converted by `zkmsm prepare` (mapped, not read); the file fixes the backend and precomputation.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["points", "point_format", "backend", "precompute", "check", "memory_budget", "rtl_cores", "rtl_adder", "rtl_aggregation", "rtl_agg_log_m"])]
+    /// Points already validated and converted by `zkmsm prepare` (mapped, not read; with --memory-budget read a chunk at a time); the file fixes the backend and precomputation.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["points", "point_format", "backend", "precompute", "check", "rtl_cores", "rtl_adder", "rtl_aggregation", "rtl_agg_log_m"])]
     pub prepared: Option<PathBuf>,
     /// Scalars: 32-byte integers below r, little-endian unless `--scalar-endian big` (optionally with an 8-byte length prefix); `-`: standard input.
     #[arg(long)]
@@ -295,6 +299,9 @@ pub struct PrepareArgs {
     /// Refuse inputs of more points than this.
     #[arg(long, value_name = "N", default_value_t = zkmsm::io::DEFAULT_MAX_POINTS)]
     pub max_points: usize,
+    /// Out-of-core: read, validate and convert the points a chunk at a time within BYTES (plain records: no --precompute, no --glv on).
+    #[arg(long, value_name = "BYTES", value_parser = budget_bytes)]
+    pub memory_budget: Option<usize>,
 }
 
 #[derive(Args, Debug)]

@@ -45,6 +45,9 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
     if n > a.max_points {
         return Err(CliError::AboveMaxPoints { path: input.name.clone(), n, max: a.max_points });
     }
+    if let Some(budget) = a.memory_budget {
+        return super::prepare_out_of_core::prepare::<C>(a, &input, n, format, backend, out, budget);
+    }
     let mut src = match input.bytes {
         Some(bytes) => Source::from_bytes(input.name.clone(), bytes),
         None => Source::open(&a.points)?,

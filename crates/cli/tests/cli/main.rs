@@ -14,4 +14,5 @@ mod prepare;
 mod prepared_in_use;
 mod refusals;
 mod rtl_backend;
+mod scale;
 mod sim_args;

@@ -287,3 +287,29 @@ fn an_endless_stream_of_no_points_is_refused_at_its_head() {
     assert!(!e.contains("out of memory") && e.contains("/dev/zero"), "{e}");
     assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
 }
+
+#[test]
+fn gen_to_a_failing_stream_leaves_the_old_pair() {
+    let f = Files::new("bn254", 3);
+    let (old_p, old_s) = (std::fs::read(&f.points).unwrap(), std::fs::read(&f.scalars).unwrap());
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let o = run(cmd(&[
+        "gen",
+        "--curve",
+        "bn254",
+        "--log-n",
+        "3",
+        "--seed",
+        "9",
+        "--points",
+        s(&f.points),
+        "--scalars",
+        "/dev/full",
+    ]));
+    one_line_error(&o);
+    assert_eq!(std::fs::read(&f.points).unwrap(), old_p, "new points beside old scalars");
+    assert_eq!(std::fs::read(&f.scalars).unwrap(), old_s);
+    assert!(leftover_temporaries(f.dir.path()).is_empty());
+}
