@@ -230,7 +230,9 @@ LAYERS = {
     "crates/msm/src": [
         # the API: what sets points up and builds contexts and engines
         ("api", ["", "builder", "context", "engine", "encoded", "out_of_core", "ark", "gen", "reference",
-                 "prepared", "prepared::open", "prepared::write"]),
+                 "prepared", "prepared::open", "prepared::write",
+                 # out of core: chunk sizes, the read-ahead, prepared files streamed and written
+                 "out_of_core::budget", "out_of_core::reader", "out_of_core::prepared", "out_of_core::prepare"]),
         # init's input side (bytes to validated points and scalars) and the
         # prepared files' records
         ("input", ["input", "prepared::format", "prepared::persist"]),

@@ -60,6 +60,16 @@ fn format_of(py: Python<'_>, name: &str) -> PyResult<PointFormat> {
     }
 }
 
+/// The format `name` for `curve`'s points (`what`: the parameter, for the
+/// error): "evm" is BN254's layout only.
+fn format_for(py: Python<'_>, curve: Curve, name: &str, what: &str) -> PyResult<PointFormat> {
+    let format = format_of(py, name)?;
+    curve
+        .check_format(format)
+        .map_err(|e| py_err(py, InputError { message: format!("{what}={name:?}: {}", e.message), ..e }))?;
+    Ok(format)
+}
+
 /// `scalar_endian`: "little" (default) or "big" (the EVM's order).
 fn endian_of(py: Python<'_>, name: &str) -> PyResult<ScalarEndian> {
     match name {
@@ -102,7 +112,7 @@ impl Context {
         scalar_endian: &str,
     ) -> PyResult<Self> {
         let curve = curve_of(py, curve)?;
-        let format = format_of(py, format)?;
+        let format = format_for(py, curve, format, "format")?;
         let scalar_endian = endian_of(py, scalar_endian)?;
         let backend = BackendChoice::from_name(backend).ok_or_else(|| {
             let names: Vec<&str> = BackendChoice::ALL.iter().map(|b| b.name()).collect();
@@ -126,15 +136,17 @@ impl Context {
     }
 
     /// sum_i scalars[i] * points[i]. `scalars`: 32-byte little-endian integers
-    /// below r, as bytes or a numpy array ((n, 32) uint8 or (n, 4) uint64);
+    /// below r, as bytes (optionally after the 8-byte length prefix, as
+    /// `zkmsm.msm` and the CLI read them) or a numpy array ((n, 32) uint8 or (n, 4) uint64);
     /// result: the encoding (compressed by default) as bytes.
     #[pyo3(signature = (scalars, encoding = "compressed"))]
     fn msm<'py>(&self, py: Python<'py>, scalars: &Bound<'py, PyAny>, encoding: &str) -> PyResult<Bound<'py, PyBytes>> {
-        let out = format_of(py, encoding)?;
+        let out = format_for(py, self.inner.curve(), encoding, "encoding")?;
         let n = self.inner.len();
-        // the count first: no copy or allocation for scalars of the wrong length
+        // the count first: no copy or allocation for scalars of the wrong
+        // length (with or without the length prefix)
         let bytes = input_bytes(scalars, "scalars", Element::scalars(self.inner.scalar_endian()), |len| {
-            if len == n * SCALAR_BYTES {
+            if len == n * SCALAR_BYTES || len == n * SCALAR_BYTES + PREFIX_BYTES {
                 scalar_work(n)
             } else {
                 Some(0)
@@ -209,7 +221,7 @@ fn msm<'py>(
     scalar_endian: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let curve = curve_of(py, curve)?;
-    let format = format.map(|f| format_of(py, f)).transpose()?;
+    let format = format.map(|f| format_for(py, curve, f, "format")).transpose()?;
     let scalar_endian = endian_of(py, scalar_endian)?;
     let s = input_bytes(scalars, "scalars", Element::scalars(scalar_endian), |len| scalar_work(len / SCALAR_BYTES))?;
     let s: &[u8] = encoded::strip_scalars_prefix(&s).map_err(|e| py_err(py, e))?;
@@ -242,7 +254,8 @@ fn sum_points<'py>(py: Python<'py>, curve: &str, points: Vec<Vec<u8>>) -> PyResu
 #[pyfunction]
 #[pyo3(signature = (curve, format = "compressed"))]
 fn point_size(py: Python<'_>, curve: &str, format: &str) -> PyResult<usize> {
-    Ok(curve_of(py, curve)?.point_size(format_of(py, format)?))
+    let curve = curve_of(py, curve)?;
+    Ok(curve.point_size(format_for(py, curve, format, "format")?))
 }
 
 /// The extension module. The exceptions live in `zkmsm._errors` (so that

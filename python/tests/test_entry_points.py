@@ -1,7 +1,8 @@
 """Hostile use of the Python entry points (no Ray): exceptions that pickle
 with their class and attributes, inputs of the wrong element type, memory
 that cannot be had, strict integer and parameter checks, the scalars' length
-prefix, and sum_points releasing the GIL."""
+prefix (one rule for every entry point), the EVM format (BN254 only), and
+sum_points releasing the GIL."""
 
 import concurrent.futures
 import multiprocessing
@@ -170,6 +171,33 @@ def test_one_shot_takes_the_scalars_length_prefix(inputs):
     with pytest.raises(zkmsm.ScalarError, match="length prefix would say 16, it says 17") as e:
         zkmsm.msm(CURVE, points, (n + 1).to_bytes(8, "little") + scalars)
     assert e.value.offset == 0
+
+
+def test_context_msm_takes_the_scalars_length_prefix(inputs):
+    # one rule for every entry point: Context.msm blamed "truncated scalar"
+    # at the end of the input
+    points, scalars, expected, _, _ = inputs(CURVE, log_n=4)
+    n = len(scalars) // 32
+    ctx = zkmsm.Context(CURVE, points)
+    assert ctx.msm(n.to_bytes(8, "little") + scalars).hex() == expected
+    with pytest.raises(zkmsm.ScalarError, match="length prefix would say 16, it says 17") as e:
+        ctx.msm((n + 1).to_bytes(8, "little") + scalars)
+    assert e.value.offset == 0
+
+
+def test_evm_format_where_ethereum_has_one(inputs):
+    # EIP-196/197 on BN254, EIP-2537 on BLS12-381; BLS12-377 has none
+    points, scalars, expected, _, _ = inputs("bls12-377", log_n=4)
+    for call in [
+        lambda: zkmsm.Context("bls12-377", points, format="evm"),
+        lambda: zkmsm.msm("bls12-377", points, scalars, format="evm"),
+        lambda: zkmsm.point_size("bls12-377", "evm"),
+        lambda: zkmsm.Context("bls12-377", points).msm(scalars, encoding="evm"),
+    ]:
+        with pytest.raises(zkmsm.ZkmsmError, match="bls12-377 has no EVM point layout"):
+            call()
+    assert zkmsm.point_size("bn254", "evm") == 64
+    assert zkmsm.point_size("bls12-381", "evm") == 128
 
 
 def test_sum_points_releases_the_gil(inputs):

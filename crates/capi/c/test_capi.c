@@ -209,10 +209,33 @@ int main(int argc, char **argv) {
     rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT, prefixed, slen + 8, out, sizeof out);
     to_hex(out, psize, hex);
     CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "oneshot with a scalars prefix: %d %s", rc, err());
+    /* The context's MSM reads the prefix by the same rule (it blamed the end
+     * of the input: "truncated scalar"). */
+    rc = zkmsm_msm(ctx, prefixed, slen + 8, out, sizeof out);
+    to_hex(out, psize, hex);
+    CHECK(rc == ZKMSM_OK && strcmp(hex, expected) == 0, "context msm with a scalars prefix: %d %s", rc, err());
     prefixed[0] ^= 1;
     rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT, prefixed, slen + 8, out, sizeof out);
     CHECK(rc == ZKMSM_ERR_SCALARS && zkmsm_last_error_offset() == 0, "wrong scalars prefix: %d %s", rc, err());
+    rc = zkmsm_msm(ctx, prefixed, slen + 8, out, sizeof out);
+    CHECK(rc == ZKMSM_ERR_SCALARS && zkmsm_last_error_offset() == 0 && strstr(err(), "length prefix") != NULL,
+          "wrong scalars prefix, context msm: %d %s", rc, err());
     free(prefixed);
+
+    /* ZKMSM_EVM is Ethereum's layout: EIP-196/197 on BN254 (64 bytes),
+     * EIP-2537 on BLS12-381 (128 bytes); refused on BLS12-377 before any
+     * point is read, and it has no point size there. */
+    if (curve == ZKMSM_BLS12_377) {
+        rc = zkmsm_context_new(curve, points, plen, ZKMSM_EVM, 1, 1, &bad);
+        CHECK(rc == ZKMSM_ERR_UNSUPPORTED && bad == NULL && strstr(err(), "no EVM point layout") != NULL,
+              "EVM context off BN254: %d %s", rc, err());
+        rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_EVM, scalars, slen, out, sizeof out);
+        CHECK(rc == ZKMSM_ERR_UNSUPPORTED, "EVM one-shot off BN254: %d %s", rc, err());
+        CHECK(zkmsm_point_size(curve, ZKMSM_EVM) == 0 && strstr(err(), "EVM") != NULL, "EVM point size off BN254: %s",
+              err());
+    } else {
+        CHECK(zkmsm_point_size(curve, ZKMSM_EVM) == (curve == ZKMSM_BN254 ? 64 : 128), "EVM point size");
+    }
 
     /* Lengths whose work cannot be allocated: an error code, no abort, no
      * panic message, and nothing read past the real buffer. */

@@ -18,7 +18,7 @@
 
 mod sizes;
 
-use sizes::{can_allocate, count_mismatch, point_work, points_fit, scalar_work, SCALAR_BYTES};
+use sizes::{can_allocate, count_mismatch, point_work, points_fit, scalar_work, PREFIX_BYTES, SCALAR_BYTES};
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -39,7 +39,8 @@ pub const ZKMSM_COMPRESSED: u32 = 0;
 /// Point format: uncompressed (96 bytes a point on the BLS12 curves, 64 on BN254).
 pub const ZKMSM_UNCOMPRESSED: u32 = 1;
 /// Point format: big-endian x and y, (0, 0) the identity: Ethereum's
-/// EIP-196/197 layout (64 bytes a point on BN254). Never detected.
+/// EIP-196/197 layout (64 bytes a point), BN254 only ([`ZKMSM_ERR_UNSUPPORTED`]
+/// on the BLS12 curves). Never detected.
 pub const ZKMSM_EVM: u32 = 3;
 /// Point format for the one-shot MSM: detect from the sizes, as the CLI does.
 pub const ZKMSM_DETECT: u32 = 2;
@@ -169,6 +170,11 @@ fn format_of(format: u32) -> Result<Option<PointFormat>, i32> {
     }
 }
 
+/// `format` for `curve`'s points: [`ZKMSM_EVM`] is BN254's layout only.
+fn check_format(curve: Curve, format: PointFormat) -> Result<(), i32> {
+    curve.check_format(format).map_err(|e| report(InputError { message: format!("ZKMSM_EVM: {}", e.message), ..e }))
+}
+
 /// The scalars' byte order a format argument carries ([`ZKMSM_SCALARS_BIG_ENDIAN`]).
 fn endian_of(format: u32) -> ScalarEndian {
     if format & ZKMSM_SCALARS_BIG_ENDIAN != 0 {
@@ -251,6 +257,7 @@ pub unsafe extern "C" fn zkmsm_context_new(
                 );
                 return Err(ZKMSM_ERR_UNSUPPORTED);
             };
+            check_format(curve, format)?;
             // SAFETY: caller's contract on `points`.
             let points = unsafe { bytes(points, points_len, "points") }?;
             let n = points_len / curve.point_size(format);
@@ -304,7 +311,9 @@ pub unsafe extern "C" fn zkmsm_context_len(ctx: *const ZkmsmContext) -> usize {
 }
 
 /// The MSM of `scalars_len` bytes of scalars (32 bytes each, as many as the
-/// context's points, each below r) against the context's points. The result's
+/// context's points, each below r, optionally after the 8-byte length
+/// prefix, whose value must be their count, as for [`zkmsm_msm_oneshot`])
+/// against the context's points. The result's
 /// compressed encoding (`zkmsm_point_size(curve, ZKMSM_COMPRESSED)` bytes) goes to
 /// `out` ([`ZKMSM_RESULT_BYTES`] bytes), which is
 /// checked (non-NULL, large enough) before any work.
@@ -329,7 +338,9 @@ pub unsafe extern "C" fn zkmsm_msm(
             // SAFETY: caller's contract.
             let scalars = unsafe { bytes(scalars, scalars_len, "scalars") }?;
             let n = ctx.0.len();
-            if scalars_len == n.saturating_mul(SCALAR_BYTES) {
+            // the work of an MSM on as many scalars as points, with or without the length prefix
+            let whole = n.saturating_mul(SCALAR_BYTES);
+            if scalars_len == whole || scalars_len == whole.saturating_add(PREFIX_BYTES) {
                 reserve(scalar_work(n), &format!("scalars: an MSM on {n} scalars"))?;
             }
             ctx.0.msm(scalars).map_err(report)
@@ -366,6 +377,9 @@ pub unsafe extern "C" fn zkmsm_msm_oneshot(
             let curve = curve_of(curve)?;
             let scalar_endian = endian_of(format);
             let format = format_of(format)?;
+            if let Some(f) = format {
+                check_format(curve, f)?;
+            }
             check_out(out, out_len)?;
             // SAFETY: caller's contract.
             let points = unsafe { bytes(points, points_len, "points") }?;
@@ -395,7 +409,7 @@ pub unsafe extern "C" fn zkmsm_msm_oneshot(
 pub extern "C" fn zkmsm_point_size(curve: u32, format: u32) -> usize {
     clear_error();
     match (curve_of(curve), format_of(format)) {
-        (Ok(c), Ok(Some(f))) => c.point_size(f),
+        (Ok(c), Ok(Some(f))) => check_format(c, f).map_or(0, |()| c.point_size(f)),
         (Ok(_), Ok(None)) => {
             set_error("ZKMSM_DETECT has no point size: name a format", None, None);
             0

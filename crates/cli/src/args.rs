@@ -46,7 +46,7 @@ pub enum FormatName {
     Compressed,
     /// arkworks' uncompressed encoding
     Uncompressed,
-    /// big-endian x and y, (0, 0) the identity: Ethereum's EIP-196/197 layout (BN254)
+    /// big-endian x and y, (0, 0) the identity: Ethereum's EIP-196/197 layout (BN254 only)
     Evm,
 }
 
@@ -146,7 +146,7 @@ impl RtlArgs {
 pub enum GlvName {
     /// Where it measured faster (backend, size, CPU).
     Auto,
-    /// Always (not with --precompute or --backend rtl; --prepared: a file prepared with GLV; --memory-budget: per chunk).
+    /// Always (not with --precompute M > 1 or --backend rtl; --prepared: a file prepared with GLV; --memory-budget: per chunk).
     On,
     /// Never.
     Off,
@@ -176,7 +176,7 @@ pub struct DemoArgs {
     pub window: Option<u32>,
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendName,
-    /// Fixed-base mode: keep M shifted copies of the points (M times the point memory).
+    /// Fixed-base mode: keep M shifted copies of the points (M times the point memory; 1: plain mode).
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub precompute: Option<u32>,
     #[command(flatten)]
@@ -190,7 +190,8 @@ pub struct DemoArgs {
 pub struct GenArgs {
     #[arg(long, value_enum)]
     pub curve: CurveName,
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=26))]
+    /// 2^K points (streamed to the files: memory does not grow with K; the disk must hold them).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=32))]
     pub log_n: u32,
     /// Output file for the points (`-`: standard output).
     #[arg(long)]
@@ -206,6 +207,9 @@ pub struct GenArgs {
     /// Byte order of the scalars written.
     #[arg(long, value_enum, default_value = "little")]
     pub scalar_endian: EndianName,
+    /// Also write the expected MSM result (hex, as `msm` prints it), computed from the points' discrete logs.
+    #[arg(long, value_name = "FILE")]
+    pub expected: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -215,8 +219,8 @@ pub struct MsmArgs {
     /// Points: concatenated arkworks-canonical G1 affine encodings (optionally with an 8-byte length prefix); `-`: standard input.
     #[arg(long, required_unless_present = "prepared")]
     pub points: Option<PathBuf>,
-    /// Points already validated and converted by `zkmsm prepare` (mapped, not read); the file fixes the backend and precomputation.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["points", "point_format", "backend", "precompute", "check", "memory_budget", "rtl_cores", "rtl_adder", "rtl_aggregation", "rtl_agg_log_m"])]
+    /// Points already validated and converted by `zkmsm prepare` (mapped, not read; with --memory-budget read a chunk at a time); the file fixes the backend and precomputation.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["points", "point_format", "backend", "precompute", "check", "rtl_cores", "rtl_adder", "rtl_aggregation", "rtl_agg_log_m"])]
     pub prepared: Option<PathBuf>,
     /// Scalars: 32-byte integers below r, little-endian unless `--scalar-endian big` (optionally with an 8-byte length prefix); `-`: standard input.
     #[arg(long)]
@@ -232,7 +236,7 @@ pub struct MsmArgs {
     pub window: Option<u32>,
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendName,
-    /// Fixed-base mode: keep M shifted copies of the points (M times the point memory).
+    /// Fixed-base mode: keep M shifted copies of the points (M times the point memory; 1: plain mode).
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub precompute: Option<u32>,
     /// The GLV endomorphism: MSM over P_i and phi(P_i) with half-size scalars (twice the point memory).
@@ -254,8 +258,18 @@ pub struct MsmArgs {
     pub max_points: usize,
     /// Out-of-core: stream points and scalars from their files in chunks so the MSM's memory stays within BYTES
     /// (e.g. 16M, 1.5G; see docs/SCALE.md).
-    #[arg(long, value_name = "BYTES", value_parser = zkmsm::out_of_core::parse_bytes)]
+    #[arg(long, value_name = "BYTES", value_parser = budget_bytes)]
     pub memory_budget: Option<usize>,
+}
+
+/// `--memory-budget`: a byte count as `zkmsm::out_of_core::parse_bytes`
+/// reads it, refused when it does not fit in 64 bits (the parse saturates).
+pub fn budget_bytes(s: &str) -> Result<usize, String> {
+    let bytes = zkmsm::out_of_core::parse_bytes(s)?;
+    if bytes == usize::MAX {
+        return Err(format!("{s:?}: more bytes than a 64-bit count holds"));
+    }
+    Ok(bytes)
 }
 
 #[derive(Args, Debug)]
@@ -273,7 +287,7 @@ pub struct PrepareArgs {
     pub point_format: Option<FormatName>,
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendName,
-    /// Fixed-base mode: store M shifted copies of the points (M times the point memory and file size).
+    /// Fixed-base mode: store M shifted copies of the points (M times the point memory and file size; 1: plain mode).
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub precompute: Option<u32>,
     /// Window size c for fixed-base mode (default: the cost model's choice).
@@ -285,6 +299,9 @@ pub struct PrepareArgs {
     /// Refuse inputs of more points than this.
     #[arg(long, value_name = "N", default_value_t = zkmsm::io::DEFAULT_MAX_POINTS)]
     pub max_points: usize,
+    /// Out-of-core: read, validate and convert the points a chunk at a time within BYTES (plain records: no --precompute, no --glv on).
+    #[arg(long, value_name = "BYTES", value_parser = budget_bytes)]
+    pub memory_budget: Option<usize>,
 }
 
 #[derive(Args, Debug)]

@@ -42,6 +42,23 @@ pub fn one_line(message: &str) -> String {
     message.chars().flat_map(|c| if c.is_control() { c.escape_default().collect() } else { vec![c] }).collect()
 }
 
+/// A command-line parse error as one line: clap's message (its first
+/// paragraph, the lines joined) and its tips, without the usage and the
+/// "For more information" lines, e.g. "unexpected argument '--jsn' found
+/// (tip: a similar argument exists: '--json'; see --help)".
+pub fn parse_error_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut paragraphs = text.split("\n\n").map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "));
+    let first = paragraphs.next().unwrap_or_default();
+    let message = first.strip_prefix("error: ").unwrap_or(&first).to_string();
+    let tips: Vec<String> = paragraphs.filter(|p| p.starts_with("tip:")).collect();
+    if tips.is_empty() {
+        format!("{message} (see --help)")
+    } else {
+        format!("{message} ({}; see --help)", tips.join("; "))
+    }
+}
+
 /// Standard output, standard input and standard error as they were when the
 /// process started. Rust's runtime reopens a closed standard descriptor on
 /// /dev/null before `main`, which would make `zkmsm msm ... >&-` succeed and

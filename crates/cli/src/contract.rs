@@ -3,7 +3,7 @@
 //! first step), before any input is read or generated; the rules that
 //! commands share are these. Every refusal is one line that names the option.
 
-use crate::args::RtlAggregation;
+use crate::args::{Command, CurveName, FormatName, RtlAggregation};
 use crate::backend::{Backend, EngineOptions};
 use crate::curve::CliCurve;
 use crate::error::CliError;
@@ -25,7 +25,7 @@ pub fn backend_options<C: CliCurve>(backend: Backend, o: &EngineOptions) -> Resu
     if o.rtl.rtl_agg_log_m.is_some() && o.rtl.rtl_aggregation != RtlAggregation::Device {
         return refuse("--rtl-agg-log-m applies to --rtl-aggregation device only");
     }
-    if o.precompute.is_some() {
+    if fixed_base(o.precompute).is_some() {
         return refuse("--precompute: the RTL core has no fixed-base mode");
     }
     if o.glv == GlvMode::On {
@@ -43,4 +43,51 @@ pub fn backend_for_curve<C: EngineCurve>(backend: Backend) -> Result<(), CliErro
     let builder = MsmBuilder::new().validation(Validation::AlreadyValidated).backend(BackendChoice::TwistedEdwards);
     builder.build(Vec::<Affine<C>>::new())?;
     Ok(())
+}
+
+/// The fixed-base factor `--precompute M` asks for: `None` for plain mode,
+/// which M = 1 is too (one copy is the points themselves), as in the
+/// library's builder, the C ABI and the Python package.
+pub fn fixed_base(precompute: Option<u32>) -> Option<u32> {
+    precompute.filter(|&m| m > 1)
+}
+
+/// `--precompute M` (M > 1) and `--glv on` contradict each other: GLV runs
+/// in plain mode. Refused before any point is read (the library refuses it
+/// only when the engine is built, after the points are loaded).
+pub fn fixed_base_and_glv(precompute: Option<u32>, glv: GlvMode) -> Result<(), CliError> {
+    match fixed_base(precompute) {
+        Some(m) if glv == GlvMode::On => Err(MsmError::Unsupported(format!(
+            "--precompute {m} and --glv on do not combine: GLV runs in plain mode (no --precompute, or 1)"
+        ))
+        .into()),
+        _ => Ok(()),
+    }
+}
+
+/// `--point-format evm` where the curve has no EVM layout (it is BN254's:
+/// EIP-196/197): the library's rule ([`zkmsm::encoded::Curve::check_format`]),
+/// the one the C ABI and the Python package apply. Checked for every command
+/// that takes a format, before its own refusals.
+pub fn point_format(command: &Command) -> Result<(), CliError> {
+    let (curve, format) = match command {
+        Command::Gen(a) => (a.curve, Some(a.point_format)),
+        Command::Msm(a) => (a.curve, a.point_format),
+        Command::Prepare(a) => (a.curve, a.point_format),
+        Command::Demo(_) | Command::Bench(_) | Command::Sim(_) => return Ok(()),
+    };
+    let Some(format) = format else { return Ok(()) };
+    let curve = match curve {
+        CurveName::Bls12_377 => zkmsm::encoded::Curve::Bls12_377,
+        CurveName::Bls12_381 => zkmsm::encoded::Curve::Bls12_381,
+        CurveName::Bn254 => zkmsm::encoded::Curve::Bn254,
+    };
+    let name = match format {
+        FormatName::Compressed => "compressed",
+        FormatName::Uncompressed => "uncompressed",
+        FormatName::Evm => "evm",
+    };
+    curve
+        .check_format(format.into())
+        .map_err(|e| MsmError::Unsupported(format!("--point-format {name}: {}", e.message)).into())
 }

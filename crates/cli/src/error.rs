@@ -23,6 +23,10 @@ pub enum CliError {
     PreparedCount { prepared: PathBuf, points: usize, scalars_file: PathBuf, scalars: usize },
     #[error("--points and --scalars cannot both read standard input")]
     BothStdin,
+    #[error("{option} {} and --scalars {} are one input (the same file or stream): name one for each", shown(.points), shown(.scalars))]
+    SameInput { option: &'static str, points: PathBuf, scalars: PathBuf },
+    #[error("--prepared -: a prepared file is mapped, not read from standard input: name the file")]
+    PreparedFromStdin,
     #[error("--memory-budget reads the files by offset, a chunk at a time: name files, not standard input (-)")]
     BudgetNeedsFiles,
     #[error("standard output is a terminal: not writing binary points or scalars to it (redirect it, or name a file)")]
@@ -35,6 +39,9 @@ pub enum CliError {
     OutputIsInput { output: PathBuf, input: PathBuf },
     #[error("{}: {n} points: above the input limit of {max} (--max-points)", shown(.path))]
     AboveMaxPoints { path: PathBuf, n: usize, max: usize },
+    /// Out of core the scalars file's length gives the count.
+    #[error("{}: {n} scalars, so {n} points: above the input limit of {max} (--max-points)", shown(.path))]
+    AboveMaxScalars { path: PathBuf, n: usize, max: usize },
     /// A size whose memory cannot be had (checked before the work).
     #[error("out of memory: {0}")]
     OutOfMemory(String),

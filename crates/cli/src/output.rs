@@ -4,7 +4,10 @@
 //! one: a reader that has the old file open or mapped keeps the old bytes,
 //! and an interrupted command leaves the old file. Standard output, pipes,
 //! FIFOs and devices cannot be renamed over: they are written in place once
-//! everything is ready.
+//! everything is ready. An output that is a symbolic link is written
+//! through: the temporary file goes beside the link's target (a dangling
+//! link creates its target), and the link stays. Temporary files are removed
+//! on every error and on SIGINT, SIGTERM and SIGHUP ([`crate::cleanup`]).
 
 use crate::error::CliError;
 use std::fs::File;
@@ -28,7 +31,23 @@ pub struct Output {
     target: Target,
     /// The temporary file to write: beside the file, or for a stream a
     /// staging file in the temporary directory (made on demand).
-    staging: Option<PathBuf>,
+    staging: Option<Staging>,
+}
+
+/// A temporary file created by this command, removed on a signal until it
+/// is renamed or removed (the guard is dropped after that).
+struct Staging {
+    path: PathBuf,
+    _guard: crate::cleanup::Staged,
+}
+
+impl Staging {
+    /// Create `path` (it must not exist) and register it for removal on a signal.
+    fn create(path: PathBuf) -> std::io::Result<Self> {
+        let guard = crate::cleanup::register(&path);
+        create_new(&path)?;
+        Ok(Self { path, _guard: guard })
+    }
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> CliError + '_ {
@@ -37,9 +56,43 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> CliError + '_ {
 
 /// A path whose bytes are written in place even when it names a regular
 /// file: the kernel's aliases of open descriptors (`/dev/stdout`,
-/// `/proc/self/fd/1`), which must not be replaced by a rename.
+/// `/dev/fd/1`, `/proc/self/fd/1`), which must not be replaced by a rename.
+/// Other files under /dev (a tmpfs at /dev/shm) are files like any other.
 fn is_alias(path: &Path) -> bool {
-    path.starts_with("/dev") || path.starts_with("/proc")
+    path.starts_with("/proc")
+        || path.starts_with("/dev/fd")
+        || ["/dev/stdin", "/dev/stdout", "/dev/stderr"].iter().any(|a| path == Path::new(a))
+}
+
+/// Where the symbolic links of `path` (its last component, link after link)
+/// lead, each step checked: whether one is a descriptor alias, and the last
+/// path, which is not a link (it may not exist).
+fn follow_links(path: &Path) -> std::io::Result<(bool, PathBuf)> {
+    let mut p = path.to_path_buf();
+    let mut alias = is_alias(&p);
+    // as many links as the kernel follows
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+                alias |= is_alias(&p);
+            }
+            Ok(_) => return Ok((alias, p)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((alias, p)),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::from_raw_os_error(libc::ELOOP))
+}
+
+/// A missing path under /dev names no device (a typo), except on the tmpfs
+/// at /dev/shm: refused rather than created as a file there.
+fn is_missing_device(path: &Path) -> bool {
+    path.starts_with("/dev") && !path.starts_with("/dev/shm")
 }
 
 /// A temporary name beside `path` that no other process uses.
@@ -65,13 +118,14 @@ impl Output {
             return Ok(Self { given, target: Target::Stdout, staging: None });
         }
         let refuse = |what: &str| Err(CliError::Output { path: given.clone(), what: what.into() });
+        let (alias, linked) = follow_links(path).map_err(io(path))?;
         let target = match std::fs::metadata(path) {
             Ok(m) if m.is_dir() => return refuse("is a directory"),
             Ok(m) if !m.is_file() => Target::Stream(given.clone()),
             Ok(_) => {
                 // rename over the file a symbolic link names, not over the link
                 let real = std::fs::canonicalize(path).map_err(io(path))?;
-                if is_alias(path) || is_alias(&real) {
+                if alias || is_alias(&real) {
                     Target::Stream(given.clone())
                 } else {
                     Target::File { tmp: temp_beside(&real), path: real }
@@ -81,18 +135,23 @@ impl Output {
                 if path.file_name().is_none() || path.as_os_str().to_string_lossy().ends_with('/') {
                     return refuse("names a directory, not a file");
                 }
-                if is_alias(path) {
+                if alias || is_missing_device(path) || is_missing_device(&linked) {
                     return refuse("no such device");
                 }
-                Target::File { tmp: temp_beside(path), path: path.to_path_buf() }
+                // a dangling symbolic link: its target is created
+                Target::File { tmp: temp_beside(&linked), path: linked.clone() }
             }
             Err(e) => return Err(io(path)(e)),
         };
         let staging = match &target {
-            Target::File { tmp, .. } => {
-                create_new(tmp).map_err(io(path))?;
-                Some(tmp.clone())
-            }
+            Target::File { tmp, path: file } => Some(Staging::create(tmp.clone()).map_err(|e| {
+                let what = if file == path {
+                    e.to_string()
+                } else {
+                    format!("a symbolic link to {}: {e}", crate::escape::shown(file))
+                };
+                CliError::Output { path: given.clone(), what }
+            })?),
             _ => None,
         };
         Ok(Self { given, target, staging })
@@ -112,12 +171,11 @@ impl Output {
     /// temporary file beside a file, or a staging file in the temporary
     /// directory for standard output and streams (copied to them at commit).
     pub fn staging_path(&mut self) -> Result<PathBuf, CliError> {
-        if let Some(p) = &self.staging {
-            return Ok(p.clone());
+        if let Some(s) = &self.staging {
+            return Ok(s.path.clone());
         }
         let p = temp_beside(&std::env::temp_dir().join("out"));
-        create_new(&p).map_err(io(&p))?;
-        self.staging = Some(p.clone());
+        self.staging = Some(Staging::create(p.clone()).map_err(io(&p))?);
         Ok(p)
     }
 
@@ -144,16 +202,17 @@ impl Output {
         let Some(staging) = self.staging.take() else {
             return Err(CliError::Output { path: self.given.clone(), what: "nothing was written".into() });
         };
+        let path = &staging.path;
         let result = match &self.target {
-            Target::File { path, .. } => File::open(&staging)
+            Target::File { path: file, .. } => File::open(path)
                 .and_then(|f| f.sync_all())
-                .and_then(|()| std::fs::rename(&staging, path))
+                .and_then(|()| std::fs::rename(path, file))
                 .map_err(io(&self.given))
-                .map(|()| sync_dir(path)),
-            Target::Stdout => copy_to(&staging, Box::new(std::io::stdout().lock()), "<stdout>".as_ref()),
-            Target::Stream(p) => open_stream(p).and_then(|s| copy_to(&staging, Box::new(s), p)),
+                .map(|()| sync_dir(file)),
+            Target::Stdout => copy_to(path, Box::new(std::io::stdout().lock()), "<stdout>".as_ref()),
+            Target::Stream(p) => open_stream(p).and_then(|s| copy_to(path, Box::new(s), p)),
         };
-        let _ = std::fs::remove_file(&staging);
+        let _ = std::fs::remove_file(path);
         result
     }
 
@@ -213,8 +272,8 @@ impl Output {
 
 impl Drop for Output {
     fn drop(&mut self) {
-        if let Some(p) = self.staging.take() {
-            let _ = std::fs::remove_file(p);
+        if let Some(s) = self.staging.take() {
+            let _ = std::fs::remove_file(&s.path);
         }
     }
 }

@@ -38,7 +38,7 @@ pub fn spinner(message: String) -> ProgressBar {
 /// The spinner of init, the points set up on the backend (with
 /// `--precompute M`, its M shifted copies).
 pub fn preparing(precompute: Option<u32>) -> ProgressBar {
-    spinner(match precompute {
+    spinner(match crate::contract::fixed_base(precompute) {
         Some(m) => format!("preparing the points (fixed-base, {m} shifted copies)"),
         None => "preparing the points".into(),
     })

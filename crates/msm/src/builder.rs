@@ -78,9 +78,11 @@ impl MsmBuilder {
     /// Fixed-base mode with `copies` shifted copies of the points (memory:
     /// `copies` times the points), so that windows share bucket sets and
     /// need fewer aggregations and doublings; see [`crate::pipeline::fixed_base`].
-    /// The window is then fixed for the context.
+    /// The window is then fixed for the context. `Some(0)` and `Some(1)`
+    /// are plain mode, as `None` (the rule of the CLI, the C ABI and the
+    /// Python package: one copy is the points themselves).
     pub fn precompute(mut self, copies: Option<u32>) -> Self {
-        self.precompute = copies;
+        self.precompute = copies.filter(|&m| m > 1);
         self
     }
 

@@ -74,6 +74,30 @@ impl Curve {
         Precompute::for_size(n, m, bits).copies
     }
 
+    /// Whether the curve has an EVM point layout ([`PointFormat::Evm`]):
+    /// BN254's (EIP-196/197) and BLS12-381's (EIP-2537); the curve says
+    /// ([`zkmsm_curve::MsmCurve::EVM`]).
+    pub fn has_evm_format(self) -> bool {
+        match self {
+            Curve::Bls12_377 => zkmsm_curve::Bls12_377::EVM.is_some(),
+            Curve::Bls12_381 => zkmsm_curve::Bls12_381::EVM.is_some(),
+            Curve::Bn254 => zkmsm_curve::Bn254::EVM.is_some(),
+        }
+    }
+
+    /// `format` for this curve's points, or why not: the one rule every entry
+    /// point (the CLI, the C ABI, the Python package) applies to a format it
+    /// is given, before any input is read.
+    pub fn check_format(self, format: PointFormat) -> Result<(), InputError> {
+        if format == PointFormat::Evm && !self.has_evm_format() {
+            return Err(InputError::plain(
+                ErrorKind::Unsupported,
+                format!("{} has no EVM point layout (BN254 has EIP-196/197's, BLS12-381 EIP-2537's)", self.name()),
+            ));
+        }
+        Ok(())
+    }
+
     /// Bytes of one encoded point.
     pub fn point_size(self, format: PointFormat) -> usize {
         match self {
@@ -236,6 +260,7 @@ pub struct EncodedContext {
 impl EncodedContext {
     /// Decode, validate and prepare `points` (see [`ContextOptions`]).
     pub fn new(curve: Curve, points: &[u8], options: &ContextOptions) -> Result<Self, InputError> {
+        curve.check_format(options.format)?;
         let layout = layout_for(curve, points.len(), options.format)?;
         if options.precompute == Some(0) {
             return Err(InputError::plain(ErrorKind::Unsupported, "precompute must be at least 1"));
@@ -283,11 +308,14 @@ impl EncodedContext {
     }
 
     /// Scalars for this context: 32 bytes each in its byte order, as many
-    /// as the points, each below r. Decoding is separate from [`Self::msm_limbs`] so that a caller
+    /// as the points, each below r, optionally after the 8-byte length
+    /// prefix (its value must be their count: [`strip_scalars_prefix`], as
+    /// every entry point reads scalars). Decoding is separate from [`Self::msm_limbs`] so that a caller
     /// can copy the scalars out of its buffers first (the Python package does
     /// it holding the GIL, then runs the MSM without it).
     pub fn decode_scalars(&self, bytes: &[u8]) -> Result<Vec<ScalarLimbs>, InputError> {
         let n = self.len();
+        let bytes = strip_scalars_prefix(bytes)?;
         if bytes.len() != n * SCALAR_BYTES && bytes.len().is_multiple_of(SCALAR_BYTES) {
             return Err(InputError::plain(
                 ErrorKind::LengthMismatch,
@@ -299,6 +327,7 @@ impl EncodedContext {
 
     /// The MSM of decoded scalars, as the affine point's encoding in `out`.
     pub fn msm_limbs(&self, scalars: &[ScalarLimbs], out: PointFormat) -> Result<Vec<u8>, InputError> {
+        self.curve.check_format(out)?;
         with_engine!(&self.engine, e, C => {
             let r = e.msm_report(scalars).map_err(|e| match e {
                 MsmError::ScalarNotReduced { index } => InputError::from(BadRecord::at(
@@ -313,7 +342,8 @@ impl EncodedContext {
         })
     }
 
-    /// The MSM of 32-byte scalars, as the compressed encoding of the result
+    /// The MSM of 32-byte scalars (optionally length-prefixed, as
+    /// [`Self::decode_scalars`] reads them), as the compressed encoding of the result
     /// (the bytes `zkmsm msm` prints in hex).
     pub fn msm(&self, scalars: &[u8]) -> Result<Vec<u8>, InputError> {
         self.msm_limbs(&self.decode_scalars(scalars)?, PointFormat::Compressed)
@@ -323,8 +353,8 @@ impl EncodedContext {
 /// One-shot MSM on encoded points and scalars, as `zkmsm msm` reads its
 /// files: the number of points is the number of scalars, the points'
 /// format (with or without the length prefix) is detected from their size
-/// when `format` is `None`; scalars in `endian` order. Result: the
-/// compressed encoding.
+/// when `format` is `None`; scalars in `endian` order, optionally after the
+/// length prefix ([`strip_scalars_prefix`]). Result: the compressed encoding.
 pub fn msm(
     curve: Curve,
     points: &[u8],
@@ -332,6 +362,10 @@ pub fn msm(
     format: Option<PointFormat>,
     endian: ScalarEndian,
 ) -> Result<Vec<u8>, InputError> {
+    if let Some(f) = format {
+        curve.check_format(f)?;
+    }
+    let scalars = strip_scalars_prefix(scalars)?;
     let limbs = with_curve!(curve, C => decode_scalars::<C>(scalars, endian))?;
     let n = limbs.len();
     let layout = with_curve!(curve, C => detect_layout::<C>(points.len(), n, format)).ok_or_else(|| {

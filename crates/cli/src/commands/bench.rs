@@ -1,6 +1,7 @@
 //! `zkmsm bench`: the MSM phases of every backend at several sizes, as a
 //! markdown table on standard output (and a plot with `--plot`).
 
+use super::memory::{self, EngineShape};
 use super::plot;
 use super::report::timed_runs;
 use crate::args::BenchArgs;
@@ -29,7 +30,13 @@ pub fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
         let scalars = zkmsm::gen::random_scalars::<C>(n, a.seed.wrapping_add(1));
         pb.finish_and_clear();
         let mut first: Option<(String, &'static str)> = None;
-        let modes: Vec<Option<u32>> = std::iter::once(None).chain(a.precompute.iter().map(|&m| Some(m))).collect();
+        // --precompute 1 is plain mode, the first row already
+        let mut modes: Vec<Option<u32>> = vec![None];
+        for m in a.precompute.iter().filter_map(|&m| contract::fixed_base(Some(m))) {
+            if !modes.contains(&Some(m)) {
+                modes.push(Some(m));
+            }
+        }
         for (&b, &mode) in backends.iter().flat_map(|b| modes.iter().map(move |m| (b, m))) {
             let label = format!("{}{}", b.name(), mode.map(|m| format!(", fixed-base x{m}")).unwrap_or_default());
             let pb = progress::spinner(format!("2^{k}: {label}"));
@@ -99,8 +106,15 @@ pub fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
 }
 
 /// Every refusal of `zkmsm bench`'s options, before any input is generated:
-/// the backends it times (by default every one the library has).
+/// the backends it times, then the memory of its largest size.
 fn refuse<C: EngineCurve>(a: &BenchArgs) -> Result<Vec<BackendChoice>, CliError> {
+    let backends = backends::<C>(a)?;
+    refuse_memory::<C>(a)?;
+    Ok(backends)
+}
+
+/// The backends `bench` times (by default every one the library has).
+fn backends<C: EngineCurve>(a: &BenchArgs) -> Result<Vec<BackendChoice>, CliError> {
     if a.backend.is_empty() {
         return Ok(BackendChoice::ALL.into_iter().filter(|b| *b != BackendChoice::Auto).collect());
     }
@@ -110,4 +124,16 @@ fn refuse<C: EngineCurve>(a: &BenchArgs) -> Result<Vec<BackendChoice>, CliError>
         contract::backend_for_curve::<C>(b.choice())?;
     }
     Ok(backends)
+}
+
+/// A size whose memory cannot be had, refused before the first is
+/// generated: at the largest size, the points, their discrete logs, the
+/// scalars, and the largest engine (one at a time).
+fn refuse_memory<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
+    let Some(&k) = a.log_n.iter().max() else { return Ok(()) };
+    let n = 1usize << k;
+    let shapes = std::iter::once(EngineShape { fixed_base: None, glv: C::glv().is_some() })
+        .chain(a.precompute.iter().map(|&m| EngineShape { fixed_base: contract::fixed_base(Some(m)), glv: false }));
+    let engine = shapes.map(|shape| memory::engine::<C>(n, shape)).max().unwrap_or(0);
+    memory::reserve(memory::inputs::<C>(n, 2).saturating_add(engine), &format!("a bench at 2^{k} {} points", C::NAME))
 }

@@ -1,5 +1,6 @@
 //! `zkmsm demo`: an MSM on built-in inputs, checked against (sum s_i g_i) G.
 
+use super::memory::{self, EngineShape};
 use super::report::{ms, phases_json, print_phases};
 use crate::args::DemoArgs;
 use crate::backend::{Backend, EngineOptions};
@@ -76,10 +77,17 @@ pub fn demo<C: CliCurve>(a: &DemoArgs) -> Result<(), CliError> {
     }
 }
 
-/// Every refusal of `zkmsm demo`'s options, before the inputs are generated.
+/// Every refusal of `zkmsm demo`'s options, before the inputs are generated:
+/// among them a size whose memory cannot be had (the points, their discrete
+/// logs, the scalars as field elements and as limbs, and the engine).
 fn refuse<C: CliCurve>(a: &DemoArgs, options: &EngineOptions) -> Result<Backend, CliError> {
     let backend = a.backend.choice();
     contract::backend_options::<C>(backend, options)?;
     contract::backend_for_curve::<C>(backend)?;
+    let n = 1usize << a.log_n;
+    let fixed_base = contract::fixed_base(a.precompute);
+    let shape = EngineShape { fixed_base, glv: C::glv().is_some() && backend != Backend::Rtl };
+    let bytes = memory::inputs::<C>(n, 3).saturating_add(memory::engine::<C>(n, shape));
+    memory::reserve(bytes, &format!("a demo of 2^{} {} points", a.log_n, C::NAME))?;
     Ok(backend)
 }

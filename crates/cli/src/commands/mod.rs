@@ -5,10 +5,12 @@
 mod bench;
 mod demo;
 mod gen;
+mod memory;
 mod msm;
 mod plot;
 mod points_layout;
 mod prepare;
+mod prepare_out_of_core;
 mod report;
 
 use crate::args::*;
@@ -17,6 +19,8 @@ use crate::error::CliError;
 use zkmsm::{Bls12_377, Bls12_381, Bn254};
 
 pub fn run(cli: Cli) -> Result<(), CliError> {
+    // the one refusal every command that takes a point format shares
+    crate::contract::point_format(&cli.command)?;
     if matches!(cli.command, Command::Demo(_) | Command::Msm(_) | Command::Prepare(_)) {
         return_large_buffers_to_the_os();
     }

@@ -5,6 +5,8 @@
 //! are decoded and validated in each, and the layout whose points are valid
 //! is taken. When none is, the error is the one of the layout whose valid
 //! points run longest: a bad point among the first few is named as such.
+//! A stream is probed as soon as its first points are in: one that reads
+//! in no layout is refused before the rest is read.
 
 use std::path::Path;
 use zkmsm::io::{LENGTH_PREFIX_BYTES, STDIN_NAME};
@@ -54,7 +56,14 @@ impl PointsInput {
         }
         let most = max_points.saturating_mul(PointFormat::Uncompressed.size::<C>()).saturating_add(LENGTH_PREFIX_BYTES);
         let mut bytes = Vec::new();
-        file.take((most as u64).saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
+        let mut stream = file.take((most as u64).saturating_add(1));
+        (&mut stream).take(head_bytes).read_to_end(&mut bytes).map_err(io)?;
+        if bytes.len() as u64 == head_bytes {
+            // more follows: a stream whose first points read in no layout
+            // (/dev/zero) is refused now, not after the whole limit is read
+            refuse_unreadable_head::<C>(&name, &bytes)?;
+        }
+        stream.read_to_end(&mut bytes).map_err(io)?;
         if bytes.len() > most {
             let fault = LayoutFault::StreamAboveLimit { limit: max_points, past: most, hint: " (--max-points)" };
             return Err(malformed(&name, most, fault));
@@ -62,6 +71,21 @@ impl PointsInput {
         let head = bytes[..bytes.len().min(head_bytes as usize)].to_vec();
         Ok(Self { name, len: bytes.len(), head, bytes: Some(bytes) })
     }
+}
+
+/// A stream's first points, valid in no layout (compressed, uncompressed,
+/// the EVM's where the curve has one; after a length prefix or not): the
+/// error of the layout whose valid points run longest, as for a file.
+fn refuse_unreadable_head<C: EngineCurve>(name: &Path, head: &[u8]) -> Result<(), MsmError> {
+    let evm = zkmsm::encoded::Curve::from_name(C::NAME).is_some_and(|c| c.has_evm_format());
+    let formats = [PointFormat::Compressed, PointFormat::Uncompressed, PointFormat::Evm];
+    let fits =
+        formats.into_iter().filter(|&f| f != PointFormat::Evm || evm).flat_map(|f| [(PROBE, f, 0), (PROBE, f, 8)]);
+    let probed: Vec<Probed> = fits.map(|fit| (fit, first_bad::<C>(head, fit))).collect();
+    if probed.iter().any(|(_, bad)| bad.is_none()) {
+        return Ok(());
+    }
+    Err(best_error(name, head.len(), probed))
 }
 
 /// The number of points and their format (see the module documentation).

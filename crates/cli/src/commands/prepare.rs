@@ -45,6 +45,9 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
     if n > a.max_points {
         return Err(CliError::AboveMaxPoints { path: input.name.clone(), n, max: a.max_points });
     }
+    if let Some(budget) = a.memory_budget {
+        return super::prepare_out_of_core::prepare::<C>(a, &input, n, format, backend, out, budget);
+    }
     let mut src = match input.bytes {
         Some(bytes) => Source::from_bytes(input.name.clone(), bytes),
         None => Source::open(&a.points)?,
@@ -88,7 +91,7 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
         "prepared {n} {} points ({format:?}) for {}{}{}: loaded and validated in {:.0} ms, converted in {:.0} ms, written in {:.0} ms",
         C::NAME,
         ctx.backend_name(),
-        a.precompute.map(|m| format!(", fixed-base x{m}")).unwrap_or_default(),
+        contract::fixed_base(a.precompute).map(|m| format!(", fixed-base x{m}")).unwrap_or_default(),
         if ctx.glv() { ", with GLV images" } else { "" },
         ms(load),
         ms(init),
@@ -102,6 +105,8 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
 fn refuse<C: EngineCurve>(a: &PrepareArgs) -> Result<BackendChoice, CliError> {
     let backend = a.backend.choice();
     let choice = backend.library("prepare writes the library's backends' layouts, not --backend rtl")?;
+    contract::fixed_base_and_glv(a.precompute, a.glv.mode())?;
     contract::backend_for_curve::<C>(backend)?;
+    super::prepare_out_of_core::refuse(a)?;
     Ok(choice)
 }

@@ -12,5 +12,7 @@ mod memory;
 mod outputs;
 mod prepare;
 mod prepared_in_use;
+mod refusals;
 mod rtl_backend;
+mod scale;
 mod sim_args;

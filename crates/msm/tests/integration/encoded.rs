@@ -180,3 +180,53 @@ fn errors_name_input_index_and_offset() {
     assert_eq!(Curve::from_name("BN254"), Some(Curve::Bn254));
     assert_eq!(Curve::from_name("bls12-383"), None);
 }
+
+/// Every entry point reads scalars by one rule: the context's MSM takes the
+/// 8-byte length prefix, checked against the count, as the one-shot MSM
+/// does (it blamed "truncated scalar" at the end of the input).
+#[test]
+fn context_msm_takes_the_scalars_length_prefix() {
+    let n = 300;
+    let points = encode_points(&random_points::<Bls12_381>(n, 3).points, PointFormat::Compressed, false);
+    let scalars = encode_scalars(&random_scalars::<Bls12_381>(n, 4));
+    let ctx = EncodedContext::new(Curve::Bls12_381, &points, &ContextOptions::default()).unwrap();
+    let plain = ctx.msm(&scalars).unwrap();
+    let prefixed = |count: u64| [&count.to_le_bytes()[..], &scalars].concat();
+    assert_eq!(ctx.msm(&prefixed(n as u64)).unwrap(), plain);
+    let one_shot = encoded::msm(Curve::Bls12_381, &points, &prefixed(n as u64), None, ScalarEndian::Little).unwrap();
+    assert_eq!(one_shot, plain);
+    let e = ctx.msm(&prefixed(n as u64 + 1)).unwrap_err();
+    assert!(e.to_string().contains("length prefix would say 300, it says 301"), "{e}");
+    assert_eq!(e.offset, Some(0), "{e}");
+}
+
+/// The EVM layout is BN254's (EIP-196/197): on the BLS12 curves a context,
+/// the one-shot MSM and a result in it are refused, before any point is read.
+#[test]
+fn evm_format_where_ethereum_has_one() {
+    let points = encode_points(&random_points::<Bls12_377>(4, 3).points, PointFormat::Compressed, false);
+    let scalars = encode_scalars(&random_scalars::<Bls12_377>(4, 4));
+    let curve = Curve::Bls12_377;
+    assert!(!curve.has_evm_format());
+    let opts = ContextOptions { format: PointFormat::Evm, ..Default::default() };
+    let e = EncodedContext::new(curve, &[], &opts).err().expect("refused");
+    assert_eq!(e.kind, ErrorKind::Unsupported);
+    assert!(e.to_string().contains("has no EVM point layout"), "{e}");
+    let e = encoded::msm(curve, &points, &scalars, Some(PointFormat::Evm), ScalarEndian::Little).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsupported);
+    let ctx = EncodedContext::new(curve, &points, &ContextOptions::default()).unwrap();
+    let limbs = ctx.decode_scalars(&scalars).unwrap();
+    assert_eq!(ctx.msm_limbs(&limbs, PointFormat::Evm).unwrap_err().kind, ErrorKind::Unsupported);
+    assert!(Curve::Bn254.check_format(PointFormat::Evm).is_ok());
+    // BLS12-381: EIP-2537's 128-byte G1 points, in and out
+    assert!(Curve::Bls12_381.check_format(PointFormat::Evm).is_ok());
+    let pts = random_points::<Bls12_381>(5, 5).points;
+    let sc = random_scalars::<Bls12_381>(5, 6);
+    let evm = encode_points(&pts, PointFormat::Evm, false);
+    assert_eq!(evm.len(), 5 * 128);
+    let opts = ContextOptions { format: PointFormat::Evm, ..Default::default() };
+    let ctx = EncodedContext::new(Curve::Bls12_381, &evm, &opts).unwrap();
+    let want = zkmsm::reference::naive_msm(&pts, &sc);
+    let got = ctx.msm_limbs(&sc, PointFormat::Evm).unwrap();
+    assert_eq!(got, want.to_bytes(PointFormat::Evm));
+}

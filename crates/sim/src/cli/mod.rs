@@ -77,12 +77,17 @@ pub(crate) fn say(text: &str) -> Result<(), SimError> {
 
 /// Write `text` to `path` whole or not at all: to a temporary file beside
 /// it, synced, then renamed over it (an interrupted run leaves the old file).
-pub(crate) fn write_file(path: &Path, text: &str) -> Result<(), SimError> {
-    // a pipe, a FIFO, a device: nothing to rename over, written in place
-    let stream = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
-    if stream || path.starts_with("/dev") || path.starts_with("/proc") {
-        return std::fs::write(path, text).map_err(|e| SimError::io(path, e));
+/// A symbolic link is written through: the file it leads to is replaced (or
+/// created), the link stays.
+pub(crate) fn write_file(given: &Path, text: &str) -> Result<(), SimError> {
+    let (alias, path) = follow_links(given).map_err(|e| SimError::io(given, e))?;
+    // a pipe, a FIFO, a device, a descriptor's alias (/dev/stdout): nothing
+    // to rename over, written in place
+    let stream = std::fs::metadata(&path).is_ok_and(|m| !m.is_file());
+    if stream || alias {
+        return std::fs::write(given, text).map_err(|e| SimError::io(given, e));
     }
+    let path = path.as_path();
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.zkmsm-{}.tmp", std::process::id()));
     let written = std::fs::File::options()
@@ -94,7 +99,37 @@ pub(crate) fn write_file(path: &Path, text: &str) -> Result<(), SimError> {
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    written.map_err(|e| SimError::io(path, e))
+    written.map_err(|e| SimError::io(given, e))
+}
+
+/// Where the symbolic links of `path` lead (its last component, link after
+/// link), and whether one of them is the kernel's alias of a descriptor
+/// (/proc, /dev/fd, /dev/stdout): those are written in place.
+fn follow_links(path: &Path) -> std::io::Result<(bool, std::path::PathBuf)> {
+    let is_alias = |p: &Path| {
+        p.starts_with("/proc")
+            || p.starts_with("/dev/fd")
+            || ["/dev/stdin", "/dev/stdout", "/dev/stderr"].iter().any(|a| p == Path::new(a))
+    };
+    let mut p = path.to_path_buf();
+    let mut alias = is_alias(&p);
+    // as many links as the kernel follows
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+                alias |= is_alias(&p);
+            }
+            Ok(_) => return Ok((alias, p)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((alias, p)),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
 }
 
 #[cfg(test)]

@@ -13,8 +13,9 @@ use crate::backend::{Backend, EngineOptions};
 use crate::contract;
 use crate::curve::CliCurve;
 use crate::error::CliError;
+use crate::output::input_identity;
 use std::path::Path;
-use zkmsm::{BackendChoice, MsmError, Validation};
+use zkmsm::{MsmError, Validation};
 
 pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
     let options = EngineOptions {
@@ -28,7 +29,7 @@ pub fn msm<C: CliCurve>(a: &MsmArgs) -> Result<(), CliError> {
     match refuse::<C>(a, &options)? {
         Mode::Prepared(file) => prepared::msm::<C>(a, file),
         Mode::InMemory { points, backend } => in_memory::msm::<C>(a, points, backend, &options),
-        Mode::OutOfCore { points, budget, backend } => out_of_core::msm::<C>(a, points, budget, backend),
+        Mode::OutOfCore { source, budget } => out_of_core::msm::<C>(a, source, budget),
     }
 }
 
@@ -38,24 +39,65 @@ enum Mode<'a> {
     Prepared(&'a Path),
     /// `--points FILE`: read into memory.
     InMemory { points: &'a Path, backend: Backend },
-    /// `--memory-budget BYTES`: streamed from the files a chunk at a time.
-    OutOfCore { points: &'a Path, budget: usize, backend: BackendChoice },
+    /// `--memory-budget BYTES`: streamed from the files a chunk at a time
+    /// (the points, or a prepared file's records).
+    OutOfCore { source: out_of_core::Source<'a>, budget: usize },
+}
+
+/// The points (or the prepared file, which must be named) and the scalars
+/// must be two inputs:
+/// one stream under two names (`-` and /dev/stdin, a FIFO named twice)
+/// would be read part as points, part as scalars, and one file read as both
+/// is neither. Inputs are compared by device and inode.
+fn one_input_each(a: &MsmArgs) -> Result<(), CliError> {
+    let (option, points) = match (a.points.as_deref(), a.prepared.as_deref()) {
+        (Some(p), _) => ("--points", p),
+        // mapped (or read by offset under a budget): a file, not `-`
+        (None, Some(f)) if f.as_os_str() == "-" => return Err(CliError::PreparedFromStdin),
+        (None, Some(f)) => ("--prepared", f),
+        (None, None) => return Ok(()),
+    };
+    let stdin = |path: &Path| path.as_os_str() == "-";
+    if stdin(points) && stdin(&a.scalars) {
+        // the usual words for the plain case
+        return Ok(());
+    }
+    // a character device (/dev/zero, /dev/urandom) gives each open its own
+    // stream: named twice, it is two inputs
+    let device = |path: &Path| {
+        use std::os::unix::fs::FileTypeExt;
+        !stdin(path) && std::fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+    };
+    match (input_identity(points), input_identity(&a.scalars)) {
+        (Some(p), Some(s)) if p == s && !device(points) => {
+            Err(CliError::SameInput { option, points: points.to_path_buf(), scalars: a.scalars.clone() })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Every refusal of `zkmsm msm`'s options, before any input is read.
 /// `--memory-budget` honours each option or refuses it: `--check` and
 /// `--precompute` would hold every point in memory; `--window`, `--repeat`,
-/// `--max-points` and `--glv` apply to each chunk's MSM.
+/// `--max-points` and `--glv` apply to each chunk's MSM; with `--prepared`
+/// the file's records are streamed too.
 fn refuse<'a, C: CliCurve>(a: &'a MsmArgs, options: &EngineOptions) -> Result<Mode<'a>, CliError> {
+    one_input_each(a)?;
     let Some(points) = a.points.as_deref() else {
         // clap refuses every option that the file fixes (conflicts_with_all)
-        return Ok(Mode::Prepared(a.prepared.as_deref().expect("clap requires --points or --prepared")));
+        let file = a.prepared.as_deref().expect("clap requires --points or --prepared");
+        return match a.memory_budget {
+            None => Ok(Mode::Prepared(file)),
+            Some(_) if a.scalars.as_os_str() == "-" => Err(CliError::BudgetNeedsFiles),
+            Some(budget) => Ok(Mode::OutOfCore { source: out_of_core::Source::Prepared(file), budget }),
+        };
     };
     let backend = a.backend.choice();
     if a.memory_budget.is_none() {
         contract::backend_options::<C>(backend, options)?;
     }
     contract::backend_for_curve::<C>(backend)?;
+    contract::fixed_base_and_glv(a.precompute, a.glv.mode())?;
     let stdin = |path: &Path| path.as_os_str() == "-";
     if stdin(points) && stdin(&a.scalars) {
         return Err(CliError::BothStdin);
@@ -66,11 +108,18 @@ fn refuse<'a, C: CliCurve>(a: &'a MsmArgs, options: &EngineOptions) -> Result<Mo
     if stdin(points) || stdin(&a.scalars) {
         return Err(CliError::BudgetNeedsFiles);
     }
+    // the scalars file's length gives the count (a length prefix adds 8 bytes)
+    let scalars_len =
+        std::fs::metadata(&a.scalars).map_err(|source| MsmError::Io { path: a.scalars.clone(), source })?.len();
+    let n = (scalars_len / zkmsm::io::SCALAR_BYTES as u64) as usize;
+    if n > a.max_points {
+        return Err(CliError::AboveMaxScalars { path: a.scalars.clone(), n, max: a.max_points });
+    }
     let refuse = |what: &str| Err(MsmError::Unsupported(format!("--memory-budget: {what}")).into());
     if a.check {
         return refuse("--check holds every point in memory for the reference, which the budget rules out");
     }
-    if a.precompute.is_some() {
+    if contract::fixed_base(a.precompute).is_some() {
         return refuse("--precompute keeps shifted copies of every point in memory, which the budget rules out");
     }
     if a.rtl.any() {
@@ -79,5 +128,5 @@ fn refuse<'a, C: CliCurve>(a: &'a MsmArgs, options: &EngineOptions) -> Result<Mo
         );
     }
     let backend = backend.library("--memory-budget runs the library's backends, not --backend rtl")?;
-    Ok(Mode::OutOfCore { points, budget, backend })
+    Ok(Mode::OutOfCore { source: out_of_core::Source::Points(points, backend), budget })
 }
