@@ -40,6 +40,14 @@ pub enum CurveName {
     Bn254,
 }
 
+/// The group of the curve: G1, or G2 over the quadratic extension (no
+/// RTL core, no twisted Edwards form).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupName {
+    G1,
+    G2,
+}
+
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FormatName {
     /// arkworks' compressed encoding
@@ -166,6 +174,9 @@ impl GlvName {
 pub struct DemoArgs {
     #[arg(long, value_enum, default_value = "bls12-377")]
     pub curve: CurveName,
+    /// g1, or g2 (coordinates in Fq2)
+    #[arg(long, value_enum, default_value = "g1")]
+    pub group: GroupName,
     /// log2 of the number of points.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=26))]
     pub log_n: u32,
@@ -190,6 +201,9 @@ pub struct DemoArgs {
 pub struct GenArgs {
     #[arg(long, value_enum)]
     pub curve: CurveName,
+    /// g1, or g2 (coordinates in Fq2)
+    #[arg(long, value_enum, default_value = "g1")]
+    pub group: GroupName,
     /// 2^K points (streamed to the files: memory does not grow with K; the disk must hold them).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=32))]
     pub log_n: u32,
@@ -216,6 +230,9 @@ pub struct GenArgs {
 pub struct MsmArgs {
     #[arg(long, value_enum)]
     pub curve: CurveName,
+    /// g1, or g2 (coordinates in Fq2)
+    #[arg(long, value_enum, default_value = "g1")]
+    pub group: GroupName,
     /// Points: concatenated arkworks-canonical G1 affine encodings (optionally with an 8-byte length prefix); `-`: standard input.
     #[arg(long, required_unless_present = "prepared")]
     pub points: Option<PathBuf>,
@@ -276,6 +293,9 @@ pub fn budget_bytes(s: &str) -> Result<usize, String> {
 pub struct PrepareArgs {
     #[arg(long, value_enum)]
     pub curve: CurveName,
+    /// g1, or g2 (coordinates in Fq2)
+    #[arg(long, value_enum, default_value = "g1")]
+    pub group: GroupName,
     /// Points: concatenated arkworks-canonical G1 affine encodings (optionally with an 8-byte length prefix); `-`: standard input.
     #[arg(long)]
     pub points: PathBuf,
@@ -308,6 +328,9 @@ pub struct PrepareArgs {
 pub struct BenchArgs {
     #[arg(long, value_enum, default_value = "bls12-377")]
     pub curve: CurveName,
+    /// g1, or g2 (coordinates in Fq2)
+    #[arg(long, value_enum, default_value = "g1")]
+    pub group: GroupName,
     /// Sizes as log2, e.g. 12,14,16.
     #[arg(long, value_delimiter = ',', default_values_t = vec![12u32, 14, 16],
           value_parser = clap::value_parser!(u32).range(0..=26))]

@@ -126,3 +126,30 @@ macro_rules! affine_only {
 
 affine_only!(Bls12_381, "BLS12-381");
 affine_only!(Bn254, "BN254");
+
+/// G2: no RTL core takes Fq2 coordinates; `--backend rtl` says so in one
+/// line before any input is read.
+macro_rules! g2_cli_curve {
+    ($($c:ty),*) => {$(
+        impl CliCurve for $c {
+            const DEFAULT_ADDER: RtlAdder = RtlAdder::Affine;
+            fn rtl_adder_available(_: RtlAdder) -> Result<(), CliError> {
+                Err(MsmError::Unsupported(format!(
+                    "{} has no RTL core (the cores take G1 coordinates): use --backend auto, xyzz or batch-affine",
+                    <$c as zkmsm::MsmCurve>::LABEL
+                ))
+                .into())
+            }
+            fn rtl_engine_with(
+                _: Vec<Affine<Self>>,
+                _: Option<u32>,
+                _: &RtlArgs,
+                adder: RtlAdder,
+            ) -> Result<RtlRun<Self>, CliError> {
+                Err(Self::rtl_adder_available(adder).unwrap_err())
+            }
+        }
+    )*};
+}
+
+g2_cli_curve!(zkmsm::Bls12_377G2, zkmsm::Bls12_381G2, zkmsm::Bn254G2);

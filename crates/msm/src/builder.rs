@@ -224,7 +224,7 @@ where
         BackendChoice::BatchAffineDelayed => {
             prepared_context(choice, BatchAffineBackend::new(DelayedScheduler::default()), header, map, offset)
         }
-        BackendChoice::TwistedEdwards => Err(PreparedRefusal::NoTwistedEdwards { curve: C::NAME }),
+        BackendChoice::TwistedEdwards => Err(PreparedRefusal::NoTwistedEdwards { curve: C::LABEL }),
     }
 }
 

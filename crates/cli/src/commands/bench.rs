@@ -100,7 +100,11 @@ pub fn bench<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
         }
     }
     if let Some(out) = plot_out {
-        plot::draw(out, &format!("zkmsm bench, {} G1, median of {}", C::NAME, a.repeat), &series)?;
+        plot::draw(
+            out,
+            &format!("zkmsm bench, {} {}, median of {}", C::NAME, C::GROUP.to_uppercase(), a.repeat),
+            &series,
+        )?;
     }
     Ok(())
 }
@@ -135,5 +139,5 @@ fn refuse_memory<C: EngineCurve>(a: &BenchArgs) -> Result<(), CliError> {
     let shapes = std::iter::once(EngineShape { fixed_base: None, glv: C::glv().is_some() })
         .chain(a.precompute.iter().map(|&m| EngineShape { fixed_base: contract::fixed_base(Some(m)), glv: false }));
     let engine = shapes.map(|shape| memory::engine::<C>(n, shape)).max().unwrap_or(0);
-    memory::reserve(memory::inputs::<C>(n, 2).saturating_add(engine), &format!("a bench at 2^{k} {} points", C::NAME))
+    memory::reserve(memory::inputs::<C>(n, 2).saturating_add(engine), &format!("a bench at 2^{k} {} points", C::LABEL))
 }

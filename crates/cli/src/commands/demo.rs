@@ -27,7 +27,7 @@ pub fn demo<C: CliCurve>(a: &DemoArgs) -> Result<(), CliError> {
     };
     let backend = refuse::<C>(a, &options)?;
     let n = 1usize << a.log_n;
-    errln!("zkmsm demo: {} G1, n = 2^{} = {n}, seed {}", C::NAME, a.log_n, a.seed)?;
+    errln!("zkmsm demo: {} {}, n = 2^{} = {n}, seed {}", C::NAME, C::GROUP.to_uppercase(), a.log_n, a.seed)?;
     let t = Instant::now();
     let pb = progress::spinner(format!("generating {n} points and scalars"));
     let known = random_points::<C>(n, a.seed);
@@ -63,7 +63,7 @@ pub fn demo<C: CliCurve>(a: &DemoArgs) -> Result<(), CliError> {
     errln!("  reference (sum s_i g_i) G {:6.2} ms: {}", ms(t.elapsed()), if ok { "MATCH" } else { "MISMATCH" })?;
     let hex = result_hex(&result);
     if a.json {
-        let mut j = json!({"curve": C::NAME, "n": n, "result": hex, "check": ok, "msm_ms": ms(msm_time), "init_ms": ms(init),
+        let mut j = json!({"curve": C::NAME, "group": C::GROUP, "n": n, "result": hex, "check": ok, "msm_ms": ms(msm_time), "init_ms": ms(init),
                    "window": out.plan.c, "windows": out.plan.windows, "backend": ctx.backend_name(), "phases_ms": phases_json(&out)});
         rtl::add_json(&mut j, cycles.as_ref());
         outln!("{j}")?;
@@ -88,6 +88,6 @@ fn refuse<C: CliCurve>(a: &DemoArgs, options: &EngineOptions) -> Result<Backend,
     let fixed_base = contract::fixed_base(a.precompute);
     let shape = EngineShape { fixed_base, glv: C::glv().is_some() && backend != Backend::Rtl };
     let bytes = memory::inputs::<C>(n, 3).saturating_add(memory::engine::<C>(n, shape));
-    memory::reserve(bytes, &format!("a demo of 2^{} {} points", a.log_n, C::NAME))?;
+    memory::reserve(bytes, &format!("a demo of 2^{} {} points", a.log_n, C::LABEL))?;
     Ok(backend)
 }

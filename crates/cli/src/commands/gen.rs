@@ -152,7 +152,7 @@ pub fn gen<C: zkmsm::InputCurve>(a: &GenArgs) -> Result<(), CliError> {
         });
     }
     let n = 1usize << a.log_n;
-    let what = format!("generating 2^{} {} points and scalars", a.log_n, C::NAME);
+    let what = format!("generating 2^{} {} points and scalars", a.log_n, C::LABEL);
     check_memory(zkmsm::gen::stream_memory::<C>(n, format), &what)?;
     let (point_bytes, scalar_bytes) = ((n * format.size::<C>()) as u64, (n * SCALAR_BYTES) as u64);
     check_space(&mut [(&mut points_out, point_bytes), (&mut scalars_out, scalar_bytes)])?;

@@ -16,7 +16,22 @@ mod report;
 use crate::args::*;
 use crate::console::require_stdout;
 use crate::error::CliError;
-use zkmsm::{Bls12_377, Bls12_381, Bn254};
+use zkmsm::{Bls12_377, Bls12_377G2, Bls12_381, Bls12_381G2, Bn254, Bn254G2};
+
+/// A command generic over the curve, run on the (curve, group) its
+/// arguments name.
+macro_rules! on_group {
+    ($a:expr, $($f:ident)::+) => {
+        match ($a.curve, $a.group) {
+            (CurveName::Bls12_377, GroupName::G1) => $($f)::+::<Bls12_377>(&$a),
+            (CurveName::Bls12_381, GroupName::G1) => $($f)::+::<Bls12_381>(&$a),
+            (CurveName::Bn254, GroupName::G1) => $($f)::+::<Bn254>(&$a),
+            (CurveName::Bls12_377, GroupName::G2) => $($f)::+::<Bls12_377G2>(&$a),
+            (CurveName::Bls12_381, GroupName::G2) => $($f)::+::<Bls12_381G2>(&$a),
+            (CurveName::Bn254, GroupName::G2) => $($f)::+::<Bn254G2>(&$a),
+        }
+    };
+}
 
 pub fn run(cli: Cli) -> Result<(), CliError> {
     // the one refusal every command that takes a point format shares
@@ -29,31 +44,11 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         require_stdout()?;
     }
     match cli.command {
-        Command::Demo(a) => match a.curve {
-            CurveName::Bls12_377 => demo::demo::<Bls12_377>(&a),
-            CurveName::Bls12_381 => demo::demo::<Bls12_381>(&a),
-            CurveName::Bn254 => demo::demo::<Bn254>(&a),
-        },
-        Command::Gen(a) => match a.curve {
-            CurveName::Bls12_377 => gen::gen::<Bls12_377>(&a),
-            CurveName::Bls12_381 => gen::gen::<Bls12_381>(&a),
-            CurveName::Bn254 => gen::gen::<Bn254>(&a),
-        },
-        Command::Msm(a) => match a.curve {
-            CurveName::Bls12_377 => msm::msm::<Bls12_377>(&a),
-            CurveName::Bls12_381 => msm::msm::<Bls12_381>(&a),
-            CurveName::Bn254 => msm::msm::<Bn254>(&a),
-        },
-        Command::Prepare(a) => match a.curve {
-            CurveName::Bls12_377 => prepare::prepare::<Bls12_377>(&a),
-            CurveName::Bls12_381 => prepare::prepare::<Bls12_381>(&a),
-            CurveName::Bn254 => prepare::prepare::<Bn254>(&a),
-        },
-        Command::Bench(a) => match a.curve {
-            CurveName::Bls12_377 => bench::bench::<Bls12_377>(&a),
-            CurveName::Bls12_381 => bench::bench::<Bls12_381>(&a),
-            CurveName::Bn254 => bench::bench::<Bn254>(&a),
-        },
+        Command::Demo(a) => on_group!(a, demo::demo),
+        Command::Gen(a) => on_group!(a, gen::gen),
+        Command::Msm(a) => on_group!(a, msm::msm),
+        Command::Prepare(a) => on_group!(a, prepare::prepare),
+        Command::Bench(a) => on_group!(a, bench::bench),
         Command::Sim(a) => Ok(zkmsm_sim::cli::run(*a)?),
     }
 }

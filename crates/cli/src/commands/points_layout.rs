@@ -77,7 +77,7 @@ impl PointsInput {
 /// the EVM's where the curve has one; after a length prefix or not): the
 /// error of the layout whose valid points run longest, as for a file.
 fn refuse_unreadable_head<C: EngineCurve>(name: &Path, head: &[u8]) -> Result<(), MsmError> {
-    let evm = zkmsm::encoded::Curve::from_name(C::NAME).is_some_and(|c| c.has_evm_format());
+    let evm = C::EVM.is_some();
     let formats = [PointFormat::Compressed, PointFormat::Uncompressed, PointFormat::Evm];
     let fits =
         formats.into_iter().filter(|&f| f != PointFormat::Evm || evm).flat_map(|f| [(PROBE, f, 0), (PROBE, f, 8)]);

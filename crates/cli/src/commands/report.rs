@@ -90,7 +90,7 @@ pub fn run_and_report<C: EngineCurve>(
     }
     let hex = result_hex(&result);
     if a.json {
-        let mut j = json!({"curve": C::NAME, "n": n, "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
+        let mut j = json!({"curve": C::NAME, "group": C::GROUP, "n": n, "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
                    "load_ms": ms(load), "init_ms": ms(init), "window": out.plan.c, "windows": out.plan.windows,
                    "backend": ctx.backend_name(), "glv": ctx.glv(), "phases_ms": phases_json(&out)});
         rtl::add_json(&mut j, cycles.as_ref());

@@ -6,6 +6,7 @@ mod common;
 
 mod budget;
 mod cli;
+mod g2;
 mod hostile;
 mod inputs;
 mod memory;

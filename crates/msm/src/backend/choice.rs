@@ -123,7 +123,10 @@ pub fn auto_backend_bn254(n: usize) -> BackendChoice {
 }
 
 /// G2 (no lane engine takes Fq2): the scalar batch-affine engine from this
-/// many points, XYZZ below. Measured: docs/BENCHMARKS.md, "G2".
+/// many points, XYZZ below. BN254 G1's scalar crossover, which G2's is no
+/// later than (an Fq2 inversion costs fewer multiplications relative to an
+/// Fq2 product than an Fq one does); to be swept with `cargo bench -p
+/// zkmsm --bench auto_sweep -- g2` (docs/BENCHMARKS.md, "G2").
 pub const G2_BATCH_AFFINE_FROM: usize = 1 << 9;
 
 /// `auto` on G2 for n points.
@@ -136,7 +139,8 @@ pub fn auto_backend_g2(n: usize) -> BackendChoice {
 }
 
 /// GLV under `auto` on G2's scalar batch-affine engine below this many
-/// points. Measured: docs/BENCHMARKS.md, "G2".
+/// points: the G1 curves' bound (the images' memory against the halved
+/// aggregation), to be swept on G2 as [`G2_BATCH_AFFINE_FROM`] is.
 pub const G2_GLV_UP_TO: usize = 1 << 21;
 
 /// `auto` for n points with the given arithmetic; `twisted_edwards`: the

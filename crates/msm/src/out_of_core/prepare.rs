@@ -190,7 +190,7 @@ pub fn prepare_file<C: EngineCurve>(
     };
     let header = Header {
         version: FORMAT_VERSION,
-        curve: C::NAME.into(),
+        curve: C::LABEL.into(),
         backend: choice.name().into(),
         layout: layout_name.clone(),
         record_bytes,

@@ -45,8 +45,8 @@ fn layout<C: EngineCurve>(file: &Input<'_>, glv: GlvMode) -> Result<Layout, MsmE
     let mut head = vec![0u8; HEADER_BYTES.min(file.len)];
     file.read_at(&mut head, 0)?;
     let header = Header::decode(&head).map_err(&refuse)?;
-    if header.curve != C::NAME {
-        return Err(refuse(PreparedRefusal::OtherCurve { file: header.curve.clone(), here: C::NAME }));
+    if header.curve != C::LABEL {
+        return Err(refuse(PreparedRefusal::OtherCurve { file: header.curve.clone(), here: C::LABEL }));
     }
     let choice = BackendChoice::from_name(&header.backend)
         .filter(|b| *b != BackendChoice::Auto)
@@ -71,7 +71,7 @@ fn layout<C: EngineCurve>(file: &Input<'_>, glv: GlvMode) -> Result<Layout, MsmE
         return Err(refuse(PreparedRefusal::HeaderCorrupt(fault)));
     }
     if header.glv_images && C::glv().is_none() {
-        return Err(refuse(PreparedRefusal::NoGlvHere { curve: C::NAME }));
+        return Err(refuse(PreparedRefusal::NoGlvHere { curve: C::LABEL }));
     }
     if glv == GlvMode::On && !header.glv_images {
         return Err(refuse(PreparedRefusal::NoGlvImages));

@@ -34,8 +34,8 @@ pub fn open_prepared_with<C: EngineCurve>(path: &Path, glv: GlvMode) -> Result<B
         unsafe { memmap2::Mmap::map(&file) }.map_err(|source| MsmError::Io { path: path.to_path_buf(), source })?;
     let refuse = refuse(path);
     let mut header = Header::decode(&map).map_err(&refuse)?;
-    if header.curve != C::NAME {
-        return Err(refuse(PreparedRefusal::OtherCurve { file: header.curve.clone(), here: C::NAME }));
+    if header.curve != C::LABEL {
+        return Err(refuse(PreparedRefusal::OtherCurve { file: header.curve.clone(), here: C::LABEL }));
     }
     let choice = BackendChoice::from_name(&header.backend)
         .filter(|b| *b != BackendChoice::Auto)
@@ -62,7 +62,7 @@ pub fn open_prepared_with<C: EngineCurve>(path: &Path, glv: GlvMode) -> Result<B
         return Err(refuse(PreparedRefusal::HeaderCorrupt(HeaderFault::RecordCount { glv_images: header.glv_images })));
     }
     let glv_refusal = if header.glv_images && C::glv().is_none() {
-        Some(PreparedRefusal::NoGlvHere { curve: C::NAME })
+        Some(PreparedRefusal::NoGlvHere { curve: C::LABEL })
     } else {
         match glv {
             GlvMode::On if !header.glv_images => Some(PreparedRefusal::NoGlvImages),

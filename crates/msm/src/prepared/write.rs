@@ -33,7 +33,7 @@ impl<C: InputCurve, B: Persist<C>> MsmContext<C, B> {
         drop(w);
         let header = Header {
             version: FORMAT_VERSION,
-            curve: C::NAME.into(),
+            curve: C::LABEL.into(),
             backend: backend.name().into(),
             layout: layout.name,
             record_bytes: layout.record_bytes as u32,

@@ -93,5 +93,5 @@ fn reserve<C: CliCurve>(a: &MsmArgs, points: &Path, backend: Backend, options: &
     let bytes = memory::inputs::<C>(n, 1)
         .saturating_add(memory::inputs::<C>(n, 0).saturating_mul(points - 1))
         .saturating_add(memory::engine::<C>(n, memory::EngineShape { fixed_base, glv }));
-    memory::reserve(bytes, &format!("an MSM of {n} {} points", C::NAME))
+    memory::reserve(bytes, &format!("an MSM of {n} {} points", C::LABEL))
 }

@@ -119,7 +119,7 @@ fn report<C: EngineCurve>(
     let phases: serde_json::Map<_, _> = out.timings.as_ms().iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
     outln!(
         "{}",
-        json!({"curve": C::NAME, "n": out.n, "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
+        json!({"curve": C::NAME, "group": C::GROUP, "n": out.n, "result": hex, "msm_ms": msm_ms, "msm_ms_all": all, "repeat": a.repeat,
                "load_ms": ms(out.load), "init_ms": ms(out.init),
                "window": out.plan.map(|p| p.c), "windows": out.plan.map(|p| p.windows),
                "phases_ms": phases, "memory_budget": budget,
