@@ -39,12 +39,12 @@ use zkmsm::result_aggregation::combine_windows;
 use zkmsm::{Backend, Bucket, MsmCurve, MsmEngine, MsmError, MsmOutput, PhaseTimings, Plan, ScalarLimbs};
 use zkmsm_curve::te::{precompute_points, TeExtended};
 use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Bn254, Xyzz};
-use zkmsm_field::{Field, PrimeField, TowerField};
+use zkmsm_field::PrimeField;
 
 /// What the host knows of a core's adder.
 pub trait CoreDatapath: Send + Sync + 'static {
     /// The curve of the core's field.
-    type Curve: MsmCurve;
+    type Curve: zkmsm::InputCurve<Base: PrimeField>;
     /// A bucket as the host keeps it after reading it back.
     type Bucket: Bucket<Self::Curve>;
     /// The Verilated model with this adder.
@@ -86,7 +86,7 @@ impl CoreDatapath for Edwards377 {
 pub struct AffineCore<C>(PhantomData<C>);
 
 /// The Verilated batched-affine model of each curve.
-pub trait AffineModel: MsmCurve {
+pub trait AffineModel: zkmsm::InputCurve<Base: PrimeField> {
     /// The model built for this curve's field.
     const KIND: Kind;
 }

@@ -15,7 +15,7 @@
 
 use super::end_to_end::{check, check_with, order_minus, Case};
 use zkmsm::gen::{random_points, random_scalars};
-use zkmsm::{Affine, Bls12_377, Bls12_381, Bn254, EngineCurve, MsmCurve, ScalarLimbs};
+use zkmsm::{Affine, Bls12_377, Bls12_381, Bn254, EngineCurve, ScalarLimbs};
 use zkmsm_rtl::backend::{AffineCore, AffineModel, Aggregation, Device};
 use zkmsm_rtl::sim::Kind;
 
@@ -36,7 +36,7 @@ fn aff377_built() -> bool {
 }
 
 /// The adversarial inputs, on any curve.
-fn edge_cases<C: MsmCurve>(seed: u64) -> Vec<Case<C>> {
+fn edge_cases<C: zkmsm::InputCurve>(seed: u64) -> Vec<Case<C>> {
     let pts = random_points::<C>(300, seed).points;
     let rnd = random_scalars::<C>(300, seed + 1);
     let p = pts[0];
@@ -195,7 +195,7 @@ fn affine_builds_report_their_configuration() {
 /// hazard windows of 2,000-2,700 cycles per step, slow to simulate).
 #[test]
 fn device_aggregation_equals_the_cpu_engine() {
-    fn case<C: MsmCurve>(seed: u64) -> (Vec<Affine<C>>, Vec<ScalarLimbs>) {
+    fn case<C: zkmsm::InputCurve>(seed: u64) -> (Vec<Affine<C>>, Vec<ScalarLimbs>) {
         let mut points = random_points::<C>(77, seed).points;
         let mut scalars = random_scalars::<C>(77, seed + 1);
         for i in 0..20 {

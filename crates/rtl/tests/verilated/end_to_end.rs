@@ -14,7 +14,7 @@ use zkmsm::{
     Affine, BackendChoice, Bls12_377, EngineCurve, MsmBuilder, MsmCurve, MsmEngine, Plan, ScalarLimbs, SwCurve,
     Validation,
 };
-use zkmsm_field::{Field, PrimeField, TowerField};
+use zkmsm_field::PrimeField;
 use zkmsm_rtl::backend::{Aggregation, CoreDatapath, Device, Edwards377, RtlBackend, RtlEngine};
 use zkmsm_rtl::machine::spread_bits;
 use zkmsm_rtl::sim::{Kind, Opts, Sim};
