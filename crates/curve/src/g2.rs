@@ -121,7 +121,7 @@ macro_rules! g2_curve {
 }
 
 g2_curve! {
-    /// G2 of BLS12-381: y^2 = x^3 + 4(1 + u) over Fq2 = Fq[u]/(u^2 + 1), an
+    /// G2 of BLS12-381: y^2 = x^3 + 4(1 + u) over Fq2 = Fq\[u\]/(u^2 + 1), an
     /// M-twist; the group of BLS signatures' public keys (min-pk: signatures)
     /// and of EIP-2537's G2MSM.
     Bls12_381G2: G2 of Bls12_381, Bls12_381Fq2, Bls12_381Fr,
@@ -142,7 +142,7 @@ g2_curve! {
 }
 
 g2_curve! {
-    /// G2 of BLS12-377: y^2 = x^3 + 1/u over Fq2 = Fq[u]/(u^2 + 5), a D-twist.
+    /// G2 of BLS12-377: y^2 = x^3 + 1/u over Fq2 = Fq\[u\]/(u^2 + 5), a D-twist.
     Bls12_377G2: G2 of Bls12_377, Bls12_377Fq2, Bls12_377Fr,
     label "bls12-377 g2", twist D, xi (0, 1),
     evm None,
@@ -161,7 +161,7 @@ g2_curve! {
 }
 
 g2_curve! {
-    /// G2 of BN254 (alt_bn128): y^2 = x^3 + 3/(9 + u) over Fq2 = Fq[u]/(u^2 + 1),
+    /// G2 of BN254 (alt_bn128): y^2 = x^3 + 3/(9 + u) over Fq2 = Fq\[u\]/(u^2 + 1),
     /// a D-twist; the group of EIP-197's pairing inputs and of Groth16's B.
     Bn254G2: G2 of Bn254, Bn254Fq2, Bn254Fr,
     label "bn254 g2", twist D, xi (9, 1),

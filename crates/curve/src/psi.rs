@@ -8,13 +8,13 @@
 //! acts as multiplication by q mod r = trace - 1: the seed x on BLS12
 //! curves, 6x^2 on BN curves ([`PsiEigenvalue`]).
 //!
-//! A point of E'(Fq2) is in G2 when psi(P) = [q mod r] P: proved for
+//! A point of E'(Fq2) is in G2 when psi(P) = \[q mod r\] P: proved for
 //! BLS12-381 by Scott ("A note on group membership tests for G1, G2 and GT
 //! on BLS pairing-friendly curves", 2021), and for BN254 and BLS12-377 the
 //! same test stands because no point outside G2 of the twist's small
 //! cofactor factors satisfies it (the tests build points of each prime
 //! factor of the cofactor and of composite order and check that they fail,
-//! and check the test against [r]P = 0 on random points).
+//! and check the test against \[r\]P = 0 on random points).
 
 use crate::subgroup::Jacobian;
 use crate::{Affine, SwCurve};
@@ -88,7 +88,7 @@ impl<F: TowerField> Psi<F> {
         Affine::new_unchecked(self.cx * p.x.frobenius(), self.cy * p.y.frobenius())
     }
 
-    /// psi(P) == [eigenvalue] P, for P on the curve: membership in G2.
+    /// psi(P) == \[eigenvalue\] P, for P on the curve: membership in G2.
     pub fn is_in_g2<C: SwCurve<Base = F>>(&self, p: &Affine<C>, eigenvalue: PsiEigenvalue) -> bool {
         if p.infinity {
             return true;

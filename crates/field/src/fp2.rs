@@ -1,4 +1,4 @@
-//! Quadratic extensions Fp2 = Fp[u] / (u^2 - beta), beta a small non-residue:
+//! Quadratic extensions Fp2 = Fp\[u\] / (u^2 - beta), beta a small non-residue:
 //! the coordinates of G2 on every curve here (u^2 = -1 on BLS12-381 and
 //! BN254, u^2 = -5 on BLS12-377).
 //!

@@ -4,11 +4,11 @@
 //! exact: sum_i s_i P_i = sum_chunks sum_{i in chunk} s_i P_i.
 //!
 //! A thread reads the next chunk while the cores decode, validate and
-//! multiply the current one ([`reader`]): the disk and the cores overlap.
+//! multiply the current one (`reader`): the disk and the cores overlap.
 //! Memory: two chunks' bytes (the one in use, the one read ahead), and one
 //! chunk's decoded and prepared points, scalars, digits and buckets; the
 //! chunk size is the budget, less every thread's buckets for the chunk's
-//! window, over a cost per point ([`budget`]). Peak RSS is the budget plus
+//! window, over a cost per point (`budget`). Peak RSS is the budget plus
 //! the process's own footprint before the first chunk (code, thread stacks,
 //! allocator), the stated constant of docs/SCALE.md.
 

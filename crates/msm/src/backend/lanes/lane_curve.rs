@@ -1,5 +1,5 @@
 //! Which lane arithmetics a curve's points take. The lane engines work on
-//! prime fields only ([`LaneField`] takes a [`PrimeField`]); a curve names
+//! prime fields only ([`LaneField`] takes a [`PrimeField`](zkmsm_field::PrimeField)); a curve names
 //! its points' form for each arithmetic ([`LaneCurve`]), G1 the engines'
 //! sized points, G2 (coordinates in Fq2) [`NoLanes`], so the batch-affine
 //! backend runs G2 on its portable arithmetic without a run-time check that
