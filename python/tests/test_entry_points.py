@@ -1,7 +1,7 @@
 """Hostile use of the Python entry points (no Ray): exceptions that pickle
 with their class and attributes, inputs of the wrong element type, memory
 that cannot be had, strict integer and parameter checks, the scalars' length
-prefix (one rule for every entry point), the EVM format (BN254 only), and
+prefix (one rule for every entry point), the EVM format (BN254 and BLS12-381), and
 sum_points releasing the GIL."""
 
 import concurrent.futures

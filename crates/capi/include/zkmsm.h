@@ -24,8 +24,9 @@
 // Point format: uncompressed (96 bytes a point on the BLS12 curves, 64 on BN254).
 #define ZKMSM_UNCOMPRESSED 1
 
-// Point format: big-endian x and y, (0, 0) the identity: Ethereum's
-// EIP-196/197 layout (64 bytes a point on BN254). Never detected.
+// Point format: big-endian x and y, all zeros the identity: Ethereum's
+// layouts, EIP-196/197 on BN254 (64 bytes a point), EIP-2537 on BLS12-381
+// (128 bytes); [`ZKMSM_ERR_UNSUPPORTED`] on BLS12-377. Never detected.
 #define ZKMSM_EVM 3
 
 // Point format for the one-shot MSM: detect from the sizes, as the CLI does.
@@ -106,7 +107,9 @@ void zkmsm_context_free(struct ZkmsmContext *ctx);
 size_t zkmsm_context_len(const struct ZkmsmContext *ctx);
 
 // The MSM of `scalars_len` bytes of scalars (32 bytes each, as many as the
-// context's points, each below r) against the context's points. The result's
+// context's points, each below r, optionally after the 8-byte length
+// prefix, whose value must be their count, as for [`zkmsm_msm_oneshot`])
+// against the context's points. The result's
 // compressed encoding (`zkmsm_point_size(curve, ZKMSM_COMPRESSED)` bytes) goes to
 // `out` ([`ZKMSM_RESULT_BYTES`] bytes), which is
 // checked (non-NULL, large enough) before any work.

@@ -38,9 +38,9 @@ pub const ZKMSM_BN254: u32 = 2;
 pub const ZKMSM_COMPRESSED: u32 = 0;
 /// Point format: uncompressed (96 bytes a point on the BLS12 curves, 64 on BN254).
 pub const ZKMSM_UNCOMPRESSED: u32 = 1;
-/// Point format: big-endian x and y, (0, 0) the identity: Ethereum's
-/// EIP-196/197 layout (64 bytes a point), BN254 only ([`ZKMSM_ERR_UNSUPPORTED`]
-/// on the BLS12 curves). Never detected.
+/// Point format: big-endian x and y, all zeros the identity: Ethereum's
+/// layouts, EIP-196/197 on BN254 (64 bytes a point), EIP-2537 on BLS12-381
+/// (128 bytes); [`ZKMSM_ERR_UNSUPPORTED`] on BLS12-377. Never detected.
 pub const ZKMSM_EVM: u32 = 3;
 /// Point format for the one-shot MSM: detect from the sizes, as the CLI does.
 pub const ZKMSM_DETECT: u32 = 2;
@@ -170,7 +170,7 @@ fn format_of(format: u32) -> Result<Option<PointFormat>, i32> {
     }
 }
 
-/// `format` for `curve`'s points: [`ZKMSM_EVM`] is BN254's layout only.
+/// `format` for `curve`'s points: [`ZKMSM_EVM`] is refused on BLS12-377.
 fn check_format(curve: Curve, format: PointFormat) -> Result<(), i32> {
     curve.check_format(format).map_err(|e| report(InputError { message: format!("ZKMSM_EVM: {}", e.message), ..e }))
 }

@@ -54,7 +54,7 @@ pub enum FormatName {
     Compressed,
     /// arkworks' uncompressed encoding
     Uncompressed,
-    /// big-endian x and y, (0, 0) the identity: Ethereum's EIP-196/197 layout (BN254 only)
+    /// big-endian x and y, (0, 0) the identity: Ethereum's layout: EIP-196/197 on BN254, EIP-2537 on BLS12-381 (none on BLS12-377)
     Evm,
 }
 

@@ -65,8 +65,8 @@ pub fn fixed_base_and_glv(precompute: Option<u32>, glv: GlvMode) -> Result<(), C
     }
 }
 
-/// `--point-format evm` where the curve has no EVM layout (it is BN254's:
-/// EIP-196/197): the library's rule ([`zkmsm::encoded::Curve::check_format`]),
+/// `--point-format evm` where the curve has no EVM layout (BLS12-377; BN254
+/// has EIP-196/197's, BLS12-381 EIP-2537's): the library's rule ([`zkmsm::encoded::Curve::check_format`]),
 /// the one the C ABI and the Python package apply. Checked for every command
 /// that takes a format, before its own refusals.
 pub fn point_format(command: &Command) -> Result<(), CliError> {

@@ -56,11 +56,12 @@ fn sizes_beyond_memory_are_refused_before_any_work() {
 }
 
 #[test]
-fn evm_format_is_refused_off_bn254() {
-    let f = Files::new("bls12-381", 3);
+fn evm_format_is_refused_where_ethereum_has_none() {
+    let f = Files::new("bls12-377", 3);
     let out = f.path("never");
     for args in [
-        vec!["gen", "--curve", "bls12-381", "--log-n", "2", "--point-format", "evm"],
+        vec!["gen", "--curve", "bls12-377", "--log-n", "2", "--point-format", "evm"],
+        vec!["gen", "--curve", "bls12-377", "--group", "g2", "--log-n", "2", "--point-format", "evm"],
         vec![
             "msm",
             "--curve",
@@ -72,7 +73,7 @@ fn evm_format_is_refused_off_bn254() {
             "--point-format",
             "evm",
         ],
-        vec!["prepare", "--curve", "bls12-381", "--points", s(&f.points), "--out", s(&out), "--point-format", "evm"],
+        vec!["prepare", "--curve", "bls12-377", "--points", s(&f.points), "--out", s(&out), "--point-format", "evm"],
     ] {
         let mut all = args.clone();
         if all[0] == "gen" {
