@@ -173,10 +173,16 @@ fn glv_on_g2<C: MsmCurve>(seed: u64) {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let glv = C::glv().expect("every G2 here has phi");
     let r = big(C::ORDER);
-    for _ in 0..4 {
+    let lambda = big(&glv.lambda);
+    // random scalars, then the edges of the split: 0, 1, r - 1, lambda, r - lambda
+    let mut scalars: Vec<BigUint> = (0..6)
+        .map(|_| BigUint::from_slice(&(0..8).map(|_| rand::Rng::gen::<u32>(&mut rng)).collect::<Vec<_>>()) % &r)
+        .collect();
+    scalars.extend([BigUint::from(0u32), BigUint::from(1u32), &r - 1u32, lambda.clone(), &r - &lambda]);
+    for k in &scalars {
         let p = Affine::<C>::random_in_subgroup(&mut rng);
         assert_eq!(glv.phi(&p).to_xyzz(), p.mul_bigint(&glv.lambda), "{}", C::LABEL);
-        let k: Vec<u64> = limbs(&(BigUint::from_slice(&[rand::Rng::gen::<u32>(&mut rng); 8]) % &r));
+        let k: Vec<u64> = limbs(k);
         let mut k4 = [0u64; 4];
         k4[..k.len()].copy_from_slice(&k);
         let halves = glv.decompose(&k4);
