@@ -537,7 +537,7 @@ fn fixed_base<C: Ark>(seed: u64) {
                 );
                 match ctx.precompute() {
                     // one copy is the points themselves: plain mode
-                    None => assert_eq!(copies, 1, "{} {name}: {copies} copies left plain mode", C::NAME),
+                    None => assert_eq!(copies, 1, "{} {name}: {copies} copies gave no fixed-base context", C::NAME),
                     Some(pre) => {
                         assert!(copies > 1, "{} {name}: one copy made a fixed-base context", C::NAME);
                         assert!(pre.copies * pre.sets >= pre.plan.windows && pre.copies <= copies);
