@@ -30,8 +30,10 @@ pub struct PointsInput {
 impl PointsInput {
     /// Open `path` (`-`: standard input). A regular file is measured and its
     /// head read; standard input, a pipe or a FIFO is read whole,
-    /// but no further than `max_points` uncompressed points can take.
-    pub fn read<C: EngineCurve>(path: &Path, max_points: usize) -> Result<Self, MsmError> {
+    /// but no further than `max_points` points of the widest layout take.
+    /// `format` is the one asked for (`--point-format`), if any: a stream is
+    /// probed in the layouts that `count_points` will consider.
+    pub fn read<C: EngineCurve>(path: &Path, max_points: usize, format: Option<PointFormat>) -> Result<Self, MsmError> {
         use std::io::Read;
         let stdin = path.as_os_str() == "-";
         let name = if stdin { Path::new(STDIN_NAME).to_path_buf() } else { path.to_path_buf() };
@@ -43,10 +45,12 @@ impl PointsInput {
             std::fs::File::open(path).map_err(io)?
         };
         let meta = file.metadata().map_err(io)?;
+        let widest = candidates(format).into_iter().map(|f| f.size::<C>()).max().expect("a layout");
+        let head_bytes = (LENGTH_PREFIX_BYTES + PROBE * widest) as u64;
         if meta.is_dir() {
             return Err(io(std::io::Error::from(std::io::ErrorKind::IsADirectory)));
         }
-        let head_bytes = (LENGTH_PREFIX_BYTES + PROBE * PointFormat::Uncompressed.size::<C>()) as u64;
+
         // standard input is read as a stream even from a file: its offset is
         // shared with whoever opened it, so it is read once, from where it is
         if meta.is_file() && !stdin {
@@ -54,14 +58,14 @@ impl PointsInput {
             file.take(head_bytes).read_to_end(&mut head).map_err(io)?;
             return Ok(Self { name, len: meta.len() as usize, head, bytes: None });
         }
-        let most = max_points.saturating_mul(PointFormat::Uncompressed.size::<C>()).saturating_add(LENGTH_PREFIX_BYTES);
+        let most = max_points.saturating_mul(widest).saturating_add(LENGTH_PREFIX_BYTES);
         let mut bytes = Vec::new();
         let mut stream = file.take((most as u64).saturating_add(1));
         (&mut stream).take(head_bytes).read_to_end(&mut bytes).map_err(io)?;
         if bytes.len() as u64 == head_bytes {
             // more follows: a stream whose first points read in no layout
             // (/dev/zero) is refused now, not after the whole limit is read
-            refuse_unreadable_head::<C>(&name, &bytes)?;
+            refuse_unreadable_head::<C>(&name, &bytes, format)?;
         }
         stream.read_to_end(&mut bytes).map_err(io)?;
         if bytes.len() > most {
@@ -73,14 +77,25 @@ impl PointsInput {
     }
 }
 
-/// A stream's first points, valid in no layout (compressed, uncompressed,
-/// the EVM's where the curve has one; after a length prefix or not): the
-/// error of the layout whose valid points run longest, as for a file.
-fn refuse_unreadable_head<C: EngineCurve>(name: &Path, head: &[u8]) -> Result<(), MsmError> {
-    let evm = C::EVM.is_some();
-    let formats = [PointFormat::Compressed, PointFormat::Uncompressed, PointFormat::Evm];
-    let fits =
-        formats.into_iter().filter(|&f| f != PointFormat::Evm || evm).flat_map(|f| [(PROBE, f, 0), (PROBE, f, 8)]);
+/// The layouts a points input is read in: the one asked for, or else
+/// compressed and uncompressed (the EVM's layout is only taken when asked
+/// for: a run of zero bytes is its identity, so it would fit any stream).
+fn candidates(format: Option<PointFormat>) -> Vec<PointFormat> {
+    match format {
+        Some(f) => vec![f],
+        None => vec![PointFormat::Compressed, PointFormat::Uncompressed],
+    }
+}
+
+/// A stream's first points, valid in no candidate layout (after a length
+/// prefix or not): the error of the layout whose valid points run longest,
+/// as for a file.
+fn refuse_unreadable_head<C: EngineCurve>(
+    name: &Path,
+    head: &[u8],
+    format: Option<PointFormat>,
+) -> Result<(), MsmError> {
+    let fits = candidates(format).into_iter().flat_map(|f| [(PROBE, f, 0), (PROBE, f, 8)]);
     let probed: Vec<Probed> = fits.map(|fit| (fit, first_bad::<C>(head, fit))).collect();
     if probed.iter().any(|(_, bad)| bad.is_none()) {
         return Ok(());
@@ -95,13 +110,9 @@ pub fn count_points<C: EngineCurve>(
 ) -> Result<(usize, PointFormat), MsmError> {
     let (path, len, head) = (input.name.as_path(), input.len, &input.head[..]);
     let prefix_value = (len >= 8).then(|| u64::from_le_bytes(head[..8].try_into().expect("8 bytes")));
-    let formats = match format {
-        Some(f) => vec![f],
-        None => vec![PointFormat::Compressed, PointFormat::Uncompressed],
-    };
     // (points, format, byte offset of the first point)
     let mut fits = Vec::new();
-    for f in formats {
+    for f in candidates(format) {
         let size = f.size::<C>();
         if len.is_multiple_of(size) {
             fits.push((len / size, f, 0));

@@ -40,8 +40,9 @@ pub fn prepare<C: EngineCurve>(a: &PrepareArgs) -> Result<(), CliError> {
         }
     }
     let t = Instant::now();
-    let input = PointsInput::read::<C>(&a.points, a.max_points)?;
-    let (n, format) = count_points::<C>(&input, a.point_format.map(Into::into))?;
+    let asked = a.point_format.map(Into::into);
+    let input = PointsInput::read::<C>(&a.points, a.max_points, asked)?;
+    let (n, format) = count_points::<C>(&input, asked)?;
     if n > a.max_points {
         return Err(CliError::AboveMaxPoints { path: input.name.clone(), n, max: a.max_points });
     }

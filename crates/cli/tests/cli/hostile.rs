@@ -436,3 +436,41 @@ fn progress_bars_on_a_terminal() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).contains("standard output is a terminal"));
 }
+
+#[test]
+fn a_stream_of_max_points_evm_points_is_read_whole() {
+    // the stream's limit is counted in the widest layout asked for: the
+    // EVM's 128-byte points, not the 96-byte uncompressed ones
+    let f = Files::new();
+    let evm = f.path("p.evm");
+    let o = run(cmd(&[
+        "gen",
+        "--curve",
+        "bls12-381",
+        "--log-n",
+        "3",
+        "--point-format",
+        "evm",
+        "--points",
+        s(&evm),
+        "--scalars",
+        s(&f.path("s.bin")),
+    ]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let c = cmd(&[
+        "prepare",
+        "--curve",
+        "bls12-381",
+        "--points",
+        "-",
+        "--point-format",
+        "evm",
+        "--max-points",
+        "8",
+        "--out",
+        s(&f.path("p.prep")),
+    ]);
+    let o = run_with_stdin(c, std::fs::read(&evm).unwrap());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(f.path("p.prep").exists());
+}
