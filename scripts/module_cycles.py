@@ -229,7 +229,7 @@ def sccs(nodes, edges):
 LAYERS = {
     "crates/msm/src": [
         # the API: what sets points up and builds contexts and engines
-        ("api", ["", "builder", "context", "engine", "encoded", "out_of_core", "ark", "gen", "reference",
+        ("api", ["", "builder", "context", "engine", "encoded", "registry", "out_of_core", "ark", "groth16", "gen", "reference",
                  "prepared", "prepared::open", "prepared::write",
                  # out of core: chunk sizes, the read-ahead, prepared files streamed and written
                  "out_of_core::budget", "out_of_core::reader", "out_of_core::prepared", "out_of_core::prepare"]),

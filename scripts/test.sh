@@ -83,7 +83,7 @@ python3 scripts/check_commits.py
 step "cargo clippy"
 cargo clippy "${CFG[@]}" --workspace --all-targets --release "${FEAT[@]}" -- -D warnings
 step "cargo doc (every public item documented, links resolve; release: reuses clippy's dependencies)"
-RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace --features zkmsm/ark
+RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --workspace --features zkmsm/groth16
 step "generated assembly agrees with its generator (bench/field/gen_asm.py)"
 python3 bench/field/gen_asm.py --check crates/field/src/asm.rs
 step "aarch64 build (the FMA lanes on NEON; no AVX code leaks out of x86-64)"

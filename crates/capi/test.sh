@@ -22,25 +22,31 @@ libs=(target/release/libzkmsm_capi.a -lm -ldl -lpthread)
 step "the C test compiled"
 "${cc[@]}" crates/capi/c/test_capi.c "${libs[@]}" -o "$work/test_capi"
 
-step "C ABI against the CLI: three curves, 2^3 and 2^10 points"
+step "C ABI against the CLI: three curves, G1 and G2, 2^3 and 2^10 points"
 for curve in bls12-377 bls12-381 bn254; do
-  for log_n in 3 10; do
-    "$zkmsm" gen --curve $curve --log-n $log_n --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null
-    expected=$("$zkmsm" msm --curve $curve --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null | tail -1)
-    echo "== C ABI, $curve, 2^$log_n points"
-    "$work/test_capi" ${curve#bls12-} "$work/p.bin" "$work/s.bin" "$expected"
+  for group in g1 g2; do
+    for log_n in 3 10; do
+      g=(--curve $curve --group $group)
+      "$zkmsm" gen "${g[@]}" --log-n $log_n --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null
+      expected=$("$zkmsm" msm "${g[@]}" --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null | tail -1)
+      echo "== C ABI, $curve $group, 2^$log_n points"
+      "$work/test_capi" "${curve#bls12-}${group#g1}" "$work/p.bin" "$work/s.bin" "$expected"
+    done
   done
 done
 
 if command -v valgrind >/dev/null; then
-  for curve in bls12-381 bn254; do
-    step "C ABI under valgrind (memcheck: leaks, invalid reads/writes), $curve, 2^6 points"
-    "$zkmsm" gen --curve $curve --log-n 6 --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null
-    expected=$("$zkmsm" msm --curve $curve --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null | tail -1)
+  for case in bls12-381:g1 bn254:g1 bls12-381:g2; do
+    curve=${case%:*} group=${case#*:}
+    step "C ABI under valgrind (memcheck: leaks, invalid reads/writes), $curve $group, 2^6 points"
+    g=(--curve $curve --group $group)
+    "$zkmsm" gen "${g[@]}" --log-n 6 --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null
+    expected=$("$zkmsm" msm "${g[@]}" --points "$work/p.bin" --scalars "$work/s.bin" 2>/dev/null | tail -1)
     # Rayon's pool threads live until exit: their memory is "possibly lost" or
     # "still reachable", never definite or indirect leaks, which are errors here.
     valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-      --show-leak-kinds=definite,indirect "$work/test_capi" ${curve#bls12-} "$work/p.bin" "$work/s.bin" "$expected"
+      --show-leak-kinds=definite,indirect "$work/test_capi" "${curve#bls12-}${group#g1}" "$work/p.bin" "$work/s.bin" \
+      "$expected"
   done
 else
   echo "error: valgrind is needed for the C ABI memory test (apt-get install valgrind)" >&2

@@ -7,13 +7,7 @@ use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::borrow::Cow;
-
-/// Bytes per point per copy a context needs while it is built: the decoded
-/// affine point, the backend's prepared copy and the builder's temporaries.
-const POINT_WORK: usize = 512;
-/// Bytes per scalar an MSM needs: the scalar limbs, the signed digits and the
-/// sort of the points by bucket.
-const SCALAR_WORK: usize = 256;
+use zkmsm::Curve;
 
 /// Which element types an input may have.
 #[derive(Clone, Copy)]
@@ -37,15 +31,16 @@ impl Element {
     }
 }
 
-/// The work bytes for `n` points with `copies` prepared copies (None: more
-/// than the address space).
-pub fn point_work(n: usize, copies: u32) -> Option<usize> {
-    n.checked_mul(POINT_WORK)?.checked_mul(copies.max(1) as usize)
+/// The work bytes for `n` points of `curve` with `copies` prepared copies
+/// (None: more than the address space): the registry's
+/// [`Curve::context_work`], as the C ABI reserves it.
+pub fn point_work(curve: Curve, n: usize, copies: u32) -> Option<usize> {
+    curve.context_work(n, copies)
 }
 
-/// The work bytes for an MSM on `n` scalars.
+/// The work bytes for an MSM on `n` scalars ([`Curve::msm_work`]).
 pub fn scalar_work(n: usize) -> Option<usize> {
-    n.checked_mul(SCALAR_WORK)
+    Curve::msm_work(n)
 }
 
 /// Fail with MemoryError unless `bytes` could be allocated now. The probe is
@@ -53,8 +48,7 @@ pub fn scalar_work(n: usize) -> Option<usize> {
 /// (its address-space limit, or what the kernel would ever grant) from one
 /// that fits, before the allocations that would abort on failure.
 fn probe(what: &str, len: usize, bytes: Option<usize>) -> PyResult<()> {
-    let fits = bytes.is_some_and(|b| Vec::<u8>::new().try_reserve_exact(b).is_ok());
-    if fits {
+    if zkmsm::encoded::can_allocate(bytes) {
         return Ok(());
     }
     let need = bytes.map_or_else(|| "more than the address space".to_string(), |b| format!("about {b} bytes"));

@@ -11,9 +11,10 @@ mod inputs;
 use inputs::{input_bytes, point_work, scalar_work, Element};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use pyo3::types::{PyBool, PyBytes, PyInt};
 use zkmsm::encoded::{self, ContextOptions, Curve, EncodedContext, ErrorKind, InputError, PointFormat};
-use zkmsm::{BackendChoice, ScalarEndian, Validation};
+use zkmsm::{BackendChoice, Group, ScalarEndian, Validation};
 
 /// Bytes of the arkworks length prefix the CLI accepts before points and scalars.
 const PREFIX_BYTES: usize = 8;
@@ -44,8 +45,11 @@ fn unsupported(py: Python<'_>, message: String) -> PyErr {
     py_err(py, InputError::plain(ErrorKind::Unsupported, message))
 }
 
-fn curve_of(py: Python<'_>, name: &str) -> PyResult<Curve> {
-    Curve::from_name(name).ok_or_else(|| py_err(py, InputError::unknown_curve(name)))
+/// The registry's entry for curve `name` in group `group` ("g1" or "g2").
+fn curve_of(py: Python<'_>, name: &str, group: &str) -> PyResult<Curve> {
+    let g = Group::from_name(group)
+        .ok_or_else(|| unsupported(py, format!("unknown group {group:?}: expected \"g1\" or \"g2\"")))?;
+    Curve::find(name, g).ok_or_else(|| py_err(py, Curve::unknown(name)))
 }
 
 fn format_of(py: Python<'_>, name: &str) -> PyResult<PointFormat> {
@@ -100,7 +104,8 @@ struct Context {
 #[pymethods]
 impl Context {
     #[new]
-    #[pyo3(signature = (curve, points, format = "compressed", precompute = None, validate = true, backend = "auto", scalar_endian = "little"))]
+    #[pyo3(signature = (curve, points, format = "compressed", precompute = None, validate = true, backend = "auto", scalar_endian = "little", group = "g1"))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         curve: &str,
@@ -110,8 +115,9 @@ impl Context {
         validate: bool,
         backend: &str,
         scalar_endian: &str,
+        group: &str,
     ) -> PyResult<Self> {
-        let curve = curve_of(py, curve)?;
+        let curve = curve_of(py, curve, group)?;
         let format = format_for(py, curve, format, "format")?;
         let scalar_endian = endian_of(py, scalar_endian)?;
         let backend = BackendChoice::from_name(backend).ok_or_else(|| {
@@ -128,7 +134,7 @@ impl Context {
         };
         let bytes = input_bytes(points, "points", Element::Bytes, |len| {
             let n = len / curve.point_size(format);
-            point_work(n, curve.precompute_copies(n, precompute))
+            point_work(curve, n, curve.precompute_copies(n, precompute))
         })?;
         let bytes: &[u8] = &bytes;
         let inner = py.detach(|| EncodedContext::new(curve, bytes, &options)).map_err(|e| py_err(py, e))?;
@@ -170,6 +176,12 @@ impl Context {
         self.inner.curve().name()
     }
 
+    /// The group: "g1" or "g2".
+    #[getter]
+    fn group(&self) -> &'static str {
+        self.inner.curve().group().name()
+    }
+
     /// The points' encoding.
     #[getter]
     fn format(&self) -> &'static str {
@@ -184,8 +196,9 @@ impl Context {
 
     fn __repr__(&self) -> String {
         format!(
-            "zkmsm.Context({:?}, {} points, {}, backend {})",
+            "zkmsm.Context({:?}, {} {} points, {}, backend {})",
             self.curve(),
+            self.group(),
             self.inner.len(),
             self.format(),
             self.backend()
@@ -211,7 +224,7 @@ fn points_fit(curve: Curve, points_len: usize, n: usize, format: Option<PointFor
 /// the format detected from the sizes when `format` is None; either input
 /// may start with the 8-byte length prefix.
 #[pyfunction]
-#[pyo3(signature = (curve, points, scalars, format = None, scalar_endian = "little"))]
+#[pyo3(signature = (curve, points, scalars, format = None, scalar_endian = "little", group = "g1"))]
 fn msm<'py>(
     py: Python<'py>,
     curve: &str,
@@ -219,8 +232,9 @@ fn msm<'py>(
     scalars: &Bound<'py, PyAny>,
     format: Option<&str>,
     scalar_endian: &str,
+    group: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let curve = curve_of(py, curve)?;
+    let curve = curve_of(py, curve, group)?;
     let format = format.map(|f| format_for(py, curve, f, "format")).transpose()?;
     let scalar_endian = endian_of(py, scalar_endian)?;
     let s = input_bytes(scalars, "scalars", Element::scalars(scalar_endian), |len| scalar_work(len / SCALAR_BYTES))?;
@@ -229,7 +243,7 @@ fn msm<'py>(
     // the points' work for as many points as scalars, when the sizes agree
     let p = input_bytes(points, "points", Element::Bytes, |len| {
         if points_fit(curve, len, n, format) {
-            point_work(n, 1)
+            point_work(curve, n, 1)
         } else {
             Some(0)
         }
@@ -243,8 +257,9 @@ fn msm<'py>(
 /// the compressed encoding: how partial MSMs over shards combine. The GIL is
 /// released while they are decoded and added.
 #[pyfunction]
-fn sum_points<'py>(py: Python<'py>, curve: &str, points: Vec<Vec<u8>>) -> PyResult<Bound<'py, PyBytes>> {
-    let curve = curve_of(py, curve)?;
+#[pyo3(signature = (curve, points, group = "g1"))]
+fn sum_points<'py>(py: Python<'py>, curve: &str, points: Vec<Vec<u8>>, group: &str) -> PyResult<Bound<'py, PyBytes>> {
+    let curve = curve_of(py, curve, group)?;
     let refs: Vec<&[u8]> = points.iter().map(|p| &p[..]).collect();
     let r = py.detach(|| encoded::sum_points(curve, &refs)).map_err(|e| py_err(py, e))?;
     Ok(PyBytes::new(py, &r))
@@ -252,9 +267,9 @@ fn sum_points<'py>(py: Python<'py>, curve: &str, points: Vec<Vec<u8>>) -> PyResu
 
 /// Bytes of one point of `curve` in `format`.
 #[pyfunction]
-#[pyo3(signature = (curve, format = "compressed"))]
-fn point_size(py: Python<'_>, curve: &str, format: &str) -> PyResult<usize> {
-    let curve = curve_of(py, curve)?;
+#[pyo3(signature = (curve, format = "compressed", group = "g1"))]
+fn point_size(py: Python<'_>, curve: &str, format: &str, group: &str) -> PyResult<usize> {
+    let curve = curve_of(py, curve, group)?;
     Ok(curve.point_size(format_for(py, curve, format, "format")?))
 }
 
@@ -273,5 +288,8 @@ fn _zkmsm(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add(name, errors.getattr(name)?)?;
     }
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // the registry's names: the curves and groups every function takes
+    m.add("CURVES", PyTuple::new(py, Curve::names())?)?;
+    m.add("GROUPS", PyTuple::new(py, zkmsm::Group::ALL.map(|g| g.name()))?)?;
     Ok(())
 }

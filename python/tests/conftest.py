@@ -28,17 +28,18 @@ def cli():
 
 @pytest.fixture(scope="session")
 def inputs(cli, tmp_path_factory):
-    """(curve, format, log_n) -> (points bytes, scalars bytes, CLI result hex)."""
+    """(curve, format, log_n, seed, group) -> (points bytes, scalars bytes, CLI result hex)."""
     cache = {}
 
-    def get(curve, fmt="compressed", log_n=10, seed=1):
-        key = (curve, fmt, log_n, seed)
+    def get(curve, fmt="compressed", log_n=10, seed=1, group="g1"):
+        key = (curve, fmt, log_n, seed, group)
         if key not in cache:
             d = tmp_path_factory.mktemp("in")
             p, s = d / "p.bin", d / "s.bin"
-            cli("gen", "--curve", curve, "--log-n", log_n, "--points", p, "--scalars", s,
+            cli("gen", "--curve", curve, "--group", group, "--log-n", log_n, "--points", p, "--scalars", s,
                 "--point-format", fmt, "--seed", seed)
-            expected = cli("msm", "--curve", curve, "--points", p, "--scalars", s, "--point-format", fmt)
+            expected = cli("msm", "--curve", curve, "--group", group, "--points", p, "--scalars", s,
+                           "--point-format", fmt)
             cache[key] = (p.read_bytes(), s.read_bytes(), expected, p, s)
         return cache[key]
 

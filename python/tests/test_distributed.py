@@ -62,6 +62,44 @@ def test_command_has_the_cli_contract(cluster, inputs):
     assert out.stdout.strip().splitlines()[-1] == expected
 
 
+@pytest.mark.parametrize("curve,group,fmt,endian", [
+    ("bls12-381", "g2", "compressed", "little"),
+    ("bn254", "g2", "evm", "big"),
+    ("bn254", "g1", "evm", "big"),
+    ("bls12-381", "g1", "evm", "little"),
+])
+def test_command_takes_the_cli_options_across_shards(cluster, cli, tmp_path, curve, group, fmt, endian):
+    """--group, --point-format evm and --scalar-endian as `zkmsm msm` takes them."""
+    p, s = tmp_path / "p.bin", tmp_path / "s.bin"
+    opts = ["--curve", curve, "--group", group]
+    cli("gen", *opts, "--log-n", 9, "--points", p, "--scalars", s, "--point-format", fmt, "--scalar-endian", endian)
+    expected = cli("msm", *opts, "--points", p, "--scalars", s, "--point-format", fmt, "--scalar-endian", endian)
+    out = subprocess.run(
+        [sys.executable, "-m", "zkmsm.distributed", *opts, "--points", str(p), "--scalars", str(s),
+         "--point-format", fmt, "--scalar-endian", endian, "--workers", str(WORKERS), "--address", cluster],
+        capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == expected
+    # the other byte order reads other integers: refused or another result, never this one by chance
+    flipped = "little" if endian == "big" else "big"
+    sharded = ShardedMSM(curve, str(p), workers=WORKERS, format=fmt, group=group, scalar_endian=flipped)
+    try:
+        try:
+            assert sharded.msm(s.read_bytes()).hex() != expected
+        except zkmsm.ScalarError:
+            pass
+    finally:
+        sharded.shutdown()
+
+
+def test_evm_is_refused_where_ethereum_has_no_layout(cluster, inputs):
+    _, _, _, ppath, _ = inputs("bls12-377", "uncompressed", log_n=4)
+    with pytest.raises(zkmsm.ZkmsmError, match="no EVM point layout"):
+        ShardedMSM("bls12-377", str(ppath), workers=WORKERS, format="evm")
+    with pytest.raises(zkmsm.ZkmsmError, match="unknown group"):
+        ShardedMSM("bls12-377", str(ppath), workers=WORKERS, group="g3")
+
+
 def cpu_ticks(pid):
     """User + system CPU time of a process, in clock ticks (/proc/PID/stat)."""
     with open(f"/proc/{pid}/stat") as f:

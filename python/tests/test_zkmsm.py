@@ -31,6 +31,42 @@ def test_context_and_one_shot_equal_cli(inputs, curve, fmt):
     assert ctx.msm(memoryview(scalars)).hex() == expected
 
 
+def test_the_registry_names_the_curves():
+    assert zkmsm.CURVES == tuple(CURVES) and zkmsm.GROUPS == ("g1", "g2")
+    for curve in CURVES:
+        for fmt in ["compressed", "uncompressed"]:
+            assert zkmsm.point_size(curve, fmt, group="g2") == 2 * zkmsm.point_size(curve, fmt)
+
+
+@pytest.mark.parametrize("curve", CURVES)
+@pytest.mark.parametrize("fmt", ["compressed", "uncompressed"])
+def test_g2_equals_cli(inputs, curve, fmt):
+    points, scalars, expected, _, _ = inputs(curve, fmt, log_n=8, group="g2")
+    ctx = zkmsm.Context(curve, points, format=fmt, group="g2")
+    assert len(ctx) == 256 and (ctx.curve, ctx.group) == (curve, "g2")
+    assert len(ctx.msm(scalars)) == zkmsm.point_size(curve, group="g2")
+    assert ctx.msm(scalars).hex() == expected
+    assert zkmsm.msm(curve, points, scalars, group="g2").hex() == expected
+    # G2 points are not G1 points: the bytes do not pass for G1's
+    with pytest.raises(zkmsm.ZkmsmError):
+        zkmsm.msm(curve, points, scalars)
+    # partial sums over shards combine in G2
+    half = len(scalars) // 2
+    size = zkmsm.point_size(curve, fmt, group="g2")
+    zeros = bytes(half)
+    a = zkmsm.msm(curve, points, scalars[:half] + zeros, group="g2")
+    b = zkmsm.msm(curve, points, zeros + scalars[half:], group="g2")
+    assert zkmsm.sum_points(curve, [a, b], group="g2").hex() == expected
+    assert size * 256 == len(points)
+
+
+def test_unknown_group_is_refused():
+    with pytest.raises(zkmsm.ZkmsmError, match="unknown group"):
+        zkmsm.point_size("bn254", group="g3")
+    with pytest.raises(zkmsm.ZkmsmError, match="unknown curve"):
+        zkmsm.point_size("bn255", group="g2")
+
+
 @pytest.mark.parametrize("curve", CURVES)
 def test_precompute_backends_and_prefix_equal_cli(inputs, curve):
     points, scalars, expected, _, _ = inputs(curve)

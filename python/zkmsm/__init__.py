@@ -1,8 +1,9 @@
-"""zkmsm: multi-scalar multiplication sum_i s_i * P_i on BLS12-377, BLS12-381 and BN254 G1.
+"""zkmsm: multi-scalar multiplication sum_i s_i * P_i on G1 and G2 of BLS12-377, BLS12-381 and BN254.
 
-Points are the CLI's format: concatenated arkworks-canonical G1 affine
+Points are the CLI's format: concatenated arkworks-canonical affine
 encodings ("compressed" 48 bytes or "uncompressed" 96 bytes a point on the
-BLS12 curves, 32 and 64 on BN254) or the EVM's ("evm"); an 8-byte
+BLS12 curves' G1, 32 and 64 on BN254's, twice that on G2: group="g2") or
+the EVM's ("evm"); an 8-byte
 little-endian length prefix is accepted. Scalars are 32-byte little-endian
 integers below the group order r (big-endian with scalar_endian="big"). Both
 may be given as bytes or as any C-contiguous buffer (a numpy array of shape
@@ -14,6 +15,7 @@ in hex.
     ctx = zkmsm.Context("bls12-381", points)    # decode, validate, prepare once
     result = ctx.msm(scalars)                   # 48 bytes (32 on BN254); the GIL is released meanwhile
     zkmsm.msm("bls12-381", points, scalars)     # one-shot
+    zkmsm.Context("bls12-381", g2_points, group="g2")  # G2: 96-byte results
 
 Errors are exceptions deriving from ZkmsmError (a ValueError) with `index`
 and `offset` attributes naming the bad point or scalar and its byte offset;
@@ -30,6 +32,8 @@ from typing import Iterable
 
 from ._errors import LengthError, PointError, ScalarError, ZkmsmError
 from ._zkmsm import (
+    CURVES,
+    GROUPS,
     Context,
     __version__,
     msm,
@@ -50,13 +54,12 @@ __all__ = [
     "sum_points",
     "SCALAR_BYTES",
     "CURVES",
+    "GROUPS",
 ]
 
 SCALAR_BYTES = 32
 """Bytes of one scalar."""
 
-CURVES = ("bls12-377", "bls12-381", "bn254")
-"""The curves, by the names `Context` and `msm` take."""
 
 
 def scalars_from_ints(values: Iterable[int]) -> bytes:

@@ -1,12 +1,16 @@
 """Type stubs for the zkmsm extension module."""
 
-from typing import Optional, Sequence, Union
+from typing import Optional, Sequence, Tuple, Union
 
 from typing_extensions import Buffer
 
 BytesLike = Union[bytes, bytearray, memoryview, Buffer]
 
 __version__: str
+CURVES: Tuple[str, ...]
+"""The curves, by the names every function takes (the library's registry)."""
+GROUPS: Tuple[str, ...]
+"""The groups: "g1" (the default) and "g2"."""
 
 class ZkmsmError(ValueError):
     """A bad input. `index`: the bad point or scalar; `offset`: its byte offset (or None).
@@ -37,8 +41,9 @@ class Context:
         validate: bool = True,
         backend: str = "auto",
         scalar_endian: str = "little",
+        group: str = "g1",
     ) -> None:
-        """`curve`: "bls12-377", "bls12-381" or "bn254"; `format`: "compressed", "evm" or
+        """`curve`: "bls12-377", "bls12-381" or "bn254"; `group`: "g1" or "g2"; `format`: "compressed", "evm" or
         "uncompressed"; `precompute` > 1: fixed-base mode with that many
         shifted copies of the points; `validate`: check curve and subgroup
         (as the CLI does; with False the result for points off the curve or
@@ -47,24 +52,31 @@ class Context:
         "little" (default) or "big" (the EVM's order) for the scalars of `msm`."""
 
     def msm(self, scalars: BytesLike, encoding: str = "compressed") -> bytes:
-        """sum_i scalars[i] * points[i] as the encoded point (48 bytes compressed)."""
+        """sum_i scalars[i] * points[i] as the encoded point (compressed: point_size(curve, group=group) bytes)."""
 
     def __len__(self) -> int: ...
     @property
     def curve(self) -> str: ...
+    @property
+    def group(self) -> str: ...
     @property
     def format(self) -> str: ...
     @property
     def backend(self) -> str: ...
 
 def msm(
-    curve: str, points: BytesLike, scalars: BytesLike, format: Optional[str] = None, scalar_endian: str = "little"
+    curve: str,
+    points: BytesLike,
+    scalars: BytesLike,
+    format: Optional[str] = None,
+    scalar_endian: str = "little",
+    group: str = "g1",
 ) -> bytes:
     """One-shot MSM as `zkmsm msm` reads two files (format detected from the sizes when None;
     `scalar_endian` "big": 32-byte big-endian scalars, the EVM's order)."""
 
-def sum_points(curve: str, points: Sequence[bytes]) -> bytes:
+def sum_points(curve: str, points: Sequence[bytes], group: str = "g1") -> bytes:
     """The sum of encoded points (compressed or uncompressed), compressed."""
 
-def point_size(curve: str, format: str = "compressed") -> int:
+def point_size(curve: str, format: str = "compressed", group: str = "g1") -> int:
     """Bytes of one encoded point."""

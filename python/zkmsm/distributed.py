@@ -25,7 +25,12 @@ offset in the whole scalar vector. After `shutdown()` every MSM is refused.
 Command line, with `zkmsm msm`'s output contract (the last line of stdout is
 the result's compressed encoding in lowercase hex):
 
-    python -m zkmsm.distributed --curve C --points P --scalars S --workers K [--address ADDR]
+    python -m zkmsm.distributed --curve C [--group g1|g2] --points P --scalars S --workers K [--address ADDR]
+
+The options of `zkmsm msm` that apply across shards are taken the same:
+`--group`, `--point-format compressed|uncompressed|evm` (evm only where the
+curve has Ethereum's layout, and never detected), `--scalar-endian
+little|big`.
 """
 
 import argparse
@@ -58,13 +63,14 @@ def _ray():
     return ray
 
 
-def points_layout(curve: str, size_bytes: int, n: Optional[int], fmt: Optional[str]):
+def points_layout(curve: str, size_bytes: int, n: Optional[int], fmt: Optional[str], group: str = "g1"):
     """(n, format, header bytes) of a points file of `size_bytes` bytes: as the
-    CLI, the format is told from the size given n, and an 8-byte prefix is
+    CLI, the format is told from the size given n (compressed or
+    uncompressed; "evm" only when asked for), and an 8-byte prefix is
     allowed."""
     formats = [fmt] if fmt else ["compressed", "uncompressed"]
     for f in formats:
-        size = zkmsm.point_size(curve, f)
+        size = zkmsm.point_size(curve, f, group=group)
         for header in (0, PREFIX_BYTES):
             body = size_bytes - header
             if body >= 0 and body % size == 0 and (n is None or body // size == n):
@@ -88,11 +94,11 @@ class _Partial(NamedTuple):
 class _Shard:
     """One shard: a range of the points, resident as a zkmsm.Context."""
 
-    def __init__(self, index, curve, path, fmt, header, start, count, validate, threads, total=None):
+    def __init__(self, index, curve, path, fmt, header, start, count, validate, threads, total=None, group="g1"):
         # Rayon sizes its pool on first use: before the first Context.
         os.environ.setdefault("RAYON_NUM_THREADS", str(threads))
         self.index, self.start, self.count = index, start, count
-        size = zkmsm.point_size(curve, fmt)
+        size = zkmsm.point_size(curve, fmt, group=group)
         offset = header + start * size
         where = f"shard {index} (points {start}..{start + count} of {path})"
         t = time.perf_counter()
@@ -114,7 +120,7 @@ class _Shard:
             )
         self.checksum = _checksum(data)
         try:
-            self.ctx = zkmsm.Context(curve, data, format=fmt, validate=validate)
+            self.ctx = zkmsm.Context(curve, data, format=fmt, validate=validate, group=group)
         except zkmsm.ZkmsmError as e:
             # "points: byte offset X: point k: what" -> offsets and indices in the whole file
             at = f"byte offset {offset + e.offset}: " if e.offset is not None else ""
@@ -178,10 +184,18 @@ def _scalar_dtype_ok(dtype: np.dtype) -> bool:
                                                           (dtype.byteorder in "=|" and _LITTLE))
 
 
-def as_scalar_array(scalars) -> np.ndarray:
+def as_scalar_array(scalars, endian: str = "little") -> np.ndarray:
     """Scalars (bytes, a buffer of bytes, or a uint8 or little-endian uint64
-    array) as an (n, 32) uint8 array, no copy when possible; any other
-    element type is a TypeError."""
+    array) as an (n, 32) uint8 array of little-endian scalars, no copy when
+    possible; any other element type is a TypeError. `endian` "big": 32-byte
+    big-endian scalars (bytes or uint8 only), each reversed."""
+    if endian not in ("little", "big"):
+        raise zkmsm.ZkmsmError(f"unknown scalar_endian {endian!r}: expected \"little\" or \"big\"")
+    if endian == "big":
+        dtype = scalars.dtype if isinstance(scalars, np.ndarray) else None
+        if dtype is not None and dtype != np.uint8:
+            raise TypeError(f"big-endian scalars must be bytes or an array of uint8, not an array of dtype {dtype}")
+        return np.ascontiguousarray(as_scalar_array(scalars)[:, ::-1])
     what = "scalars must be bytes or an array of uint8 or little-endian uint64"
     if isinstance(scalars, np.ndarray):
         if not _scalar_dtype_ok(scalars.dtype):
@@ -241,12 +255,20 @@ class ShardedMSM:
         address: Optional[str] = None,
         threads_per_worker: Optional[int] = None,
         max_restarts: int = 4,
+        group: str = "g1",
+        scalar_endian: str = "little",
     ):
         ray = _ray()
         self.actors = []
         self._closed = "it was never started"
         if curve not in zkmsm.CURVES:
             raise zkmsm.ZkmsmError(f"unknown curve {curve!r}: expected one of {', '.join(zkmsm.CURVES)}")
+        if group not in zkmsm.GROUPS:
+            raise zkmsm.ZkmsmError(f"unknown group {group!r}: expected one of {', '.join(zkmsm.GROUPS)}")
+        if scalar_endian not in ("little", "big"):
+            raise zkmsm.ZkmsmError(f"unknown scalar_endian {scalar_endian!r}: expected \"little\" or \"big\"")
+        if format is not None:
+            zkmsm.point_size(curve, format, group=group)  # an unknown format, or evm where there is none
         workers = _int_arg("workers", workers, 1)
         n = _int_arg("n", n, 0, optional=True)
         threads_per_worker = _int_arg("threads_per_worker", threads_per_worker, 1, optional=True)
@@ -260,8 +282,8 @@ class ShardedMSM:
             size_bytes = os.path.getsize(points_path)
         except OSError as e:
             raise ShardError(f"{points_path}: {e.strerror or e}") from None
-        self.curve = curve
-        self.n, self.format, header = points_layout(curve, size_bytes, n, format)
+        self.curve, self.group, self.scalar_endian = curve, group, scalar_endian
+        self.n, self.format, header = points_layout(curve, size_bytes, n, format, group)
         k = max(1, min(workers, self.n)) if self.n else 1
         bounds = [self.n * i // k for i in range(k + 1)]
         self.ranges = list(zip(bounds[:-1], bounds[1:]))
@@ -291,7 +313,7 @@ class ShardedMSM:
             )(_Shard)
             self.actors.append(
                 remote.remote(i, curve, os.path.abspath(points_path), self.format, header, a, b - a, validate, threads,
-                              self.n))
+                              self.n, group))
         self.path = os.path.abspath(points_path)
         self._closed = None
         try:
@@ -351,7 +373,7 @@ class ShardedMSM:
     def _submit(self, scalars, timed=False):
         ray = _ray()
         self._check_open()
-        a = as_scalar_array(scalars)
+        a = as_scalar_array(scalars, self.scalar_endian)
         if a.shape[0] != self.n:
             raise zkmsm.LengthError(f"{self.n} points but {a.shape[0]} scalars: the lengths must be equal")
         refs = []
@@ -361,15 +383,19 @@ class ShardedMSM:
         return refs
 
     def _combine(self, partials) -> bytes:
-        return zkmsm.sum_points(self.curve, list(partials))
+        return zkmsm.sum_points(self.curve, list(partials), group=self.group)
 
     def _identity(self, scalars) -> bytes:
         """The MSM over no points: the scalars are checked all the same."""
         self._check_open()
-        a = as_scalar_array(scalars)
+        a = as_scalar_array(scalars, self.scalar_endian)
         if a.shape[0]:
             raise zkmsm.LengthError(f"0 points but {a.shape[0]} scalars: the lengths must be equal")
-        return zkmsm.Context(self.curve, b"").msm(b"")
+        return self._empty()
+
+    def _empty(self) -> bytes:
+        """The identity of the group, compressed."""
+        return zkmsm.Context(self.curve, b"", group=self.group).msm(b"")
 
     def msm(self, scalars) -> bytes:
         """sum_i scalars[i] * P_i, compressed (the bytes `zkmsm msm` prints in hex)."""
@@ -421,7 +447,7 @@ class ShardedMSM:
             yield self._finish(result(*pending.pop(0)))
 
     def _finish(self, partials) -> bytes:
-        return self._combine(partials) if partials is not None else zkmsm.Context(self.curve, b"").msm(b"")
+        return self._combine(partials) if partials is not None else self._empty()
 
     def pids(self) -> List[int]:
         """The worker processes' ids (for fault tests)."""
@@ -487,11 +513,15 @@ def main(argv=None) -> int:
         description="MSM of a points file and a scalars file, sharded over a Ray cluster (zkmsm msm's output).",
     )
     p.add_argument("--curve", required=True, choices=zkmsm.CURVES)
+    p.add_argument("--group", choices=zkmsm.GROUPS, default="g1")
     p.add_argument("--points", required=True)
     p.add_argument("--scalars", required=True)
     p.add_argument("--workers", type=int, default=3, help="shards, one Ray actor each (default 3)")
     p.add_argument("--address", default=None, help="Ray cluster address (default: start Ray on this machine)")
-    p.add_argument("--point-format", choices=["compressed", "uncompressed"], default=None)
+    p.add_argument("--point-format", choices=["compressed", "uncompressed", "evm"], default=None,
+                   help="the points' encoding (default: told from the size; evm only when given)")
+    p.add_argument("--scalar-endian", choices=["little", "big"], default="little",
+                   help="byte order of the 32-byte scalars (big: the EVM's)")
     p.add_argument("--repeat", type=int, default=1, help="timed MSMs after the first (median reported)")
     p.add_argument("--json", action="store_true", help="a last line of JSON instead of the hex result")
     a = p.parse_args(argv)
@@ -501,7 +531,7 @@ def main(argv=None) -> int:
         scalars = read_scalars_file(a.scalars)
         t = time.perf_counter()
         sharded = ShardedMSM(a.curve, a.points, workers=a.workers, n=scalars.shape[0], format=a.point_format,
-                             address=a.address)
+                             address=a.address, group=a.group, scalar_endian=a.scalar_endian)
         init_ms = (time.perf_counter() - t) * 1e3
         times = []
         result = None
@@ -522,7 +552,7 @@ def main(argv=None) -> int:
         print(line, file=sys.stderr, flush=True)
         return 1
     if a.json:
-        print(json.dumps({"curve": a.curve, "n": sharded.n, "result": result.hex(), "msm_ms": msm_ms,
+        print(json.dumps({"curve": a.curve, "group": a.group, "n": sharded.n, "result": result.hex(), "msm_ms": msm_ms,
                           "msm_ms_all": timed, "init_ms": init_ms, "workers": len(sharded.ranges),
                           "node_ips": [i["node_ip"] for i in sharded.infos]}))
     else:

@@ -55,12 +55,15 @@ static const char *err(void) {
 
 int main(int argc, char **argv) {
     if (argc != 5) {
-        fprintf(stderr, "usage: %s 377|381|bn254 POINTS SCALARS EXPECTED_HEX\n", argv[0]);
+        fprintf(stderr, "usage: %s 377|381|bn254[g2] POINTS SCALARS EXPECTED_HEX\n", argv[0]);
         return 2;
     }
-    uint32_t curve = strcmp(argv[1], "377") == 0 ? ZKMSM_BLS12_377
-                   : strcmp(argv[1], "bn254") == 0 ? ZKMSM_BN254
-                                                   : ZKMSM_BLS12_381;
+    /* "381" is BLS12-381 G1, "381g2" its G2 */
+    uint32_t base = strncmp(argv[1], "377", 3) == 0 ? ZKMSM_BLS12_377
+                  : strncmp(argv[1], "bn254", 5) == 0 ? ZKMSM_BN254
+                                                      : ZKMSM_BLS12_381;
+    int g2 = strstr(argv[1], "g2") != NULL;
+    uint32_t curve = base | (g2 ? ZKMSM_G2 : 0);
     size_t plen, slen;
     unsigned char *points = read_file(argv[2], &plen);
     unsigned char *scalars = read_file(argv[3], &slen);
@@ -170,6 +173,9 @@ int main(int argc, char **argv) {
     rc = zkmsm_msm(ctx, scalars, slen, out, 10);
     CHECK(rc == ZKMSM_ERR_ARGUMENT, "small out: %d %s", rc, err());
     CHECK(zkmsm_point_size(ZKMSM_BLS12_381, ZKMSM_UNCOMPRESSED) == 96, "point size");
+    CHECK(zkmsm_point_size(ZKMSM_BLS12_381 | ZKMSM_G2, ZKMSM_UNCOMPRESSED) == 192, "G2 point size");
+    CHECK(zkmsm_point_size(ZKMSM_BN254 | ZKMSM_G2, ZKMSM_COMPRESSED) == 64, "BN254 G2 point size");
+    CHECK(psize <= ZKMSM_RESULT_BYTES, "a result fits ZKMSM_RESULT_BYTES");
     CHECK(zkmsm_point_size(5, ZKMSM_COMPRESSED) == 0, "point size of unknown curve");
 
     /* A successful call clears the last error, whichever function it is. */
@@ -188,7 +194,7 @@ int main(int argc, char **argv) {
     rc = zkmsm_msm(ctx, bad_s2, slen, NULL, sizeof out);
     CHECK(rc == ZKMSM_ERR_ARGUMENT && strstr(err(), "output buffer") != NULL, "NULL out before the MSM: %d %s", rc,
           err());
-    rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT, bad_s2, slen, out, 47);
+    rc = zkmsm_msm_oneshot(curve, points, plen, ZKMSM_DETECT, bad_s2, slen, out, psize - 1);
     CHECK(rc == ZKMSM_ERR_ARGUMENT, "oneshot: small out before the MSM: %d %s", rc, err());
 
     /* One-shot: the counts are compared before the scalars are decoded (one
@@ -225,7 +231,7 @@ int main(int argc, char **argv) {
     /* ZKMSM_EVM is Ethereum's layout: EIP-196/197 on BN254 (64 bytes),
      * EIP-2537 on BLS12-381 (128 bytes); refused on BLS12-377 before any
      * point is read, and it has no point size there. */
-    if (curve == ZKMSM_BLS12_377) {
+    if (base == ZKMSM_BLS12_377) {
         rc = zkmsm_context_new(curve, points, plen, ZKMSM_EVM, 1, 1, &bad);
         CHECK(rc == ZKMSM_ERR_UNSUPPORTED && bad == NULL && strstr(err(), "no EVM point layout") != NULL,
               "EVM context off BN254: %d %s", rc, err());
@@ -234,7 +240,8 @@ int main(int argc, char **argv) {
         CHECK(zkmsm_point_size(curve, ZKMSM_EVM) == 0 && strstr(err(), "EVM") != NULL, "EVM point size off BN254: %s",
               err());
     } else {
-        CHECK(zkmsm_point_size(curve, ZKMSM_EVM) == (curve == ZKMSM_BN254 ? 64 : 128), "EVM point size");
+        size_t evm = (base == ZKMSM_BN254 ? 64 : 128) * (g2 ? 2 : 1);
+        CHECK(zkmsm_point_size(curve, ZKMSM_EVM) == evm, "EVM point size");
     }
 
     /* Lengths whose work cannot be allocated: an error code, no abort, no

@@ -19,8 +19,12 @@ import (
 	"unsafe"
 )
 
-// Curve selects BLS12-377, BLS12-381 or BN254 G1.
+// Curve selects BLS12-377, BLS12-381 or BN254: G1, or G2 by Curve.G2
+// (BLS12_381.G2()).
 type Curve uint32
+
+// G2 is the curve's G2 (points on the twist, twice the bytes of G1's).
+func (c Curve) G2() Curve { return c | Curve(C.ZKMSM_G2) }
 
 // Format is the points' encoding.
 type Format uint32

@@ -28,12 +28,21 @@ func TestSameAsCLI(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		curve Curve
-	}{{"bls12-377", BLS12_377}, {"bls12-381", BLS12_381}, {"bn254", BN254}} {
+	}{{"bls12-377", BLS12_377}, {"bls12-381", BLS12_381}, {"bn254", BN254},
+		{"bls12-377", BLS12_377.G2()}, {"bls12-381", BLS12_381.G2()}, {"bn254", BN254.G2()}} {
+		group := "g1"
+		if c.curve == c.curve.G2() {
+			group = "g2"
+		}
 		for _, format := range []string{"compressed", "uncompressed"} {
 			dir := t.TempDir()
 			p, s := filepath.Join(dir, "p.bin"), filepath.Join(dir, "s.bin")
-			cli(t, "gen", "--curve", c.name, "--log-n", "10", "--points", p, "--scalars", s, "--point-format", format)
-			want := cli(t, "msm", "--curve", c.name, "--points", p, "--scalars", s)
+			g := []string{"--curve", c.name, "--group", group}
+			cli(t, append([]string{"gen", "--log-n", "10", "--points", p, "--scalars", s, "--point-format", format}, g...)...)
+			want := cli(t, append([]string{"msm", "--points", p, "--scalars", s}, g...)...)
+			if len(want) != 2*resultSize(c.curve) {
+				t.Fatalf("%s %s: the CLI printed %d hex digits, a result is %d bytes", c.name, group, len(want), resultSize(c.curve))
+			}
 			points, _ := os.ReadFile(p)
 			scalars, _ := os.ReadFile(s)
 			f := Compressed
@@ -50,13 +59,13 @@ func TestSameAsCLI(t *testing.T) {
 			for i := 0; i < 2; i++ {
 				got, err := ctx.MSM(scalars)
 				if err != nil || hex.EncodeToString(got) != want {
-					t.Fatalf("%s %s: context MSM %x, %v; CLI %s", c.name, format, got, err, want)
+					t.Fatalf("%s %s %s: context MSM %x, %v; CLI %s", c.name, group, format, got, err, want)
 				}
 			}
 			ctx.Close()
 			got, err := MSM(c.curve, points, Detect, scalars)
 			if err != nil || hex.EncodeToString(got) != want {
-				t.Fatalf("%s %s: one-shot %x, %v; CLI %s", c.name, format, got, err, want)
+				t.Fatalf("%s %s %s: one-shot %x, %v; CLI %s", c.name, group, format, got, err, want)
 			}
 			// the same scalars big-endian: each 32-byte word reversed
 			be := make([]byte, len(scalars))
@@ -67,7 +76,7 @@ func TestSameAsCLI(t *testing.T) {
 			}
 			got, err = MSM(c.curve, points, f|ScalarsBigEndian, be)
 			if err != nil || hex.EncodeToString(got) != want {
-				t.Fatalf("%s %s: big-endian one-shot %x, %v; CLI %s", c.name, format, got, err, want)
+				t.Fatalf("%s %s %s: big-endian one-shot %x, %v; CLI %s", c.name, group, format, got, err, want)
 			}
 		}
 	}

@@ -18,6 +18,12 @@
 // Curve: BN254 (alt_bn128) G1.
 #define ZKMSM_BN254 2
 
+// Flag OR-ed into a curve: its G2 (points on the twist, coordinates in
+// Fq2, twice the bytes of a G1 point in every format), e.g.
+// `ZKMSM_BLS12_381 | ZKMSM_G2`. The curves' codes are the library's
+// registry (`zkmsm::Curve::code`).
+#define ZKMSM_G2 16
+
 // Point format: compressed (48 bytes a point on the BLS12 curves, 32 on BN254).
 #define ZKMSM_COMPRESSED 0
 
@@ -36,10 +42,12 @@
 // integers (the EVM's and Solidity's order) instead of little-endian.
 #define ZKMSM_SCALARS_BIG_ENDIAN 256
 
-// Bytes an output buffer must hold: the largest result (a compressed G1
-// point of a BLS12 curve). A result takes `zkmsm_point_size(curve,
-// ZKMSM_COMPRESSED)` bytes of it: 48 on the BLS12 curves, 32 on BN254.
-#define ZKMSM_RESULT_BYTES 48
+// Bytes of the largest result (a compressed G2 point of a BLS12 curve): a
+// buffer this large fits every curve and group. A result takes
+// `zkmsm_point_size(curve, ZKMSM_COMPRESSED)` bytes, which is what the
+// output buffer must hold: 48 on the BLS12 curves' G1, 32 on BN254's, twice
+// that on G2.
+#define ZKMSM_RESULT_BYTES 96
 
 // Success.
 #define ZKMSM_OK 0

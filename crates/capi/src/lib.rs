@@ -1,7 +1,7 @@
 //! C ABI for zkmsm (header: `include/zkmsm.h`, made by cbindgen).
 //!
 //! A context is made once from encoded points of BLS12-377, BLS12-381 or
-//! BN254 G1 (the CLI's points formats: arkworks-canonical affine encodings,
+//! BN254, G1 or G2 ([`ZKMSM_G2`] OR-ed into the curve; the CLI's points formats: arkworks-canonical affine encodings,
 //! compressed or uncompressed, or the EVM's, optionally after the 8-byte
 //! length prefix), then runs any number of MSMs on 32-byte scalars
 //! (little-endian, or big-endian by a flag); results are the compressed encoding (the
@@ -33,6 +33,11 @@ pub const ZKMSM_BLS12_377: u32 = 0;
 pub const ZKMSM_BLS12_381: u32 = 1;
 /// Curve: BN254 (alt_bn128) G1.
 pub const ZKMSM_BN254: u32 = 2;
+/// Flag OR-ed into a curve: its G2 (points on the twist, coordinates in
+/// Fq2, twice the bytes of a G1 point in every format), e.g.
+/// `ZKMSM_BLS12_381 | ZKMSM_G2`. The curves' codes are the library's
+/// registry (`zkmsm::Curve::code`).
+pub const ZKMSM_G2: u32 = 0x10;
 
 /// Point format: compressed (48 bytes a point on the BLS12 curves, 32 on BN254).
 pub const ZKMSM_COMPRESSED: u32 = 0;
@@ -48,10 +53,12 @@ pub const ZKMSM_DETECT: u32 = 2;
 /// integers (the EVM's and Solidity's order) instead of little-endian.
 pub const ZKMSM_SCALARS_BIG_ENDIAN: u32 = 0x100;
 
-/// Bytes an output buffer must hold: the largest result (a compressed G1
-/// point of a BLS12 curve). A result takes `zkmsm_point_size(curve,
-/// ZKMSM_COMPRESSED)` bytes of it: 48 on the BLS12 curves, 32 on BN254.
-pub const ZKMSM_RESULT_BYTES: usize = 48;
+/// Bytes of the largest result (a compressed G2 point of a BLS12 curve): a
+/// buffer this large fits every curve and group. A result takes
+/// `zkmsm_point_size(curve, ZKMSM_COMPRESSED)` bytes, which is what the
+/// output buffer must hold: 48 on the BLS12 curves' G1, 32 on BN254's, twice
+/// that on G2.
+pub const ZKMSM_RESULT_BYTES: usize = 96;
 
 /// Success.
 pub const ZKMSM_OK: i32 = 0;
@@ -123,10 +130,15 @@ fn reserve(bytes: Option<usize>, what: &str) -> Result<(), i32> {
     Err(ZKMSM_ERR_MEMORY)
 }
 
-/// The output buffer must hold a result: checked before any work.
-fn check_out(out: *mut u8, out_len: usize) -> Result<(), i32> {
-    if out.is_null() || out_len < ZKMSM_RESULT_BYTES {
-        return Err(argument(&format!("the output buffer must hold {ZKMSM_RESULT_BYTES} bytes")));
+/// The output buffer must hold a result of `curve` (its compressed point):
+/// checked before any work.
+fn check_out(curve: Curve, out: *mut u8, out_len: usize) -> Result<(), i32> {
+    let need = curve.point_size(PointFormat::Compressed);
+    if out.is_null() || out_len < need {
+        return Err(argument(&format!(
+            "the output buffer must hold {need} bytes (a compressed {} point)",
+            curve.label()
+        )));
     }
     Ok(())
 }
@@ -149,12 +161,13 @@ fn guard(f: impl FnOnce() -> i32) -> i32 {
 }
 
 fn curve_of(curve: u32) -> Result<Curve, i32> {
-    match curve {
-        ZKMSM_BLS12_377 => Ok(Curve::Bls12_377),
-        ZKMSM_BLS12_381 => Ok(Curve::Bls12_381),
-        ZKMSM_BN254 => Ok(Curve::Bn254),
-        _ => Err(report(InputError::unknown_curve(&format!("#{curve}")))),
-    }
+    Curve::from_code(curve).ok_or_else(|| {
+        let codes: Vec<String> = Curve::ALL.iter().map(|c| format!("{:#x} ({})", c.code(), c.label())).collect();
+        report(InputError::plain(
+            ErrorKind::Unsupported,
+            format!("unknown curve #{curve}: expected {}", codes.join(", ")),
+        ))
+    })
 }
 
 fn format_of(format: u32) -> Result<Option<PointFormat>, i32> {
@@ -262,7 +275,7 @@ pub unsafe extern "C" fn zkmsm_context_new(
             let points = unsafe { bytes(points, points_len, "points") }?;
             let n = points_len / curve.point_size(format);
             let copies = curve.precompute_copies(n, precompute);
-            reserve(point_work(n, copies), &format!("points: {n} points with {copies} copies"))?;
+            reserve(point_work(curve, n, copies), &format!("points: {n} points with {copies} copies"))?;
             let options = ContextOptions {
                 format,
                 validation: if validate != 0 { Validation::Full } else { Validation::AlreadyValidated },
@@ -334,7 +347,7 @@ pub unsafe extern "C" fn zkmsm_msm(
         let run = || -> Result<Vec<u8>, i32> {
             // SAFETY: caller's contract.
             let Some(ctx) = (unsafe { ctx.as_ref() }) else { return Err(argument("ctx is NULL")) };
-            check_out(out, out_len)?;
+            check_out(ctx.0.curve(), out, out_len)?;
             // SAFETY: caller's contract.
             let scalars = unsafe { bytes(scalars, scalars_len, "scalars") }?;
             let n = ctx.0.len();
@@ -380,7 +393,7 @@ pub unsafe extern "C" fn zkmsm_msm_oneshot(
             if let Some(f) = format {
                 check_format(curve, f)?;
             }
-            check_out(out, out_len)?;
+            check_out(curve, out, out_len)?;
             // SAFETY: caller's contract.
             let points = unsafe { bytes(points, points_len, "points") }?;
             // SAFETY: caller's contract.
@@ -391,7 +404,7 @@ pub unsafe extern "C" fn zkmsm_msm_oneshot(
             if scalars.len() % SCALAR_BYTES == 0 && !points_fit(curve, points_len, n, format) {
                 return Err(report(count_mismatch(curve, points_len, n, format)));
             }
-            let work = point_work(n, 1).zip(scalar_work(n)).and_then(|(p, s)| p.checked_add(s));
+            let work = point_work(curve, n, 1).zip(scalar_work(n)).and_then(|(p, s)| p.checked_add(s));
             reserve(work, &format!("an MSM on {n} points"))?;
             encoded::msm(curve, points, scalars, format, scalar_endian).map_err(report)
         };

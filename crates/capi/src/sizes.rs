@@ -8,30 +8,23 @@ use zkmsm::encoded::{Curve, ErrorKind, InputError, PointFormat};
 pub(crate) const PREFIX_BYTES: usize = 8;
 /// Bytes of one scalar.
 pub(crate) const SCALAR_BYTES: usize = 32;
-/// Bytes per point per copy a context needs while it is built: the decoded
-/// affine point, the backend's prepared copy and the builder's temporaries.
-const POINT_WORK: usize = 512;
-/// Bytes per scalar an MSM needs: the limbs, the signed digits and the sort
-/// of the points by bucket.
-const SCALAR_WORK: usize = 256;
-
-/// The memory for a context of `n` points with `copies` prepared copies
-/// (None: more than the address space).
-pub fn point_work(n: usize, copies: u32) -> Option<usize> {
-    n.checked_mul(POINT_WORK)?.checked_mul(copies.max(1) as usize)
+/// The memory for a context of `n` points of `curve` with `copies` prepared
+/// copies (None: more than the address space): the registry's
+/// [`Curve::context_work`].
+pub fn point_work(curve: Curve, n: usize, copies: u32) -> Option<usize> {
+    curve.context_work(n, copies)
 }
 
-/// The memory for an MSM on `n` scalars.
+/// The memory for an MSM on `n` scalars ([`Curve::msm_work`]).
 pub fn scalar_work(n: usize) -> Option<usize> {
-    n.checked_mul(SCALAR_WORK)
+    Curve::msm_work(n)
 }
 
-/// Whether `bytes` could be allocated now (a fallible allocation, freed at
-/// once). It tells an input far beyond the process's memory (its
-/// address-space limit, or what the kernel would ever grant) from one that
-/// fits before the allocations that would abort on failure.
+/// Whether `bytes` could be allocated now ([`zkmsm::encoded::can_allocate`]):
+/// it tells an input far beyond the process's memory from one that fits,
+/// before the allocations that would abort on failure.
 pub fn can_allocate(bytes: Option<usize>) -> bool {
-    bytes.is_some_and(|b| Vec::<u8>::new().try_reserve_exact(b).is_ok())
+    zkmsm::encoded::can_allocate(bytes)
 }
 
 /// Whether `points_len` bytes can hold `n` points of `curve` in `format` (or
@@ -81,7 +74,9 @@ mod tests {
         assert!(!points_fit(c, 48 * 3, 4, None));
         // n * 96 overflows usize: never a fit, never a panic
         assert!(!points_fit(c, usize::MAX - 15, usize::MAX / 32, None));
-        assert!(point_work(usize::MAX / 48, 1).is_none());
+        assert!(point_work(c, usize::MAX / 48, 1).is_none());
+        assert_eq!(point_work(c, 1, 1), Some(512));
+        assert_eq!(point_work(Curve::Bls12_381G2, 1, 2), Some(2 * (4 * 192 + 128)));
         assert!(!can_allocate(None));
         assert!(!can_allocate(Some(usize::MAX - 15)));
         assert!(can_allocate(Some(1 << 20)));
@@ -99,5 +94,19 @@ mod tests {
         let fault = RecordFault::LengthPrefix { declared: 3, expected: 2 };
         assert_eq!(e.record.as_deref(), Some(&BadRecord::whole(Input::Scalars, 0, fault)));
         assert_eq!(strip_scalars_prefix(&[0u8; 64]).unwrap().len(), 64);
+    }
+
+    #[test]
+    fn the_constants_are_the_registry_codes() {
+        use crate::{ZKMSM_BLS12_377, ZKMSM_BLS12_381, ZKMSM_BN254, ZKMSM_G2, ZKMSM_RESULT_BYTES};
+        assert_eq!(Curve::G2_CODE, ZKMSM_G2);
+        for (code, curve) in [(ZKMSM_BLS12_377, "bls12-377"), (ZKMSM_BLS12_381, "bls12-381"), (ZKMSM_BN254, "bn254")] {
+            let g1 = Curve::from_code(code).unwrap();
+            assert_eq!((g1.name(), g1.group()), (curve, zkmsm::Group::G1));
+            let g2 = Curve::from_code(code | ZKMSM_G2).unwrap();
+            assert_eq!((g2.name(), g2.group()), (curve, zkmsm::Group::G2));
+        }
+        let largest = Curve::ALL.iter().map(|c| c.point_size(PointFormat::Compressed)).max();
+        assert_eq!(largest, Some(ZKMSM_RESULT_BYTES));
     }
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[command(
     name = "zkmsm",
     version,
-    about = "Multi-scalar multiplication on BLS12-377, BLS12-381 and BN254 G1 (CPU engine, accelerator model)"
+    about = "Multi-scalar multiplication on G1 and G2 of BLS12-377, BLS12-381 and BN254 (CPU engine, accelerator model)"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -30,14 +30,24 @@ pub enum Command {
     Sim(Box<zkmsm_sim::cli::SimArgs>),
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CurveName {
-    #[value(name = "bls12-377")]
-    Bls12_377,
-    #[value(name = "bls12-381")]
-    Bls12_381,
-    #[value(name = "bn254")]
-    Bn254,
+/// A curve by its name, one of the library's registry ([`zkmsm::Curve`]):
+/// `--curve` takes the names the registry has, so a curve added there is a
+/// name here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CurveName(pub zkmsm::Curve);
+
+impl CurveName {
+    /// The registry's entry for this curve in `group`.
+    pub fn in_group(self, group: GroupName) -> zkmsm::Curve {
+        self.0.with_group(group.group())
+    }
+
+    /// `--curve`'s parser: the registry's names, listed in `--help`.
+    fn parser() -> impl clap::builder::TypedValueParser<Value = CurveName> {
+        use clap::builder::TypedValueParser;
+        clap::builder::PossibleValuesParser::new(zkmsm::Curve::names())
+            .map(|name| CurveName(zkmsm::Curve::from_name(&name).expect("a name of the registry")))
+    }
 }
 
 /// The group of the curve: G1, or G2 over the quadratic extension (no
@@ -46,6 +56,16 @@ pub enum CurveName {
 pub enum GroupName {
     G1,
     G2,
+}
+
+impl GroupName {
+    /// The library's group.
+    pub fn group(self) -> zkmsm::Group {
+        match self {
+            GroupName::G1 => zkmsm::Group::G1,
+            GroupName::G2 => zkmsm::Group::G2,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,7 +192,7 @@ impl GlvName {
 
 #[derive(Args, Debug)]
 pub struct DemoArgs {
-    #[arg(long, value_enum, default_value = "bls12-377")]
+    #[arg(long, value_parser = CurveName::parser(), default_value = "bls12-377")]
     pub curve: CurveName,
     /// g1, or g2 (coordinates in Fq2)
     #[arg(long, value_enum, default_value = "g1")]
@@ -199,7 +219,7 @@ pub struct DemoArgs {
 
 #[derive(Args, Debug)]
 pub struct GenArgs {
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = CurveName::parser())]
     pub curve: CurveName,
     /// g1, or g2 (coordinates in Fq2)
     #[arg(long, value_enum, default_value = "g1")]
@@ -228,7 +248,7 @@ pub struct GenArgs {
 
 #[derive(Args, Debug)]
 pub struct MsmArgs {
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = CurveName::parser())]
     pub curve: CurveName,
     /// g1, or g2 (coordinates in Fq2)
     #[arg(long, value_enum, default_value = "g1")]
@@ -291,7 +311,7 @@ pub fn budget_bytes(s: &str) -> Result<usize, String> {
 
 #[derive(Args, Debug)]
 pub struct PrepareArgs {
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = CurveName::parser())]
     pub curve: CurveName,
     /// g1, or g2 (coordinates in Fq2)
     #[arg(long, value_enum, default_value = "g1")]
@@ -326,7 +346,7 @@ pub struct PrepareArgs {
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    #[arg(long, value_enum, default_value = "bls12-377")]
+    #[arg(long, value_parser = CurveName::parser(), default_value = "bls12-377")]
     pub curve: CurveName,
     /// g1, or g2 (coordinates in Fq2)
     #[arg(long, value_enum, default_value = "g1")]

@@ -3,7 +3,7 @@
 //! first step), before any input is read or generated; the rules that
 //! commands share are these. Every refusal is one line that names the option.
 
-use crate::args::{Command, CurveName, FormatName, RtlAggregation};
+use crate::args::{Command, FormatName, RtlAggregation};
 use crate::backend::{Backend, EngineOptions};
 use crate::curve::CliCurve;
 use crate::error::CliError;
@@ -71,17 +71,12 @@ pub fn fixed_base_and_glv(precompute: Option<u32>, glv: GlvMode) -> Result<(), C
 /// that takes a format, before its own refusals.
 pub fn point_format(command: &Command) -> Result<(), CliError> {
     let (curve, format) = match command {
-        Command::Gen(a) => (a.curve, Some(a.point_format)),
-        Command::Msm(a) => (a.curve, a.point_format),
-        Command::Prepare(a) => (a.curve, a.point_format),
+        Command::Gen(a) => (a.curve.in_group(a.group), Some(a.point_format)),
+        Command::Msm(a) => (a.curve.in_group(a.group), a.point_format),
+        Command::Prepare(a) => (a.curve.in_group(a.group), a.point_format),
         Command::Demo(_) | Command::Bench(_) | Command::Sim(_) => return Ok(()),
     };
     let Some(format) = format else { return Ok(()) };
-    let curve = match curve {
-        CurveName::Bls12_377 => zkmsm::encoded::Curve::Bls12_377,
-        CurveName::Bls12_381 => zkmsm::encoded::Curve::Bls12_381,
-        CurveName::Bn254 => zkmsm::encoded::Curve::Bn254,
-    };
     let name = match format {
         FormatName::Compressed => "compressed",
         FormatName::Uncompressed => "uncompressed",

@@ -1,7 +1,7 @@
 //! arkworks-native entry point (cargo feature `ark`, arkworks 0.5): MSMs over
-//! `ark_bls12_377::G1Affine` / `ark_bls12_381::G1Affine` / `ark_bn254::G1Affine` points and their
-//! `Fr` scalars, returning the arkworks projective point, with zkmsm's engine
-//! underneath.
+//! `ark_bls12_377::G1Affine` / `ark_bls12_381::G1Affine` / `ark_bn254::G1Affine` points, and
+//! their `G2Affine` points (the same functions), and their `Fr` scalars,
+//! returning the arkworks projective point, with zkmsm's engine underneath.
 //!
 //! ```
 //! use ark_bls12_381::{Fr, G1Affine, G1Projective};
@@ -25,7 +25,7 @@
 //! (`into_bigint`), as arkworks' own MSM does. docs/BENCHMARKS.md has the
 //! measured cost.
 //!
-//! Validation: an arkworks `G1Affine` is trusted to be a valid subgroup point,
+//! Validation: an arkworks `G1Affine` (or `G2Affine`) is trusted to be a valid subgroup point,
 //! as `VariableBaseMSM::msm` trusts it (arkworks checks points when it
 //! deserializes them with validation). [`ArkMsm::with_options`] can check
 //! them again ([`Validation::Full`]) once, when the context is built.
@@ -40,11 +40,11 @@ use ark_ec::short_weierstrass::Affine as SwAffine;
 use ark_ec::AffineRepr;
 use ark_ff::BigInt;
 use rayon::prelude::*;
-use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Bn254, Xyzz};
-use zkmsm_field::{Bls12_377Fq, Bls12_381Fq, Bn254Fq};
+use zkmsm_curve::{Affine, Bls12_377, Bls12_377G2, Bls12_381, Bls12_381G2, Bn254, Bn254G2, Xyzz};
+use zkmsm_field::{Bls12_377Fq, Bls12_377Fq2, Bls12_381Fq, Bls12_381Fq2, Bn254Fq, Bn254Fq2};
 
-/// An arkworks G1 affine point type that zkmsm can run MSMs over:
-/// `ark_bls12_377::G1Affine`, `ark_bls12_381::G1Affine` and `ark_bn254::G1Affine`.
+/// An arkworks affine point type that zkmsm can run MSMs over: `G1Affine`
+/// and `G2Affine` of `ark_bls12_377`, `ark_bls12_381` and `ark_bn254`.
 pub trait ArkAffine: AffineRepr {
     /// zkmsm's curve for this point type.
     type Curve: EngineCurve;
@@ -54,8 +54,46 @@ pub trait ArkAffine: AffineRepr {
     fn from_zkmsm(p: &Affine<Self::Curve>) -> Self;
 }
 
+/// A coordinate as both libraries hold it: the same Montgomery limbs over
+/// the same modulus (Fq), or two of them (Fq2, the same non-residue: -5 on
+/// BLS12-377, -1 on BLS12-381 and BN254).
+trait Coordinate<Z> {
+    fn to_zk(&self) -> Z;
+    fn from_zk(z: &Z) -> Self;
+}
+
+macro_rules! coordinates {
+    ($($fq:ty, $arkfq:ty, $fq2:ty, $arkfq2:ty;)*) => {$(
+        impl Coordinate<$fq> for $arkfq {
+            #[inline]
+            fn to_zk(&self) -> $fq {
+                // both store a * 2^(64 N) mod q in N little-endian limbs
+                // (N = 6 on the BLS12 curves, 4 on BN254)
+                <$fq>::from_mont_limbs(self.0 .0)
+            }
+            fn from_zk(z: &$fq) -> Self {
+                <$arkfq>::new_unchecked(BigInt(*z.mont_limbs()))
+            }
+        }
+        impl Coordinate<$fq2> for $arkfq2 {
+            #[inline]
+            fn to_zk(&self) -> $fq2 {
+                <$fq2>::new(self.c0.to_zk(), self.c1.to_zk())
+            }
+            fn from_zk(z: &$fq2) -> Self {
+                <$arkfq2>::new(Coordinate::from_zk(&z.c0), Coordinate::from_zk(&z.c1))
+            }
+        }
+    )*};
+}
+coordinates! {
+    Bls12_377Fq, ark_bls12_377::Fq, Bls12_377Fq2, ark_bls12_377::Fq2;
+    Bls12_381Fq, ark_bls12_381::Fq, Bls12_381Fq2, ark_bls12_381::Fq2;
+    Bn254Fq, ark_bn254::Fq, Bn254Fq2, ark_bn254::Fq2;
+}
+
 macro_rules! ark_affine {
-    ($ark:ty, $curve:ty, $fq:ty, $arkfq:ty) => {
+    ($($ark:ty => $curve:ty;)*) => {$(
         impl ArkAffine for $ark {
             type Curve = $curve;
             #[inline]
@@ -63,25 +101,27 @@ macro_rules! ark_affine {
                 if self.infinity {
                     return Affine::identity();
                 }
-                // Both libraries store a * 2^(64 N) mod q in N little-endian limbs (N = 6 on
-                // the BLS12 curves, 4 on BN254).
-                Affine::new_unchecked(<$fq>::from_mont_limbs(self.x.0 .0), <$fq>::from_mont_limbs(self.y.0 .0))
+                Affine::new_unchecked(self.x.to_zk(), self.y.to_zk())
             }
             fn from_zkmsm(p: &Affine<$curve>) -> Self {
                 if p.infinity {
                     return <$ark>::identity();
                 }
-                let coord = |f: &$fq| <$arkfq>::new_unchecked(BigInt(*f.mont_limbs()));
-                <$ark>::new_unchecked(coord(&p.x), coord(&p.y))
+                <$ark>::new_unchecked(Coordinate::from_zk(&p.x), Coordinate::from_zk(&p.y))
             }
         }
-    };
+    )*};
 }
-// Named by their curve configurations (what `G1Affine` aliases), which the
-// coherence check can tell apart.
-ark_affine!(SwAffine<ark_bls12_377::g1::Config>, Bls12_377, Bls12_377Fq, ark_bls12_377::Fq);
-ark_affine!(SwAffine<ark_bls12_381::g1::Config>, Bls12_381, Bls12_381Fq, ark_bls12_381::Fq);
-ark_affine!(SwAffine<ark_bn254::g1::Config>, Bn254, Bn254Fq, ark_bn254::Fq);
+// Named by their curve configurations (what `G1Affine` and `G2Affine`
+// alias), which the coherence check can tell apart.
+ark_affine! {
+    SwAffine<ark_bls12_377::g1::Config> => Bls12_377;
+    SwAffine<ark_bls12_381::g1::Config> => Bls12_381;
+    SwAffine<ark_bn254::g1::Config> => Bn254;
+    SwAffine<ark_bls12_377::g2::Config> => Bls12_377G2;
+    SwAffine<ark_bls12_381::g2::Config> => Bls12_381G2;
+    SwAffine<ark_bn254::g2::Config> => Bn254G2;
+}
 
 /// The points as zkmsm points, converted in parallel.
 pub fn points_to_zkmsm<A: ArkAffine>(points: &[A]) -> Vec<Affine<A::Curve>> {

@@ -3,8 +3,9 @@
 //! is the input layer's ([`crate::input::bytes`], re-exported here), shared
 //! with the out-of-core MSM.
 //!
+//! The curve and group come from the [`registry`](crate::registry) ([`Curve`]).
 //! Inputs are the CLI's formats (see [`crate::input::io`]): points are concatenated
-//! arkworks-canonical G1 affine encodings (compressed or uncompressed,
+//! arkworks-canonical affine encodings of the group (compressed or uncompressed,
 //! optionally preceded by arkworks' 8-byte `Vec` length), scalars are 32-byte
 //! little-endian integers below r. Results are arkworks encodings of the
 //! affine point: compressed, the bytes `zkmsm msm` prints in hex. Every error
@@ -23,90 +24,9 @@ use crate::input::record::{BadRecord, Input, LayoutFault, RecordFault};
 use crate::input::scalars::ScalarEndian;
 use crate::input::InputCurve;
 use crate::pipeline::digits::ScalarLimbs;
-use crate::pipeline::fixed_base::Precompute;
+pub use crate::registry::{Curve, Group};
 pub use zkmsm_curve::PointFormat;
-use zkmsm_curve::{Affine, Bls12_377, Bls12_381, Bn254, MsmCurve, Xyzz};
-
-/// A supported curve, by its CLI name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Curve {
-    /// BLS12-377 G1 (`"bls12-377"`).
-    Bls12_377,
-    /// BLS12-381 G1 (`"bls12-381"`).
-    Bls12_381,
-    /// BN254 (alt_bn128) G1 (`"bn254"`).
-    Bn254,
-}
-
-impl Curve {
-    /// Every curve.
-    pub const ALL: [Curve; 3] = [Curve::Bls12_377, Curve::Bls12_381, Curve::Bn254];
-
-    /// `"bls12-377"`, `"bls12-381"` or `"bn254"`, as the CLI spells them.
-    pub fn name(self) -> &'static str {
-        match self {
-            Curve::Bls12_377 => "bls12-377",
-            Curve::Bls12_381 => "bls12-381",
-            Curve::Bn254 => "bn254",
-        }
-    }
-
-    /// The curve with this CLI name (`"bls12-377"`, `"bls12-381"`, `"bn254"`; case and
-    /// `_` for `-` tolerated).
-    pub fn from_name(name: &str) -> Option<Self> {
-        let n = name.to_ascii_lowercase().replace('_', "-");
-        Self::ALL.into_iter().find(|c| c.name() == n)
-    }
-
-    /// The point copies a context of `n` points keeps for fixed-base
-    /// precomputation M ([`ContextOptions::precompute`]): M clamped to the
-    /// windows of the plan chosen for n (more buy nothing), 1 for M <= 1.
-    /// What sizes the context's memory.
-    pub fn precompute_copies(self, n: usize, m: u32) -> u32 {
-        let bits = match self {
-            Curve::Bls12_377 => <Bls12_377 as MsmCurve>::Scalar::NUM_BITS,
-            Curve::Bls12_381 => <Bls12_381 as MsmCurve>::Scalar::NUM_BITS,
-            Curve::Bn254 => <Bn254 as MsmCurve>::Scalar::NUM_BITS,
-        };
-        if m <= 1 {
-            return 1;
-        }
-        Precompute::for_size(n, m, bits).copies
-    }
-
-    /// Whether the curve has an EVM point layout ([`PointFormat::Evm`]):
-    /// BN254's (EIP-196/197) and BLS12-381's (EIP-2537); the curve says
-    /// ([`zkmsm_curve::MsmCurve::EVM`]).
-    pub fn has_evm_format(self) -> bool {
-        match self {
-            Curve::Bls12_377 => zkmsm_curve::Bls12_377::EVM.is_some(),
-            Curve::Bls12_381 => zkmsm_curve::Bls12_381::EVM.is_some(),
-            Curve::Bn254 => zkmsm_curve::Bn254::EVM.is_some(),
-        }
-    }
-
-    /// `format` for this curve's points, or why not: the one rule every entry
-    /// point (the CLI, the C ABI, the Python package) applies to a format it
-    /// is given, before any input is read.
-    pub fn check_format(self, format: PointFormat) -> Result<(), InputError> {
-        if format == PointFormat::Evm && !self.has_evm_format() {
-            return Err(InputError::plain(
-                ErrorKind::Unsupported,
-                format!("{} has no EVM point layout (BN254 has EIP-196/197's, BLS12-381 EIP-2537's)", self.name()),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Bytes of one encoded point.
-    pub fn point_size(self, format: PointFormat) -> usize {
-        match self {
-            Curve::Bls12_377 => format.size::<Bls12_377>(),
-            Curve::Bls12_381 => format.size::<Bls12_381>(),
-            Curve::Bn254 => format.size::<Bn254>(),
-        }
-    }
-}
+use zkmsm_curve::{Affine, Xyzz};
 
 fn from_msm_error(e: MsmError) -> InputError {
     match e {
@@ -150,7 +70,7 @@ fn layout_for(curve: Curve, len: usize, format: PointFormat) -> Result<PointsLay
     } else {
         let fault = LayoutFault::NotWhole {
             len,
-            curve: curve.name(),
+            curve: curve.label(),
             format: Some(format),
             compressed: curve.point_size(PointFormat::Compressed),
             uncompressed: curve.point_size(PointFormat::Uncompressed),
@@ -186,53 +106,36 @@ impl Default for ContextOptions {
     }
 }
 
-enum Engine {
-    Bls12_377(Box<dyn MsmEngine<Bls12_377>>),
-    Bls12_381(Box<dyn MsmEngine<Bls12_381>>),
-    Bn254(Box<dyn MsmEngine<Bn254>>),
+/// An engine of any curve of the registry, behind one trait object: what
+/// [`EncodedContext`] needs of it.
+trait AnyEngine: Send + Sync {
+    fn len(&self) -> usize;
+    fn backend_name(&self) -> &'static str;
+    /// The MSM, as the affine result's encoding in `out`.
+    fn msm_bytes(&self, scalars: &[ScalarLimbs], out: PointFormat) -> Result<Vec<u8>, InputError>;
 }
 
-/// Run `$body` with `$e` bound to the engine and `$C` to its curve type.
-macro_rules! with_engine {
-    ($engine:expr, $e:ident, $C:ident => $body:expr) => {
-        match $engine {
-            Engine::Bls12_377($e) => {
-                #[allow(dead_code)]
-                type $C = Bls12_377;
-                $body
-            }
-            Engine::Bls12_381($e) => {
-                #[allow(dead_code)]
-                type $C = Bls12_381;
-                $body
-            }
-            Engine::Bn254($e) => {
-                #[allow(dead_code)]
-                type $C = Bn254;
-                $body
-            }
-        }
-    };
-}
+impl<C: EngineCurve> AnyEngine for Box<dyn MsmEngine<C>> {
+    fn len(&self) -> usize {
+        MsmEngine::len(self.as_ref())
+    }
 
-/// Run `$body` with `$C` bound to the curve type of `$curve`.
-macro_rules! with_curve {
-    ($curve:expr, $C:ident => $body:expr) => {
-        match $curve {
-            Curve::Bls12_377 => {
-                type $C = Bls12_377;
-                $body
-            }
-            Curve::Bls12_381 => {
-                type $C = Bls12_381;
-                $body
-            }
-            Curve::Bn254 => {
-                type $C = Bn254;
-                $body
-            }
-        }
-    };
+    fn backend_name(&self) -> &'static str {
+        MsmEngine::backend_name(self.as_ref())
+    }
+
+    fn msm_bytes(&self, scalars: &[ScalarLimbs], out: PointFormat) -> Result<Vec<u8>, InputError> {
+        let r = self.msm_report(scalars).map_err(|e| match e {
+            MsmError::ScalarNotReduced { index } => InputError::from(BadRecord::at(
+                Input::Scalars,
+                index,
+                (index * SCALAR_BYTES) as u64,
+                RecordFault::ScalarNotReduced { curve: <C as zkmsm_curve::SwCurve>::NAME },
+            )),
+            other => from_msm_error(other),
+        })?;
+        Ok(r.result.to_affine().to_bytes(out))
+    }
 }
 
 fn build_engine<C: EngineCurve>(
@@ -254,7 +157,7 @@ pub struct EncodedContext {
     curve: Curve,
     format: PointFormat,
     scalar_endian: ScalarEndian,
-    engine: Engine,
+    engine: Box<dyn AnyEngine>,
 }
 
 impl EncodedContext {
@@ -265,15 +168,10 @@ impl EncodedContext {
         if options.precompute == Some(0) {
             return Err(InputError::plain(ErrorKind::Unsupported, "precompute must be at least 1"));
         }
-        let engine = match curve {
-            Curve::Bls12_377 => {
-                Engine::Bls12_377(build_engine(decode_points(points, layout, options.validation)?, options)?)
-            }
-            Curve::Bls12_381 => {
-                Engine::Bls12_381(build_engine(decode_points(points, layout, options.validation)?, options)?)
-            }
-            Curve::Bn254 => Engine::Bn254(build_engine(decode_points(points, layout, options.validation)?, options)?),
-        };
+        let engine: Box<dyn AnyEngine> = with_curve!(curve, C => Box::new(build_engine::<C>(
+            decode_points::<C>(points, layout, options.validation)?,
+            options,
+        )?));
         Ok(Self { curve, format: options.format, scalar_endian: options.scalar_endian, engine })
     }
 
@@ -294,7 +192,7 @@ impl EncodedContext {
 
     /// Number of points.
     pub fn len(&self) -> usize {
-        with_engine!(&self.engine, e, C => e.len())
+        self.engine.len()
     }
 
     /// No points.
@@ -304,7 +202,7 @@ impl EncodedContext {
 
     /// The backend in use, by name.
     pub fn backend_name(&self) -> &'static str {
-        with_engine!(&self.engine, e, C => e.backend_name())
+        self.engine.backend_name()
     }
 
     /// Scalars for this context: 32 bytes each in its byte order, as many
@@ -328,18 +226,7 @@ impl EncodedContext {
     /// The MSM of decoded scalars, as the affine point's encoding in `out`.
     pub fn msm_limbs(&self, scalars: &[ScalarLimbs], out: PointFormat) -> Result<Vec<u8>, InputError> {
         self.curve.check_format(out)?;
-        with_engine!(&self.engine, e, C => {
-            let r = e.msm_report(scalars).map_err(|e| match e {
-                MsmError::ScalarNotReduced { index } => InputError::from(BadRecord::at(
-                    Input::Scalars,
-                    index,
-                    (index * SCALAR_BYTES) as u64,
-                    RecordFault::ScalarNotReduced { curve: <C as zkmsm_curve::SwCurve>::NAME },
-                )),
-                other => from_msm_error(other),
-            })?;
-            Ok(r.result.to_affine().to_bytes(out))
-        })
+        self.engine.msm_bytes(scalars, out)
     }
 
     /// The MSM of 32-byte scalars (optionally length-prefixed, as
@@ -405,6 +292,38 @@ pub fn sum_points(curve: Curve, points: &[&[u8]]) -> Result<Vec<u8>, InputError>
         Ok(acc.to_affine().to_bytes(PointFormat::Compressed))
     }
     with_curve!(curve, C => sum::<C>(curve, points))
+}
+
+/// Whether `bytes` of memory could be had now (None: more than the address
+/// space): what the C ABI and the Python package ask before the
+/// allocations an input implies, which would abort on failure. An
+/// anonymous mapping of that size is made and unmapped at once: the kernel
+/// refuses it past the address-space limit (`ulimit -v`) or past what it
+/// would ever commit. A `malloc` probe is not enough: glibc falls back to
+/// `brk` when the mapping fails, and some kernels grant that past the limit.
+pub fn can_allocate(bytes: Option<usize>) -> bool {
+    let Some(bytes) = bytes else { return false };
+    if bytes == 0 {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        // SAFETY: a fresh private anonymous mapping, unmapped before return,
+        // never read or written.
+        unsafe {
+            let prot = libc::PROT_READ | libc::PROT_WRITE;
+            let p = libc::mmap(std::ptr::null_mut(), bytes, prot, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0);
+            if p == libc::MAP_FAILED {
+                return false;
+            }
+            libc::munmap(p, bytes);
+        }
+        true
+    }
+    #[cfg(not(unix))]
+    {
+        Vec::<u8>::new().try_reserve_exact(bytes).is_ok()
+    }
 }
 
 /// Lowercase hex, as the CLI prints results.

@@ -17,12 +17,15 @@
 //! The API sits at the root: [`MsmBuilder`] and [`MsmContext`] (generic over
 //! the backend), [`MsmEngine`] (a context behind a trait object, the backend
 //! chosen by name), the one-shot [`msm`], [`encoded`] for encoded bytes on a
-//! curve chosen at run time, [`out_of_core`] for inputs larger than memory,
-//! [`ark`] for arkworks types.
+//! curve and group chosen at run time (from the [`registry`]), [`out_of_core`] for inputs larger than memory,
+//! [`ark`] for arkworks types, [`groth16`] for Groth16 proofs (feature `groth16`).
 
 // Every public item is documented (checked by clippy -D warnings and cargo doc in CI).
 #![warn(missing_docs)]
 
+// first: its `with_curve!` is in scope in the modules below
+#[macro_use]
+pub mod registry;
 #[cfg(feature = "ark")]
 pub mod ark;
 pub mod backend;
@@ -33,6 +36,8 @@ pub mod encoded;
 pub mod engine;
 pub mod error;
 pub mod gen;
+#[cfg(feature = "groth16")]
+pub mod groth16;
 pub mod input;
 pub mod out_of_core;
 pub mod pipeline;
@@ -64,6 +69,7 @@ pub use pipeline::digits::ScalarLimbs;
 pub use pipeline::glv::GlvMode;
 pub use pipeline::plan::Plan;
 pub use prepared::{open_prepared, open_prepared_with, PreparedRefusal, RefusalKind};
+pub use registry::{Curve, Group};
 pub use scheduler::{DelayedScheduler, GreedyScheduler, Scheduler};
 pub use timing::{Phase, PhaseTimings, Stopwatch};
 pub use zkmsm_curve::{

@@ -16,20 +16,12 @@ mod report;
 use crate::args::*;
 use crate::console::require_stdout;
 use crate::error::CliError;
-use zkmsm::{Bls12_377, Bls12_377G2, Bls12_381, Bls12_381G2, Bn254, Bn254G2};
 
 /// A command generic over the curve, run on the (curve, group) its
-/// arguments name.
+/// arguments name: the registry's entry and its curve type.
 macro_rules! on_group {
     ($a:expr, $($f:ident)::+) => {
-        match ($a.curve, $a.group) {
-            (CurveName::Bls12_377, GroupName::G1) => $($f)::+::<Bls12_377>(&$a),
-            (CurveName::Bls12_381, GroupName::G1) => $($f)::+::<Bls12_381>(&$a),
-            (CurveName::Bn254, GroupName::G1) => $($f)::+::<Bn254>(&$a),
-            (CurveName::Bls12_377, GroupName::G2) => $($f)::+::<Bls12_377G2>(&$a),
-            (CurveName::Bls12_381, GroupName::G2) => $($f)::+::<Bls12_381G2>(&$a),
-            (CurveName::Bn254, GroupName::G2) => $($f)::+::<Bn254G2>(&$a),
-        }
+        zkmsm::with_curve!($a.curve.in_group($a.group), C => $($f)::+::<C>(&$a))
     };
 }
 

@@ -71,14 +71,6 @@ impl InputError {
     pub fn plain(kind: ErrorKind, message: impl Into<String>) -> Self {
         Self { kind, index: None, offset: None, message: message.into(), record: None }
     }
-
-    /// An unknown curve name.
-    pub fn unknown_curve(name: &str) -> Self {
-        Self::plain(
-            ErrorKind::Unsupported,
-            format!("unknown curve {name:?}: expected \"bls12-377\", \"bls12-381\" or \"bn254\""),
-        )
-    }
 }
 
 /// Decode and validate the points encoded back to back in `body` (no

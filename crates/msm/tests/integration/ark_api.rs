@@ -1,7 +1,7 @@
 //! The arkworks-native API (`zkmsm::ark`, feature `ark`) against arkworks'
 //! own `VariableBaseMSM::msm` and against zkmsm on the same points taken
 //! through the canonical encodings (so the limb-copy conversion is checked
-//! independently), on random and adversarial inputs, every curve.
+//! independently), on random and adversarial inputs, every curve, G1 and G2.
 #![cfg(feature = "ark")]
 
 use ark_ec::short_weierstrass::Affine as SwAffine;
@@ -45,6 +45,21 @@ impl Case for SwAffine<ark_bn254::g1::Config> {
         BackendChoice::BatchAffineDelayed,
     ];
 }
+
+/// G2: no twisted Edwards form.
+macro_rules! g2_case {
+    ($($config:ty),*) => {$(
+        impl Case for SwAffine<$config> {
+            const BACKENDS: &'static [BackendChoice] = &[
+                BackendChoice::Auto,
+                BackendChoice::Xyzz,
+                BackendChoice::BatchAffineGreedy,
+                BackendChoice::BatchAffineDelayed,
+            ];
+        }
+    )*};
+}
+g2_case!(ark_bls12_377::g2::Config, ark_bls12_381::g2::Config, ark_bn254::g2::Config);
 
 fn random_points<A: Case>(n: usize, rng: &mut ChaCha20Rng) -> Vec<A>
 where
@@ -134,6 +149,13 @@ fn bn254_matches_arkworks() {
     random_and_adversarial::<ark_bn254::G1Affine>();
 }
 
+#[test]
+fn g2_matches_arkworks() {
+    random_and_adversarial::<ark_bls12_377::G2Affine>();
+    random_and_adversarial::<ark_bls12_381::G2Affine>();
+    random_and_adversarial::<ark_bn254::G2Affine>();
+}
+
 /// The limb copy equals decoding arkworks' canonical encoding, both ways.
 fn conversion_matches_encodings<A: Case>()
 where
@@ -162,6 +184,9 @@ fn conversion_is_the_canonical_one() {
     conversion_matches_encodings::<ark_bls12_377::G1Affine>();
     conversion_matches_encodings::<ark_bls12_381::G1Affine>();
     conversion_matches_encodings::<ark_bn254::G1Affine>();
+    conversion_matches_encodings::<ark_bls12_377::G2Affine>();
+    conversion_matches_encodings::<ark_bls12_381::G2Affine>();
+    conversion_matches_encodings::<ark_bn254::G2Affine>();
 }
 
 #[test]

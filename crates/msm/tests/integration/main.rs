@@ -5,6 +5,7 @@
 mod ark_api;
 mod arkworks_diff;
 mod encoded;
+mod groth16;
 mod lane_roots;
 mod other_curves;
 mod out_of_core;
