@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Side-by-side G1 MSM benchmark: zkmsm vs gnark-crypto, blst, arkworks and
+"""Side-by-side MSM benchmark: zkmsm vs gnark-crypto, blst, arkworks and
 halo2curves on identical inputs (uniform points of the prime-order subgroup,
-uniform scalars). blst runs on BLS12-381 only, halo2curves on BN254 only.
+uniform scalars). blst runs on BLS12-381 only, halo2curves on BN254's G1
+only.
 
     python3 bench/peers/run.py --log-n 12-20
+    python3 bench/peers/run.py --group g2 --log-n 12-18
 
 Every implementation reads the same files, times one warm-up plus --repeat
 runs of the MSM call alone and prints the median and the result (hex of the
@@ -12,8 +14,8 @@ compared for every size before any time is reported; a mismatch aborts the
 run with exit status 2 and writes nothing.
 
 Writes the table into docs/BENCHMARKS.md (section "Peer comparison", between
-the peers markers) and the raw numbers into docs/peers.csv (--no-write to
-only print).
+the peers markers; G2 between the peers-g2 markers) and the raw numbers into
+docs/peers.csv (docs/peers-g2.csv; --no-write to only print).
 """
 import argparse
 import csv
@@ -34,11 +36,16 @@ CURVES = ["bls12-377", "bls12-381", "bn254"]
 IMPLS = ["zkmsm", "gnark-crypto", "blst", "arkworks", "halo2curves"]
 # peers that implement only some curves (the others run on every curve)
 ONLY_ON = {"blst": {"bls12-381"}, "halo2curves": {"bn254"}}
-# bytes of one uncompressed point (arkworks canonical encoding)
+# peers that implement only some groups
+GROUPS_OF = {"halo2curves": {"g1"}}
+# bytes of one uncompressed G1 point (arkworks canonical encoding; twice on G2)
 POINT_BYTES = {"bls12-377": 96, "bls12-381": 96, "bn254": 64}
 ZKMSM_EXTRA = []  # --zkmsm-arg values
-BEGIN = "<!-- peers:begin (written by bench/peers/run.py) -->"
-END = "<!-- peers:end -->"
+
+
+def markers(group):
+    tag = "peers" if group == "g1" else f"peers-{group}"
+    return f"<!-- {tag}:begin (written by bench/peers/run.py) -->", f"<!-- {tag}:end -->"
 
 
 def log(msg):
@@ -109,10 +116,11 @@ def last_json(out, who):
         raise SystemExit(f"{who}: last stdout line is not JSON: {lines[-1][:200]}")
 
 
-def inputs(curve, log_n, seed, gen, bins, zkmsm):
+def inputs(curve, group, log_n, seed, gen, bins, zkmsm):
     """Returns (compressed points, uncompressed points, scalars) paths, generating if needed (the
     compressed file only with --gen ark; no runner reads it)."""
-    d = os.path.join(DATA_DIR, f"{curve}-2^{log_n}-seed{seed}-{gen}")
+    tag = "" if group == "g1" else f"-{group}"
+    d = os.path.join(DATA_DIR, f"{curve}{tag}-2^{log_n}-seed{seed}-{gen}")
     pc, pu, sc = (os.path.join(d, f) for f in ("points.bin", "points.u.bin", "scalars.bin"))
     if all(os.path.exists(p) for p in (pu, sc)):
         return pc, pu, sc
@@ -121,31 +129,35 @@ def inputs(curve, log_n, seed, gen, bins, zkmsm):
     if gen == "zkmsm":
         # the runners read the uncompressed points: written straight by the
         # generator, no square roots (2^24 in minutes, not hours)
-        sh([zkmsm, "gen", "--curve", curve, "--log-n", str(log_n), "--points", pu, "--scalars", sc,
-            "--seed", str(seed), "--point-format", "uncompressed"])
+        sh([zkmsm, "gen", "--curve", curve, "--group", group, "--log-n", str(log_n), "--points", pu,
+            "--scalars", sc, "--seed", str(seed), "--point-format", "uncompressed"])
     else:
-        sh([bins["ark"], "gen", "--curve", curve, "--log-n", str(log_n), "--points", pc, "--scalars", sc,
-            "--seed", str(seed)])
-        sh([bins["ark"], "convert", "--curve", curve, "--in", pc, "--out", pu, "--to", "uncompressed"])
+        sh([bins["ark"], "gen", "--curve", curve, "--group", group, "--log-n", str(log_n), "--points", pc,
+            "--scalars", sc, "--seed", str(seed)])
+        sh([bins["ark"], "convert", "--curve", curve, "--group", group, "--in", pc, "--out", pu,
+            "--to", "uncompressed"])
     n = 1 << log_n
-    if os.path.getsize(sc) != 32 * n or os.path.getsize(pu) != POINT_BYTES[curve] * n:
+    point_bytes = POINT_BYTES[curve] * (2 if group == "g2" else 1)
+    if os.path.getsize(sc) != 32 * n or os.path.getsize(pu) != point_bytes * n:
         raise SystemExit(f"generated inputs in {d} have unexpected sizes")
     log(f"inputs {curve} 2^{log_n} ready in {time.time() - t0:.1f}s")
     return pc, pu, sc
 
 
-def run_impl(impl, curve, files, repeat, bins, zkmsm, timeout):
+def run_impl(impl, curve, group, files, repeat, bins, zkmsm, timeout):
     pc, pu, sc = files
+    g = ["--group", group]
     if impl == "zkmsm":
-        cmd = [zkmsm, "msm", "--curve", curve, "--points", pu, "--point-format", "uncompressed", "--scalars", sc,
-               "--json", "--repeat", str(repeat)] + ZKMSM_EXTRA
+        cmd = [zkmsm, "msm", "--curve", curve] + g + ["--points", pu, "--point-format", "uncompressed",
+                                                      "--scalars", sc, "--json", "--repeat", str(repeat)] + ZKMSM_EXTRA
     elif impl == "gnark-crypto":
-        cmd = [bins["gnark"], "--curve", curve, "--points", pu, "--scalars", sc, "--repeat", str(repeat)]
+        cmd = [bins["gnark"], "--curve", curve] + g + ["--points", pu, "--scalars", sc, "--repeat", str(repeat)]
     elif impl == "blst":
-        cmd = [bins["blst"], "msm", "--curve", curve, "--points", pu, "--scalars", sc, "--repeat", str(repeat)]
+        cmd = [bins["blst"], "msm", "--curve", curve] + g + ["--points", pu, "--scalars", sc,
+                                                             "--repeat", str(repeat)]
     elif impl == "arkworks":
-        cmd = [bins["ark"], "msm", "--curve", curve, "--points", pu, "--point-format", "uncompressed",
-               "--scalars", sc, "--repeat", str(repeat)]
+        cmd = [bins["ark"], "msm", "--curve", curve] + g + ["--points", pu, "--point-format", "uncompressed",
+                                                            "--scalars", sc, "--repeat", str(repeat)]
     elif impl == "halo2curves":
         cmd = [bins["halo2"], "msm", "--curve", curve, "--points", pu, "--point-format", "uncompressed",
                "--scalars", sc, "--repeat", str(repeat)]
@@ -210,7 +222,8 @@ def fmt_ratio(a, b):
 
 
 def render(rows, impls, meta):
-    out = [BEGIN, ""]
+    begin, end = markers(meta["group"])
+    out = [begin, ""]
     out.append(f"Measured {meta['date']} with `{meta['command']}`.")
     out.append("")
     out.append(f"- Machine: {meta['machine']}; load average before/after: {meta['load']}.")
@@ -236,7 +249,7 @@ def render(rows, impls, meta):
                 by_backend.setdefault(r["backend"], []).append(f"2^{r['log_n']}")
         n_sizes = len({r["log_n"] for r in rows if r["curve"] == curve})
         backends = [f"{b} ({'every size' if len(v) == n_sizes else ', '.join(v)})" for b, v in by_backend.items()]
-        out.append(f"**{curve} G1** (ms)")
+        out.append(f"**{curve} {meta['group'].upper()}** (ms)")
         if backends:
             out.append("")
             out.append("zkmsm backend chosen (`auto`): " + ", ".join(backends))
@@ -253,23 +266,25 @@ def render(rows, impls, meta):
                 cells += [fmt_ratio(t.get("zkmsm"), t.get(p)) for p in peers]
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
-    out.append(END)
+    out.append(end)
     return "\n".join(out)
 
 
-def write_markdown(path, block):
+def write_markdown(path, block, group):
+    begin, end = markers(group)
+    heading = "## Peer comparison" if group == "g1" else f"## Peer comparison: {group.upper()}"
     text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
-    if BEGIN in text and END in text:
-        pre = text.split(BEGIN)[0]
-        post = text.split(END, 1)[1]
+    if begin in text and end in text:
+        pre = text.split(begin)[0]
+        post = text.split(end, 1)[1]
         text = pre + block + post
-    elif "## Peer comparison" in text:
-        head, tail = text.split("## Peer comparison", 1)
+    elif heading in text:
+        head, tail = text.split(heading, 1)
         # insert right after the heading line
         first, _, rest = tail.partition("\n")
-        text = head + "## Peer comparison" + first + "\n\n" + block + "\n" + rest
+        text = head + heading + first + "\n\n" + block + "\n" + rest
     else:
-        text = text.rstrip("\n") + "\n\n## Peer comparison\n\n" + block + "\n"
+        text = text.rstrip("\n") + f"\n\n{heading}\n\n" + block + "\n"
     with open(path, "w") as f:
         f.write(text)
 
@@ -278,6 +293,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--log-n", default="12-20", help="sizes as log2, e.g. 12-20 or 12,16,20")
     ap.add_argument("--curves", default=",".join(CURVES))
+    ap.add_argument("--group", choices=["g1", "g2"], default="g1")
     ap.add_argument("--impls", default=",".join(IMPLS), help="subset of " + ",".join(IMPLS))
     ap.add_argument("--repeat", type=int, default=5, help="timed runs after one warm-up (>= 5 for the docs)")
     ap.add_argument("--seed", type=int, default=1)
@@ -292,8 +308,10 @@ def main():
     ap.add_argument("--no-write", action="store_true", help="print only; leave docs/ alone")
     ap.add_argument("--gen-only", action="store_true", help="only generate (cache) the inputs")
     ap.add_argument("--md", default=os.path.join(ROOT, "docs", "BENCHMARKS.md"))
-    ap.add_argument("--csv", default=os.path.join(ROOT, "docs", "peers.csv"))
+    ap.add_argument("--csv", help="raw numbers (default: docs/peers.csv; docs/peers-g2.csv for G2)")
     a = ap.parse_args()
+    if a.csv is None:
+        a.csv = os.path.join(ROOT, "docs", "peers.csv" if a.group == "g1" else f"peers-{a.group}.csv")
 
     ZKMSM_EXTRA.extend(a.zkmsm_arg)
     log_ns = parse_range(a.log_n)
@@ -318,14 +336,16 @@ def main():
     rows, mismatches = [], []
     for curve in curves:
         for log_n in log_ns:
-            files = inputs(curve, log_n, a.seed, gen, bins, zkmsm)
+            files = inputs(curve, a.group, log_n, a.seed, gen, bins, zkmsm)
             if a.gen_only:
                 continue
             res = {}
             for impl in impls:
                 if impl in ONLY_ON and curve not in ONLY_ON[impl]:
                     continue
-                r = run_impl(impl, curve, files, a.repeat, bins, zkmsm, a.timeout)
+                if impl in GROUPS_OF and a.group not in GROUPS_OF[impl]:
+                    continue
+                r = run_impl(impl, curve, a.group, files, a.repeat, bins, zkmsm, a.timeout)
                 res[impl] = r
                 rows.append({"curve": curve, "log_n": log_n, "n": 1 << log_n, "impl": impl, **r})
             distinct = {r["result"] for r in res.values()}
@@ -360,12 +380,13 @@ def main():
         "repeat": a.repeat,
         "note": a.note,
         "curves": curves,
+        "group": a.group,
         "log_ns": log_ns,
     }
     block = render(rows, impls, meta)
     print(block)
     if not a.no_write:
-        write_markdown(a.md, block)
+        write_markdown(a.md, block, a.group)
         with open(a.csv, "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(["curve", "log_n", "n", "impl", "msm_ms", "threads", "backend", "result"])

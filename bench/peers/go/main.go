@@ -1,8 +1,9 @@
-// Command peer-gnark runs gnark-crypto's G1 MultiExp on inputs written by
-// `zkmsm gen` (or the Rust peer runner) and prints one JSON line.
+// Command peer-gnark runs gnark-crypto's G1 or G2 MultiExp on inputs written
+// by `zkmsm gen` (or the Rust peer runner) and prints one JSON line.
 //
-//	peer-gnark --curve bls12-377|bls12-381|bn254 --points P --scalars S [--repeat R]
+//	peer-gnark --curve bls12-377|bls12-381|bn254 [--group g1|g2] --points P --scalars S [--repeat R]
 //
+// The G2 encodings are described in g2.go.
 // P holds n uncompressed points in the arkworks canonical encoding (96 bytes
 // each for the BLS curves: BLS12-377 little-endian x || y with flags in the
 // top bits of the last byte; BLS12-381 big-endian Zcash x || y with flags in
@@ -228,6 +229,7 @@ func main() {
 	pointsPath := flag.String("points", "", "uncompressed points file (96 bytes each; 64 on bn254)")
 	scalarsPath := flag.String("scalars", "", "scalars file (32-byte little-endian each)")
 	repeat := flag.Int("repeat", 5, "timed runs after one warm-up")
+	group := flag.String("group", "g1", "g1 or g2")
 	flag.Parse()
 	if *repeat < 1 {
 		die("--repeat must be >= 1")
@@ -245,6 +247,11 @@ func main() {
 	if *curve == "bn254" {
 		size = pointBytes254
 	}
+	if *group == "g2" {
+		size *= 2
+	} else if *group != "g1" {
+		die("unknown group %q", *group)
+	}
 	if len(pts) != size*len(sc) {
 		die("%d bytes of points for %d scalars (want %d-byte uncompressed points)", len(pts), len(sc), size)
 	}
@@ -253,12 +260,18 @@ func main() {
 	r.Curve = *curve
 	r.N = len(sc)
 	r.Threads = runtime.GOMAXPROCS(0)
-	switch *curve {
-	case "bls12-377":
+	switch *curve + " " + *group {
+	case "bls12-377 g2":
+		r.Result, r.MsmMs, r.RunsMs = g2run377(pts, sc, *repeat)
+	case "bls12-381 g2":
+		r.Result, r.MsmMs, r.RunsMs = g2run381(pts, sc, *repeat)
+	case "bn254 g2":
+		r.Result, r.MsmMs, r.RunsMs = g2run254(pts, sc, *repeat)
+	case "bls12-377 g1":
 		r.Result, r.MsmMs, r.RunsMs = run377(pts, sc, *repeat)
-	case "bls12-381":
+	case "bls12-381 g1":
 		r.Result, r.MsmMs, r.RunsMs = run381(pts, sc, *repeat)
-	case "bn254":
+	case "bn254 g1":
 		r.Result, r.MsmMs, r.RunsMs = run254(pts, sc, *repeat)
 	default:
 		die("unknown curve %q", *curve)

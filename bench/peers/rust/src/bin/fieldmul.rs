@@ -8,7 +8,7 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use zkmsm_field::PrimeField as _;
+use zkmsm_field::Field as _;
 use zkmsm_peers::Args;
 
 static ROUNDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(200);

@@ -1,12 +1,12 @@
 //! arkworks 0.5 peer runner, also the input generator and format converter.
 //!
-//!   peer-ark gen --curve C --log-n K --points P --scalars S [--seed N] [--point-format compressed|uncompressed]
-//!   peer-ark convert --curve C --in P --out Q --to compressed|uncompressed
-//!   peer-ark msm --curve C --points P --scalars S [--point-format F] [--repeat R]
+//!   peer-ark gen --curve C [--group G] --log-n K --points P --scalars S [--seed N] [--point-format compressed|uncompressed]
+//!   peer-ark convert --curve C [--group G] --in P --out Q --to compressed|uncompressed
+//!   peer-ark msm --curve C [--group G] --points P --scalars S [--point-format F] [--repeat R]
 //!
-//! C is bls12-377, bls12-381 or bn254. Points are concatenated arkworks
-//! canonical G1 affine encodings, scalars 32-byte little-endian integers below
-//! r: the formats of `zkmsm gen`.
+//! C is bls12-377, bls12-381 or bn254, G is g1 (the default) or g2. Points
+//! are concatenated arkworks canonical affine encodings of the group, scalars
+//! 32-byte little-endian integers below r: the formats of `zkmsm gen`.
 
 use ark_ec::{scalar_mul::ScalarMul, CurveGroup, PrimeGroup, VariableBaseMSM};
 use ark_ff::{BigInteger, PrimeField};
@@ -55,10 +55,10 @@ fn decode<A: CanonicalDeserialize + CanonicalSerialize + Default + Send>(
 }
 
 macro_rules! curve_impl {
-    ($mod:ident, $ark:ident) => {
+    ($mod:ident, $ark:ident, $affine:ident, $projective:ident) => {
         mod $mod {
             use super::*;
-            use $ark::{Fr, G1Affine, G1Projective};
+            use $ark::{$affine as G1Affine, $projective as G1Projective, Fr};
 
             /// Uniform scalars below r and points s_i * G for uniform s_i: uniform
             /// points of the prime-order subgroup.
@@ -114,32 +114,37 @@ macro_rules! curve_impl {
     };
 }
 
-curve_impl!(c377, ark_bls12_377);
-curve_impl!(c381, ark_bls12_381);
-curve_impl!(c254, ark_bn254);
+curve_impl!(c377, ark_bls12_377, G1Affine, G1Projective);
+curve_impl!(c381, ark_bls12_381, G1Affine, G1Projective);
+curve_impl!(c254, ark_bn254, G1Affine, G1Projective);
+curve_impl!(c377g2, ark_bls12_377, G2Affine, G2Projective);
+curve_impl!(c381g2, ark_bls12_381, G2Affine, G2Projective);
+curve_impl!(c254g2, ark_bn254, G2Affine, G2Projective);
 
 fn main() {
     let a = Args::parse();
     let curve = a.get("curve");
+    let group = a.get_or("group", "g1");
+    let key = format!("{curve} {group}");
     match a.sub.as_str() {
         "gen" => {
             let log_n = a.usize_or("log-n", 12);
             let seed = a.usize_or("seed", 1) as u64;
             let c = compress_flag(&a.get_or("point-format", "compressed"));
-            let (pts, sc) = match curve.as_str() {
-                "bls12-377" => {
-                    let (p, s) = c377::gen(log_n, seed);
-                    (c377::encode_points(&p, c), s)
-                }
-                "bls12-381" => {
-                    let (p, s) = c381::gen(log_n, seed);
-                    (c381::encode_points(&p, c), s)
-                }
-                "bn254" => {
-                    let (p, s) = c254::gen(log_n, seed);
-                    (c254::encode_points(&p, c), s)
-                }
-                _ => die("unknown curve"),
+            macro_rules! gen {
+                ($m:ident) => {{
+                    let (p, s) = $m::gen(log_n, seed);
+                    ($m::encode_points(&p, c), s)
+                }};
+            }
+            let (pts, sc) = match key.as_str() {
+                "bls12-377 g1" => gen!(c377),
+                "bls12-381 g1" => gen!(c381),
+                "bn254 g1" => gen!(c254),
+                "bls12-377 g2" => gen!(c377g2),
+                "bls12-381 g2" => gen!(c381g2),
+                "bn254 g2" => gen!(c254g2),
+                _ => die("unknown curve or group"),
             };
             std::fs::write(a.get("points"), pts).unwrap_or_else(|e| die(&e.to_string()));
             std::fs::write(a.get("scalars"), sc).unwrap_or_else(|e| die(&e.to_string()));
@@ -148,11 +153,14 @@ fn main() {
             let to = compress_flag(&a.get("to"));
             let from = if to == Compress::Yes { Compress::No } else { Compress::Yes };
             let input = read(&a.get("in"));
-            let out = match curve.as_str() {
-                "bls12-377" => c377::convert(&input, from, to),
-                "bls12-381" => c381::convert(&input, from, to),
-                "bn254" => c254::convert(&input, from, to),
-                _ => die("unknown curve"),
+            let out = match key.as_str() {
+                "bls12-377 g1" => c377::convert(&input, from, to),
+                "bls12-381 g1" => c381::convert(&input, from, to),
+                "bn254 g1" => c254::convert(&input, from, to),
+                "bls12-377 g2" => c377g2::convert(&input, from, to),
+                "bls12-381 g2" => c381g2::convert(&input, from, to),
+                "bn254 g2" => c254g2::convert(&input, from, to),
+                _ => die("unknown curve or group"),
             };
             std::fs::write(a.get("out"), out).unwrap_or_else(|e| die(&e.to_string()));
         }
@@ -161,11 +169,14 @@ fn main() {
             let pts = read(&a.get("points"));
             let sc = read(&a.get("scalars"));
             let repeat = a.usize_or("repeat", 5);
-            let (res, med, runs, n) = match curve.as_str() {
-                "bls12-377" => c377::msm(&pts, c, &sc, repeat),
-                "bls12-381" => c381::msm(&pts, c, &sc, repeat),
-                "bn254" => c254::msm(&pts, c, &sc, repeat),
-                _ => die("unknown curve"),
+            let (res, med, runs, n) = match key.as_str() {
+                "bls12-377 g1" => c377::msm(&pts, c, &sc, repeat),
+                "bls12-381 g1" => c381::msm(&pts, c, &sc, repeat),
+                "bn254 g1" => c254::msm(&pts, c, &sc, repeat),
+                "bls12-377 g2" => c377g2::msm(&pts, c, &sc, repeat),
+                "bls12-381 g2" => c381g2::msm(&pts, c, &sc, repeat),
+                "bn254 g2" => c254g2::msm(&pts, c, &sc, repeat),
+                _ => die("unknown curve or group"),
             };
             report("arkworks", &curve, n, &res, med, &runs);
         }
