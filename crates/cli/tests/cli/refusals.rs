@@ -3,7 +3,7 @@
 //! before its fix (`ZKMSM_TEST_BIN`, see common/mod.rs).
 
 use crate::common::*;
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -216,12 +216,20 @@ fn staging_files_are_removed_on_signals() {
     for sig in ["INT", "TERM", "HUP"] {
         let dir = tempfile::tempdir().unwrap();
         let (p, sc) = (dir.path().join("p.bin"), dir.path().join("s.bin"));
-        let child = cmd(&["gen", "--curve", "bls12-381", "--log-n", "22", "--points", s(&p), "--scalars", s(&sc)])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut c = cmd(&["gen", "--curve", "bls12-381", "--log-n", "22", "--points", s(&p), "--scalars", s(&sc)]);
+        // the dispositions a shell's foreground command has: zkmsm keeps a
+        // signal its parent ignores (nohup, a background job) ignored, so an
+        // inherited SIG_IGN would make the kill below a no-op
+        // SAFETY: signal() is async-signal-safe, as pre_exec requires.
+        unsafe {
+            c.pre_exec(|| {
+                for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                    libc::signal(sig, libc::SIG_DFL);
+                }
+                Ok(())
+            });
+        }
+        let child = c.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
         // the staging files exist from the start; let generation begin
         let t = Instant::now();
         while leftover_temporaries(dir.path()).len() < 2 {
