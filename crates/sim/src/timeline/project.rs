@@ -157,7 +157,10 @@ pub fn system(z: &ZkConfig) -> System {
         n: 1 << z.log_n,
         msms: z.msms,
         model,
-        clock_mhz: Param::assumed(z.clock_mhz, "no timing closure yet"),
+        clock_mhz: Param::assumed(
+            z.clock_mhz,
+            "estimated before placement (rtl/synth/CALIBRATION.md); no timing closure yet",
+        ),
         layout: Layout::Passes { cores: z.cores.max(1) },
         device_agg: false,
         core_agg_log_m,
@@ -181,11 +184,23 @@ pub fn system(z: &ZkConfig) -> System {
     }
 }
 
+/// The twisted Edwards core's FPGA clock, calibrated on the anchors' own
+/// RTL (rtl/synth/CALIBRATION.md, "zkmsm's FPGA clock"): 217 MHz, -0/+13%.
+pub const TE_CLOCK_MHZ: f64 = 217.0;
+/// The upper end of [`TE_CLOCK_MHZ`]'s uncertainty.
+pub const TE_CLOCK_HIGH_MHZ: f64 = 245.0;
+/// The batched-affine core's calibrated clock, timed on BLS12-381: 193 MHz,
+/// -0/+13%; taken for BLS12-377 too (the same 384-bit datapath and control).
+pub const AFFINE_CLOCK_MHZ: f64 = 193.0;
+/// The upper end of [`AFFINE_CLOCK_MHZ`]'s uncertainty.
+pub const AFFINE_CLOCK_HIGH_MHZ: f64 = 217.0;
+
 /// The configurations of the projection table: the twisted Edwards core,
 /// one and the four that fit the U250 at c = 15 (host aggregation), and
-/// three with device aggregation, at 250 MHz and at both ends of its
-/// derived clock; the batched-affine
-/// cores (below).
+/// three with device aggregation, at 250 MHz (the anchors' clock) and at
+/// its calibrated clock and that clock's upper end; the batched-affine
+/// cores (below). The calibrated clocks are below 250 MHz: the 250 MHz
+/// rows' digit threads keep up with them.
 pub fn configs() -> Vec<ZkConfig> {
     let base = ZkConfig {
         cores: 1,
@@ -207,16 +222,14 @@ pub fn configs() -> Vec<ZkConfig> {
         v.push(four);
         let four4 = ZkConfig { agg_threads: 4, ..four };
         v.push(four4);
-        // the clock derived for this core's longest stages, 143-265 MHz
-        // (docs/RTL.md, "Clocks from it")
-        v.push(ZkConfig { clock_mhz: 265.0, digit_threads: 6, ..four4 });
-        v.push(ZkConfig { clock_mhz: 143.0, digit_threads: 3, ..four4 });
+        v.push(ZkConfig { clock_mhz: TE_CLOCK_HIGH_MHZ, ..four4 });
+        v.push(ZkConfig { clock_mhz: TE_CLOCK_MHZ, ..four4 });
         // bucket aggregation on the device: three cores (four with the
         // conversion's multipliers pass the U250's 80%, docs/RTL.md)
         let dev = ZkConfig { cores: 3, c: 16, digit_threads: 4, device_agg: true, ..b };
         v.push(dev);
-        v.push(ZkConfig { clock_mhz: 265.0, digit_threads: 6, ..dev });
-        v.push(ZkConfig { clock_mhz: 143.0, digit_threads: 3, ..dev });
+        v.push(ZkConfig { clock_mhz: TE_CLOCK_HIGH_MHZ, ..dev });
+        v.push(ZkConfig { clock_mhz: TE_CLOCK_MHZ, ..dev });
     }
     // the batched-affine core against ZPrize 2023's four 2^24 MSMs, on both
     // curves: three cores as built; three and four with three chains per
@@ -241,14 +254,12 @@ pub fn configs() -> Vec<ZkConfig> {
         v.push(ZkConfig { cores: 4, digit_threads: 5, affine: Some(AffineCore::shared(field, 4, 8192)), ..aff });
         // bucket aggregation on the device (zk_core_agg): four 2^24, and
         // one 2^26 at c = 16 (17 windows: five passes of four cores)
-        // at ZPrize's 250 MHz, and at both ends of the clock derived for
-        // this core's longest stages, 265 and 142 MHz (docs/RTL.md, "Clocks
-        // from it")
+        // at ZPrize's 250 MHz, and at the calibrated clock and its upper end
         for (log_n, msms) in [(24, 4), (26, 1)] {
             let dev = ZkConfig { device_agg: true, log_n, msms, ..four };
             v.push(dev);
-            v.push(ZkConfig { clock_mhz: 265.0, digit_threads: 6, ..dev });
-            v.push(ZkConfig { clock_mhz: 142.0, digit_threads: 3, ..dev });
+            v.push(ZkConfig { clock_mhz: AFFINE_CLOCK_HIGH_MHZ, ..dev });
+            v.push(ZkConfig { clock_mhz: AFFINE_CLOCK_MHZ, ..dev });
         }
     }
     v

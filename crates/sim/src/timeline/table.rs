@@ -75,7 +75,7 @@ pub fn projection_table() -> String {
 pub fn report() -> String {
     format!(
         "Anchors: each design's published parameters through the timeline\n\n{}\n\
-         zkmsm projections (250 MHz assumed; 265, 143 and 142 MHz the ends of the derived clocks, docs/RTL.md; host rates measured on EPYC Zen 3)\n\n{}",
+         zkmsm projections (250 MHz: the anchors' clock; 217 (+13%: 245) MHz twisted Edwards, 193 (+13%: 217) MHz batched affine: the calibrated clocks, rtl/synth/CALIBRATION.md; host rates measured on EPYC Zen 3)\n\n{}",
         anchor_table(),
         projection_table()
     )

@@ -3,7 +3,9 @@
 //! the cycle model.
 
 use super::anchors::{self, Anchor, PRIOR_TABLE6};
-use super::project::{configs, project_all, ZkConfig};
+use super::project::{
+    configs, project_all, ZkConfig, AFFINE_CLOCK_HIGH_MHZ, AFFINE_CLOCK_MHZ, TE_CLOCK_HIGH_MHZ, TE_CLOCK_MHZ,
+};
 use super::{simulate, System};
 use crate::model::ScalarField;
 
@@ -141,20 +143,21 @@ fn zkmsm_projections_order_as_expected() {
         let host1 = find(&|z| at(z) && z.cores == 4 && z.agg_threads == 1);
         let host4 = find(&|z| at(z) && z.cores == 4 && z.agg_threads == 4 && z.clock_mhz == 250.0);
         assert!(host4 <= host1, "2^{log_n}: {host4} {host1}");
-        let fast = find(&|z| at(z) && z.cores == 4 && z.agg_threads == 4 && z.clock_mhz == 265.0);
-        let slow = find(&|z| at(z) && z.cores == 4 && z.agg_threads == 4 && z.clock_mhz == 143.0);
-        assert!(fast < host4 && host4 < slow, "2^{log_n}: {fast} {host4} {slow}");
+        // a slower clock, a longer MSM: 250 MHz, the calibrated clock's upper end, the calibrated clock
+        let high = find(&|z| at(z) && z.cores == 4 && z.agg_threads == 4 && z.clock_mhz == TE_CLOCK_HIGH_MHZ);
+        let cal = find(&|z| at(z) && z.cores == 4 && z.agg_threads == 4 && z.clock_mhz == TE_CLOCK_MHZ);
+        assert!(host4 < high && high < cal, "2^{log_n}: {host4} {high} {cal}");
     }
     for field in [ScalarField::Bls12_381, ScalarField::Bls12_377] {
         let four = |z: &ZkConfig| z.affine.is_some_and(|a| a.field == field && a.share == 3) && z.cores == 4;
         let at = |z: &ZkConfig| four(z) && z.log_n == 24 && z.msms == 4;
         let host = find(&|z| at(z) && !z.device_agg);
         let dev = find(&|z| at(z) && z.device_agg && z.clock_mhz == 250.0);
-        let fast = find(&|z| at(z) && z.device_agg && z.clock_mhz == 265.0);
-        let slow = find(&|z| at(z) && z.device_agg && z.clock_mhz == 142.0);
+        let high = find(&|z| at(z) && z.device_agg && z.clock_mhz == AFFINE_CLOCK_HIGH_MHZ);
+        let cal = find(&|z| at(z) && z.device_agg && z.clock_mhz == AFFINE_CLOCK_MHZ);
         assert!(
-            dev < host && fast < dev && dev < slow,
-            "{field:?}: host {host} device {dev} at 265 MHz {fast}, 142 MHz {slow}"
+            dev < host && dev < high && high < cal,
+            "{field:?}: host {host} device {dev} at 250 MHz, {high} at {AFFINE_CLOCK_HIGH_MHZ} MHz, {cal} at {AFFINE_CLOCK_MHZ} MHz"
         );
     }
 }
