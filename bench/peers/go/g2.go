@@ -48,6 +48,24 @@ func larger(c0Largest, c1Largest, c1Zero bool) bool {
 	return c1Largest
 }
 
+// compressedLE is arkworks' compressed G2 encoding on BLS12-377 and BN254
+// (x0, x1 big-endian, as gnark gives them): x.c0 || x.c1 little-endian,
+// bit 7 of the last byte "y is the larger", bit 6 the point at infinity.
+func compressedLE(x0, x1 []byte, infinity, yLarger bool) string {
+	out := make([]byte, len(x0)+len(x1))
+	switch {
+	case infinity:
+		out[len(out)-1] = 0x40
+	default:
+		copy(out, reversed(x0))
+		copy(out[len(x0):], reversed(x1))
+		if yLarger {
+			out[len(out)-1] |= 0x80
+		}
+	}
+	return hex.EncodeToString(out)
+}
+
 func g2run377(pts []byte, sc [][]byte, repeat int) (string, float64, []float64) {
 	const size = 4 * fp377.Bytes
 	n := len(sc)
@@ -79,18 +97,9 @@ func g2run377(pts []byte, sc [][]byte, repeat int) (string, float64, []float64) 
 			die("MultiExp: %v", err)
 		}
 	})
-	var out [2 * fp377.Bytes]byte
-	if res.IsInfinity() {
-		out[len(out)-1] = 0x40
-	} else {
-		x0, x1 := res.X.A0.Bytes(), res.X.A1.Bytes()
-		copy(out[:fp377.Bytes], reversed(x0[:]))
-		copy(out[fp377.Bytes:], reversed(x1[:]))
-		if larger(res.Y.A0.LexicographicallyLargest(), res.Y.A1.LexicographicallyLargest(), res.Y.A1.IsZero()) {
-			out[len(out)-1] |= 0x80
-		}
-	}
-	return hex.EncodeToString(out[:]), med, runs
+	x0, x1 := res.X.A0.Bytes(), res.X.A1.Bytes()
+	y := larger(res.Y.A0.LexicographicallyLargest(), res.Y.A1.LexicographicallyLargest(), res.Y.A1.IsZero())
+	return compressedLE(x0[:], x1[:], res.IsInfinity(), y), med, runs
 }
 
 func g2run381(pts []byte, sc [][]byte, repeat int) (string, float64, []float64) {
@@ -169,16 +178,7 @@ func g2run254(pts []byte, sc [][]byte, repeat int) (string, float64, []float64) 
 			die("MultiExp: %v", err)
 		}
 	})
-	var out [2 * fp254.Bytes]byte
-	if res.IsInfinity() {
-		out[len(out)-1] = 0x40
-	} else {
-		x0, x1 := res.X.A0.Bytes(), res.X.A1.Bytes()
-		copy(out[:fp254.Bytes], reversed(x0[:]))
-		copy(out[fp254.Bytes:], reversed(x1[:]))
-		if larger(res.Y.A0.LexicographicallyLargest(), res.Y.A1.LexicographicallyLargest(), res.Y.A1.IsZero()) {
-			out[len(out)-1] |= 0x80
-		}
-	}
-	return hex.EncodeToString(out[:]), med, runs
+	x0, x1 := res.X.A0.Bytes(), res.X.A1.Bytes()
+	y := larger(res.Y.A0.LexicographicallyLargest(), res.Y.A1.LexicographicallyLargest(), res.Y.A1.IsZero())
+	return compressedLE(x0[:], x1[:], res.IsInfinity(), y), med, runs
 }
