@@ -298,17 +298,25 @@ impl EngineCurve for Bn254 {
 
 /// Declares curves to the backends, one line for a curve of any crate:
 /// `zkmsm::lane_curves!(prime: MyCurve)` for a curve over a prime field
-/// (the lane engines take it where its field fits them), `extension: ...`
-/// for one over an extension field (portable arithmetic).
+/// (the lane engines take it where its field fits them), `quadratic: ...`
+/// for one over an [`Fp2`](zkmsm_field::Fp2) (the FMA lanes over the
+/// extension; IFMA machines run those too), `extension: ...` for one over
+/// another extension field (portable arithmetic).
 #[macro_export]
 macro_rules! lane_curves {
-    (prime: $($c:ty),* $(; extension: $($e:ty),*)?) => {
+    (prime: $($c:ty),* $(; quadratic: $($q:ty),*)? $(; extension: $($e:ty),*)?) => {
         $(impl $crate::backend::lanes::lane_curve::LaneCurve for $c {
             #[cfg(target_arch = "x86_64")]
             type Ifma = $crate::backend::lanes::ifma::IfmaPoints<$c>;
             #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             type Fma = $crate::backend::FmaPoints<$c>;
         })*
+        $($(impl $crate::backend::lanes::lane_curve::LaneCurve for $q {
+            #[cfg(target_arch = "x86_64")]
+            type Ifma = $crate::backend::lanes::lane_curve::NoLanes;
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            type Fma = $crate::backend::FmaFp2Points<$q>;
+        })*)?
         $($(impl $crate::backend::lanes::lane_curve::LaneCurve for $e {
             #[cfg(target_arch = "x86_64")]
             type Ifma = $crate::backend::lanes::lane_curve::NoLanes;
@@ -321,7 +329,7 @@ macro_rules! lane_curves {
 // The library's curves.
 lane_curves!(
     prime: zkmsm_curve::Bls12_377, zkmsm_curve::Bls12_381, zkmsm_curve::Bn254;
-    extension: zkmsm_curve::Bls12_377G2, zkmsm_curve::Bls12_381G2, zkmsm_curve::Bn254G2
+    quadratic: zkmsm_curve::Bls12_377G2, zkmsm_curve::Bls12_381G2, zkmsm_curve::Bn254G2
 );
 
 /// G2 (coordinates in Fq2): no lane engine takes Fq2, so batch-affine runs

@@ -53,6 +53,19 @@ pub type FmaNarrow<C> = super::lanes::Fma51<<C as zkmsm_curve::SwCurve>::Base, s
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub type FmaPoints<C> = super::lanes::sized::SizedPoints<C, FmaWide<C>, FmaNarrow<C>>;
 
+/// The Fp2 configuration of a G2 curve's coordinates.
+type Fp2Of<C> = <<C as zkmsm_curve::SwCurve>::Base as super::lanes::tower::Quadratic>::Config;
+/// Its prime field.
+type FqOf<C> = <Fp2Of<C> as zkmsm_field::Fp2Config>::Base;
+
+/// Points over Fp2 (G2) for the four-lane FMA engine, at the limb count of Fp.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub type FmaFp2Points<C> = super::lanes::sized::SizedPoints<
+    C,
+    super::lanes::tower::Fp2Lanes<Fp2Of<C>, super::lanes::Fma51<FqOf<C>, super::lanes::NativeSimd, 8>>,
+    super::lanes::tower::Fp2Lanes<Fp2Of<C>, super::lanes::Fma51<FqOf<C>, super::lanes::NativeSimd, 6>>,
+>;
+
 /// Whether `arithmetic` takes curve C's base field (at one of its limb
 /// counts). Curves whose field a lane arithmetic does not take run
 /// batch-affine on scalar arithmetic.

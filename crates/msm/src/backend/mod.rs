@@ -11,9 +11,9 @@ mod twisted_edwards;
 mod xyzz;
 
 pub use batch_affine::BatchAffineWindow;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-pub use batch_affine::FmaPoints;
 pub use batch_affine::{lanes_fit, BatchAffineBackend, BatchAffinePoints};
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub use batch_affine::{FmaFp2Points, FmaPoints};
 pub use twisted_edwards::TwistedEdwardsBackend;
 pub use xyzz::XyzzBackend;
 

@@ -1,12 +1,13 @@
 //! The lane engine: one window's batch-affine bucket accumulation, and its
-//! bucket aggregation, on any [`LaneField`].
+//! bucket aggregation, on any [`LaneArith`] (a prime field's or, for G2,
+//! its quadratic extension's).
 //!
 //! A batch's chord additions fill lane slots; pass A gathers each step's
 //! point and bucket, forms the denominators and runs the prefix products of
 //! Montgomery's trick as two chains (even and odd steps), so that every
-//! product has an independent partner ([`LaneField::mul2`]); the 2 x LANES
+//! product has an independent partner ([`LaneArith::mul2`]); the 2 x LANES
 //! chain products are multiplied together across the lanes (a tree of
-//! products with the lanes swapped, [`LaneField::swap_lanes`]) and the one
+//! products with the lanes swapped, [`LaneArith::swap_lanes`]) and the one
 //! result inverted in scalar code; pass B walks the
 //! steps back in pairs, recovering each inverse and finishing the additions.
 //!
@@ -20,35 +21,44 @@
 //! from another's buckets under the borrow rules; the lanes' addresses are
 //! made inside the call from those borrows and die with it.
 
+pub use super::arith::max_coordinate;
+use super::arith::{LaneArith, LaneElem};
 use super::simd::Kernel;
-use super::{LaneField, Limbs};
-use crate::backend::lanes::prime::PrimeCurve;
+use super::Limbs;
 use crate::backend::side_buckets::SideBuckets;
 use crate::backend::{prefetch, PREFETCH_AHEAD};
 use crate::pipeline::plan::Plan;
 use crate::scheduler::{BatchSink, DistinctBatch, Op, ScheduleStats, Scheduler};
 use crate::store::{bytes_of, Record, Store};
 use rayon::prelude::*;
-use zkmsm_curve::{Affine, Xyzz};
-use zkmsm_field::{Field, PrimeField};
+use zkmsm_curve::{Affine, MsmCurve, Xyzz};
+use zkmsm_field::Field;
 
-/// A point in limbs: x, y (the arithmetic's Montgomery form, canonical).
+/// A point in limbs: x, y (the arithmetic's Montgomery form, canonical),
+/// each one [`Limbs`] per coefficient (G1: one; G2: two).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub struct LanePoint {
+pub struct LanePoint<E: LaneElem = Limbs> {
     /// x, the arithmetic's limbs.
-    pub x: Limbs,
+    pub x: E,
     /// y, the arithmetic's limbs.
-    pub y: Limbs,
+    pub y: E,
 }
 
 /// Marks the point at infinity in the free top bit of x.
 const INFINITY_FLAG: u64 = 1 << 63;
 
-impl LanePoint {
-    /// True for the point at infinity (a flag in the top limb of x).
+impl<E: LaneElem> LanePoint<E> {
+    /// True for the point at infinity (a flag in the top limb of x's first coefficient).
     pub fn is_infinity(&self) -> bool {
-        self.x[7] & INFINITY_FLAG != 0
+        self.x.parts()[0][7] & INFINITY_FLAG != 0
+    }
+
+    /// The point at infinity as conversion writes it (the flag only).
+    pub fn infinity() -> Self {
+        let mut z = Self::default();
+        z.x.parts_mut()[0][7] = INFINITY_FLAG;
+        z
     }
 
     /// Whether this is a point the arithmetic can be given, read from a
@@ -62,29 +72,20 @@ impl LanePoint {
     /// always at the top limb); no conversion to words.
     pub fn canonical(&self, radix: u32, max: &Limbs) -> bool {
         if self.is_infinity() {
-            let mut x = self.x;
-            x[7] &= !INFINITY_FLAG;
-            return x == [0; 8] && self.y == [0; 8];
+            return *self == Self::infinity();
         }
         let at_most_max = |l: &Limbs| {
             let wide = l.iter().fold(0, |acc, &limb| acc | limb >> radix);
             wide == 0 && l.iter().rev().cmp(max.iter().rev()).is_le()
         };
-        at_most_max(&self.x) && at_most_max(&self.y)
+        self.x.parts().iter().chain(self.y.parts()).all(at_most_max)
     }
 }
 
-/// The limbs of `radix` bits (below 64) of a 384-bit value given as six
-/// words, least significant first: the bound [`LanePoint::canonical`] takes.
-pub fn max_coordinate(words: &[u64; 6], radix: u32) -> Limbs {
-    let bit = |k: usize| k < 384 && words[k / 64] >> (k % 64) & 1 == 1;
-    core::array::from_fn(|i| (0..radix as usize).fold(0, |l, b| l | (bit(radix as usize * i + b) as u64) << b))
-}
-
-// SAFETY: sixteen u64 limbs, no padding (128 bytes, align 64); any limbs are
-// a value. Whether they suit an arithmetic is checked by the reader
-// ([`LanePoints::from_store`]), which knows the radix.
-unsafe impl Record for LanePoint {
+// SAFETY: u64 limbs only, no padding (two `LaneElem`s of 64-byte parts,
+// align 64); any limbs are a value. Whether they suit an arithmetic is
+// checked by the reader ([`LanePoints::from_store`]), which knows the radix.
+unsafe impl<E: LaneElem> Record for LanePoint<E> {
     fn write_record(&self, out: &mut [u8]) {
         // SAFETY: no padding.
         out.copy_from_slice(unsafe { bytes_of(self) });
@@ -93,33 +94,31 @@ unsafe impl Record for LanePoint {
 
 /// Points converted once for an arithmetic, with what every window's engine
 /// needs of them.
-pub struct LanePoints<C: PrimeCurve, L: LaneField<C::Base>> {
+pub struct LanePoints<C: MsmCurve, L: LaneArith<C::Base>> {
     /// The points, in input order (owned, or mapped from a prepared file).
-    pub points: Store<LanePoint>,
+    pub points: Store<LanePoint<L::Elem>>,
     field: L,
     /// Padding lanes add `pad_point` (2G) into private buckets holding G.
-    pad_start: LanePoint,
-    pad_point: LanePoint,
+    pad_start: LanePoint<L::Elem>,
+    pad_point: LanePoint<L::Elem>,
     _curve: core::marker::PhantomData<C>,
 }
 
-fn convert<C: PrimeCurve, L: LaneField<C::Base>>(field: &L, p: &Affine<C>) -> LanePoint {
+fn convert<C: MsmCurve, L: LaneArith<C::Base>>(field: &L, p: &Affine<C>) -> LanePoint<L::Elem> {
     if p.infinity {
-        let mut z = LanePoint::default();
-        z.x[7] = INFINITY_FLAG;
-        z
+        LanePoint::infinity()
     } else {
-        LanePoint { x: field.limbs_of(&p.x), y: field.limbs_of(&p.y) }
+        LanePoint { x: field.elem_of(&p.x), y: field.elem_of(&p.y) }
     }
 }
 
-fn field<C: PrimeCurve, L: LaneField<C::Base>>() -> L {
+fn field<C: MsmCurve, L: LaneArith<C::Base>>() -> L {
     assert!(L::available(), "the {} lane arithmetic does not run on this CPU", L::NAME);
     L::new().expect("a field the arithmetic fits (callers check)")
 }
 
-impl<C: PrimeCurve, L: LaneField<C::Base>> LanePoints<C, L> {
-    fn with_points(field: L, points: Store<LanePoint>) -> Self {
+impl<C: MsmCurve, L: LaneArith<C::Base>> LanePoints<C, L> {
+    fn with_points(field: L, points: Store<LanePoint<L::Elem>>) -> Self {
         let g = C::generator();
         let pad_start = convert(&field, &g);
         let pad_point = convert(&field, &g.to_xyzz().double().to_affine());
@@ -129,7 +128,7 @@ impl<C: PrimeCurve, L: LaneField<C::Base>> LanePoints<C, L> {
     /// Convert points once (callers check `L::available()` first).
     pub fn prepare(points: &[Affine<C>]) -> Self {
         let field = field::<C, L>();
-        let converted: Vec<LanePoint> = points.par_iter().map(|p| convert(&field, p)).collect();
+        let converted: Vec<LanePoint<L::Elem>> = points.par_iter().map(|p| convert(&field, p)).collect();
         Self::with_points(field, converted.into())
     }
 
@@ -139,7 +138,7 @@ impl<C: PrimeCurve, L: LaneField<C::Base>> LanePoints<C, L> {
         const CHUNK: usize = 1 << 16;
         let field = field::<C, L>();
         let n = points.len();
-        let mut out: Vec<LanePoint> = Vec::with_capacity(n);
+        let mut out: Vec<LanePoint<L::Elem>> = Vec::with_capacity(n);
         let spare = out.spare_capacity_mut();
         while !points.is_empty() {
             let lo = points.len().saturating_sub(CHUNK);
@@ -157,11 +156,8 @@ impl<C: PrimeCurve, L: LaneField<C::Base>> LanePoints<C, L> {
     /// Points already in this arithmetic's limbs, from a prepared file;
     /// `None` unless every point is [`LanePoint::canonical`] for `radix`
     /// (callers check `L::available()` first).
-    pub fn from_store(points: Store<LanePoint>, radix: u32) -> Option<Self> {
-        let mut bytes = (-C::Base::ONE).to_bytes_le();
-        bytes.resize(48, 0);
-        let q_minus_1: [u64; 6] = zkmsm_field::limbs::from_le_bytes(&bytes);
-        let max = max_coordinate(&q_minus_1, radix);
+    pub fn from_store(points: Store<LanePoint<L::Elem>>, radix: u32) -> Option<Self> {
+        let max = L::max_coefficient(radix);
         if !points.par_iter().all(|p| p.canonical(radix, &max)) {
             return None;
         }
@@ -193,13 +189,13 @@ struct Step<F: Copy> {
 const PAD_POINT: u32 = u32::MAX;
 
 /// One window's buckets in limbs, and the scratch of the batches that fill them.
-struct Engine<'f, C: PrimeCurve, L: LaneField<C::Base>> {
+struct Engine<'f, C: MsmCurve, L: LaneArith<C::Base>> {
     field: &'f L,
-    pad_start: LanePoint,
-    pad_point: LanePoint,
+    pad_start: LanePoint<L::Elem>,
+    pad_point: LanePoint<L::Elem>,
     consts: L::Consts,
     /// The window's buckets, then 2 x LANES private padding buckets.
-    buckets: Vec<LanePoint>,
+    buckets: Vec<LanePoint<L::Elem>>,
     nb: usize,
     occupied: Vec<bool>,
     side: SideBuckets<C>,
@@ -210,9 +206,12 @@ struct Engine<'f, C: PrimeCurve, L: LaneField<C::Base>> {
     steps: Vec<Step<L::Fe>>,
 }
 
-impl<'f, C: PrimeCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
+/// Points of arithmetic L.
+type Point<C, L> = LanePoint<<L as LaneArith<<C as zkmsm_curve::SwCurve>::Base>>::Elem>;
+
+impl<'f, C: MsmCurve, L: LaneArith<C::Base>> Engine<'f, C, L> {
     /// An engine of `buckets` buckets for batches of up to `batch` operations.
-    fn new(field: &'f L, (pad_start, pad_point): (LanePoint, LanePoint), buckets: usize, batch: usize) -> Self {
+    fn new(field: &'f L, (pad_start, pad_point): (Point<C, L>, Point<C, L>), buckets: usize, batch: usize) -> Self {
         let pad = 2 * L::LANES;
         Self {
             field,
@@ -230,20 +229,20 @@ impl<'f, C: PrimeCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
         }
     }
 
-    fn affine(&self, p: &LanePoint) -> Affine<C> {
+    fn affine(&self, p: &Point<C, L>) -> Affine<C> {
         Affine::new_unchecked(self.field.value_of(&p.x), self.field.value_of(&p.y))
     }
 
-    fn signed(&self, p: &LanePoint, negate: bool) -> LanePoint {
+    fn signed(&self, p: &Point<C, L>, negate: bool) -> Point<C, L> {
         if negate {
-            LanePoint { x: p.x, y: self.field.neg_limbs(&p.y) }
+            LanePoint { x: p.x, y: self.field.neg_elem(&p.y) }
         } else {
             *p
         }
     }
 
     /// Run one conflict-free batch of operations whose points are `src[op.point]`.
-    fn execute_from(&mut self, src: &[LanePoint], batch: &[Op]) {
+    fn execute_from(&mut self, src: &[Point<C, L>], batch: &[Op]) {
         self.slots.clear();
         for (i, op) in batch.iter().enumerate() {
             if let Some(ahead) = batch.get(i + PREFETCH_AHEAD) {
@@ -277,7 +276,7 @@ impl<'f, C: PrimeCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
 
     /// The lanes' operations done exactly in scalar arithmetic, one at a time
     /// (rare: only batches where some bucket meets its own point or its negation).
-    fn exact(&mut self, src: &[LanePoint]) {
+    fn exact(&mut self, src: &[Point<C, L>]) {
         let ops = std::mem::take(&mut self.slots);
         for op in ops.iter().filter(|op| op.point != PAD_POINT) {
             let k = op.bucket as usize;
@@ -306,7 +305,7 @@ impl<'f, C: PrimeCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
         let Some(side) = self.side.take() else { return };
         let (idx, pts): (Vec<u32>, Vec<Xyzz<C>>) =
             side.iter().enumerate().filter(|(_, s)| !s.is_identity()).map(|(k, s)| (k as u32, *s)).unzip();
-        let limbs: Vec<LanePoint> = Xyzz::batch_to_affine(&pts).iter().map(|p| convert(self.field, p)).collect();
+        let limbs: Vec<Point<C, L>> = Xyzz::batch_to_affine(&pts).iter().map(|p| convert(self.field, p)).collect();
         let ops: Vec<Op> =
             idx.iter().enumerate().map(|(j, &k)| Op { point: j as u32, bucket: k, negate: false }).collect();
         for chunk in ops.chunks(1024) {
@@ -321,7 +320,7 @@ impl<'f, C: PrimeCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
     fn merge_spread(&mut self, used: usize, spread: usize) {
         self.fold_side();
         let mut ops = Vec::new();
-        let mut src: Vec<LanePoint> = Vec::new();
+        let mut src: Vec<Point<C, L>> = Vec::new();
         let mut s = 1;
         while s < spread {
             ops.clear();
@@ -370,12 +369,12 @@ impl<'f, C: PrimeCurve, L: LaneField<C::Base>> Engine<'f, C, L> {
 
 /// A batch's passes, run with the arithmetic's target features; `true` when
 /// some lane met equal x and the batch must be redone exactly.
-struct Batch<'e, 'f, 's, C: PrimeCurve, L: LaneField<C::Base>> {
+struct Batch<'e, 'f, 's, C: MsmCurve, L: LaneArith<C::Base>> {
     engine: &'e mut Engine<'f, C, L>,
-    src: &'s [LanePoint],
+    src: &'s [Point<C, L>],
 }
 
-impl<C: PrimeCurve, L: LaneField<C::Base>> Kernel for Batch<'_, '_, '_, C, L> {
+impl<C: MsmCurve, L: LaneArith<C::Base>> Kernel for Batch<'_, '_, '_, C, L> {
     type Output = bool;
 
     #[inline(always)]
@@ -385,7 +384,7 @@ impl<C: PrimeCurve, L: LaneField<C::Base>> Kernel for Batch<'_, '_, '_, C, L> {
     }
 }
 
-impl<C: PrimeCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
+impl<C: MsmCurve, L: LaneArith<C::Base>> Batch<'_, '_, '_, C, L> {
     #[inline(always)]
     unsafe fn passes(self) -> bool {
         let e = self.engine;
@@ -393,7 +392,9 @@ impl<C: PrimeCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
         let lanes = L::LANES;
         let steps = e.slots.len() / lanes;
         let buckets = e.buckets.as_mut_ptr();
-        let pad_point: *const LanePoint = &e.pad_point;
+        let pad_point: *const Point<C, L> = &e.pad_point;
+        // words from a point's x to its y
+        let y_at = core::mem::size_of::<L::Elem>() / 8;
         let src = self.src.as_ptr();
         // Pass A: gather, denominators, prefix products in two chains.
         e.steps.clear();
@@ -413,11 +414,11 @@ impl<C: PrimeCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
                     let op = e.slots[base + l];
                     let b = buckets.add(op.bucket as usize) as *const u64;
                     bp[l] = b;
-                    by[l] = b.add(8);
+                    by[l] = b.add(y_at);
                     let i = op.point;
                     let p = if i == PAD_POINT { pad_point } else { src.add(i as usize) } as *const u64;
                     pp[l] = p;
-                    py[l] = p.add(8);
+                    py[l] = p.add(y_at);
                     neg |= (op.negate as u32) << l;
                 }
                 let px = L::load(&pp[..lanes]);
@@ -439,7 +440,7 @@ impl<C: PrimeCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
         // is the one above times the partner it was made with. log2(LANES)
         // vector products each way instead of 3 x 2 x LANES scalar ones and
         // 2 x LANES conversions each way. (Products come in pairs in
-        // `LaneField`; where one is wanted the pair repeats it: a few
+        // `LaneArith`; where one is wanted the pair repeats it: a few
         // products a batch.)
         let (both, _) = L::mul2(&k, &acc[0], &acc[1], &acc[0], &acc[1]);
         // one partner per level: log2(LANES) <= 4 (LANES <= 16, as the
@@ -460,7 +461,7 @@ impl<C: PrimeCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
         }
         // scaled values u = a rho: u^-1 rho^2 = a^-1 rho, which limbs_of_scaled takes
         let inv_all =
-            e.field.limbs_of_scaled(&(all.inverse().expect("non-zero product") * e.field.scaled_inverse_factor()));
+            e.field.elem_of_scaled(&(all.inverse().expect("non-zero product") * e.field.scaled_inverse_factor()));
         let mut inv_level = L::from_lanes(&[inv_all; 16][..lanes]);
         while depth > 0 {
             depth -= 1;
@@ -507,7 +508,7 @@ impl<C: PrimeCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
                 for l in 0..lanes {
                     let b = buckets.add(e.slots[base + l].bucket as usize) as *mut u64;
                     bx[l] = b;
-                    by[l] = b.add(8);
+                    by[l] = b.add(y_at);
                 }
                 L::store(&bx[..lanes], x);
                 L::store(&by[..lanes], y);
@@ -525,7 +526,7 @@ impl<C: PrimeCurve, L: LaneField<C::Base>> Batch<'_, '_, '_, C, L> {
     }
 }
 
-impl<C: PrimeCurve, L: LaneField<C::Base>> BatchSink for (&mut Engine<'_, C, L>, &[LanePoint]) {
+impl<C: MsmCurve, L: LaneArith<C::Base>> BatchSink for (&mut Engine<'_, C, L>, &[Point<C, L>]) {
     fn execute(&mut self, batch: DistinctBatch<'_>) {
         self.0.execute_from(self.1, batch.ops());
     }
@@ -537,11 +538,11 @@ impl<C: PrimeCurve, L: LaneField<C::Base>> BatchSink for (&mut Engine<'_, C, L>,
 }
 
 /// One window's filled buckets, still in limbs.
-pub struct LaneWindow<'f, C: PrimeCurve, L: LaneField<C::Base>>(Engine<'f, C, L>);
+pub struct LaneWindow<'f, C: MsmCurve, L: LaneArith<C::Base>>(Engine<'f, C, L>);
 
 /// One window's buckets, scheduled by `scheduler` in batches of `batch`, with
 /// what the scheduler did.
-pub fn accumulate<'f, C: PrimeCurve, L: LaneField<C::Base>>(
+pub fn accumulate<'f, C: MsmCurve, L: LaneArith<C::Base>>(
     prepared: &'f LanePoints<C, L>,
     digits: &[i32],
     plan: &Plan,
@@ -601,7 +602,7 @@ fn spread_factor(used: usize, buckets: usize, batch: usize) -> usize {
     buckets.checked_div(used).unwrap_or(1).max(1)
 }
 
-impl<C: PrimeCurve, L: LaneField<C::Base>> LaneWindow<'_, C, L> {
+impl<C: MsmCurve, L: LaneArith<C::Base>> LaneWindow<'_, C, L> {
     /// The buckets as XYZZ points (for the shared aggregation).
     pub fn into_buckets(self) -> Vec<Xyzz<C>> {
         let mut engine = self.0;
@@ -635,14 +636,14 @@ impl<C: PrimeCurve, L: LaneField<C::Base>> LaneWindow<'_, C, L> {
 /// does. One batch per step instead of two: half the inversions. The window
 /// sum is sum_g T_g + size * sum_g g R_g, the last by a short running sum
 /// over groups (in XYZZ, adding the affine buckets as mixed additions).
-fn aggregate<C: PrimeCurve, L: LaneField<C::Base>>(win: &Engine<'_, C, L>) -> Xyzz<C> {
+fn aggregate<C: MsmCurve, L: LaneArith<C::Base>>(win: &Engine<'_, C, L>) -> Xyzz<C> {
     let nb = win.nb;
     let groups = aggregation_groups(nb);
     let size = nb.div_ceil(groups);
     let pads = (win.pad_start, win.pad_point);
     let mut sums = Engine::<C, L>::new(win.field, pads, 2 * groups, 2 * groups);
     let mut ops = Vec::with_capacity(2 * groups);
-    let mut src: Vec<LanePoint> = Vec::with_capacity(2 * groups);
+    let mut src: Vec<Point<C, L>> = Vec::with_capacity(2 * groups);
     for s in (0..size).rev() {
         ops.clear();
         src.clear();
@@ -689,7 +690,7 @@ fn aggregation_groups(nb: usize) -> usize {
 /// `batch` points into as many distinct, occupied buckets (no scheduling, no
 /// empty buckets, no conflicts): the bare cost of a batch.
 #[doc(hidden)]
-pub fn bare_batches<C: PrimeCurve, L: LaneField<C::Base>>(
+pub fn bare_batches<C: MsmCurve, L: LaneArith<C::Base>>(
     prepared: &LanePoints<C, L>,
     batch: usize,
     rounds: usize,
@@ -708,19 +709,20 @@ pub fn bare_batches<C: PrimeCurve, L: LaneField<C::Base>>(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::super::simd::{Portable, Simd};
-    use super::super::Fma51;
+    use super::super::{Fma51, LaneField};
     use super::*;
     use crate::pipeline::bucket_aggregation::running_sum;
     use crate::scheduler::{DelayedScheduler, GreedyScheduler};
     use zkmsm_curve::{Bls12_377, Bls12_381, Bn254};
+    use zkmsm_field::PrimeField;
 
     /// Lane aggregation equals the shared XYZZ running sum, and the buckets
     /// equal the scalar engine's, on random digits and on inputs that force
     /// equal x in the lanes (repeated points, P and -P, one bucket for
     /// everything), points at infinity, and overflow into side buckets.
     pub(crate) fn window_sum_equals_shared_aggregation<
-        C: PrimeCurve + crate::input::InputCurve,
-        L: LaneField<C::Base>,
+        C: MsmCurve + crate::input::InputCurve,
+        L: LaneArith<C::Base>,
     >() {
         if !L::available() {
             eprintln!("{} not available here: skipped", L::NAME);
@@ -850,6 +852,24 @@ pub(crate) mod tests {
             swap_lanes_exchanges_lanes::<Fq381, Ifma52<Fq381, Avx512>>();
             swap_lanes_exchanges_lanes::<Fq254, Ifma52<Fq254, Avx512, 5>>();
             swap_lanes_exchanges_lanes::<Fq381, Ifma52<Fq381, Avx512Ymm>>();
+        }
+    }
+
+    /// G2: the lane engine over Fq2 (the FMA arithmetic's extension),
+    /// portable and native, with the same adversarial cases.
+    #[test]
+    fn fp2_lanes_equal_reference() {
+        use super::super::tower::Fp2Lanes;
+        use zkmsm_curve::{Bls12_377G2, Bls12_381G2, Bn254G2};
+        use zkmsm_field::{Bls12_377Fq2Config as P377, Bls12_381Fq2Config as P381, Bn254Fq2Config as P254};
+        type On<P, S, const L: usize> = Fp2Lanes<P, Fma51<<P as zkmsm_field::Fp2Config>::Base, S, L>>;
+        window_sum_equals_shared_aggregation::<Bls12_381G2, On<P381, Portable, 8>>();
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        {
+            type S = super::super::NativeSimd;
+            window_sum_equals_shared_aggregation::<Bls12_381G2, On<P381, S, 8>>();
+            window_sum_equals_shared_aggregation::<Bls12_377G2, On<P377, S, 8>>();
+            window_sum_equals_shared_aggregation::<Bn254G2, On<P254, S, 6>>();
         }
     }
 
@@ -991,7 +1011,7 @@ pub(crate) mod tests {
             let mut high = split(&[1; 6], radix);
             high[7] |= 1 << (384 - 7 * radix);
             assert!(!ok(point(split(&[1; 6], radix), high)), "bit 384");
-            let mut inf = LanePoint::default();
+            let mut inf: LanePoint = LanePoint::default();
             inf.x[7] = INFINITY_FLAG;
             assert!(inf.is_infinity() && ok(inf));
             let mut dirty = inf;

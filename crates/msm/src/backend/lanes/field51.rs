@@ -270,6 +270,8 @@ impl<F: PrimeField, const L: usize> Field51<F, L> {
             q_hi: q.map(|v| S::splat_i(v >> 32)),
             q4: limbs_i(&mul_small(&self.q64, 4)),
             q8: limbs_i(&mul_small(&self.q64, 8)),
+            q16: limbs_i(&mul_small(&self.q64, 16)),
+            q32: limbs_i(&mul_small(&self.q64, 32)),
             q0_scaled: S::splat_f(self.q[0] as f64 * 2f64.powi(-51)),
             two_bits: S::splat_i(2f64.to_bits()),
             minus_two52: S::splat_f(-TWO52),
@@ -301,6 +303,10 @@ pub struct Consts<S: Simd, const L: usize = LIMBS> {
     pub q4: [S::I; L],
     /// 8q in every lane.
     pub q8: [S::I; L],
+    /// 16q and 32q (the extension field's subtractions of small multiples).
+    pub q16: [S::I; L],
+    /// 32q.
+    pub q32: [S::I; L],
     /// q_0 / 2^51 (exact).
     q0_scaled: S::F,
     /// The bits of 2.0: OR-ing x < 2^51 into them gives 2 + x / 2^51.
@@ -499,6 +505,32 @@ impl<S: Simd, const L: usize> Consts<S, L> {
                 t[j] = S::sub_i(S::add_i(t[j], k[j]), b.0[j]);
             }
         });
+        self.normalize(t)
+    }
+
+    /// a + b, carried.
+    #[inline(always)]
+    pub unsafe fn add(&self, a: &Fe4<S, L>, b: &Fe4<S, L>) -> Fe4<S, L> {
+        let mut t = a.0;
+        unroll8!(j, {
+            if j < L {
+                t[j] = S::add_i(t[j], b.0[j]);
+            }
+        });
+        self.normalize(t)
+    }
+
+    /// s a for a small s (limbs below 2^(63 - 51) s stay exact), carried.
+    #[inline(always)]
+    pub unsafe fn mul_small(&self, a: &Fe4<S, L>, s: u32) -> Fe4<S, L> {
+        let mut t = [S::splat_i(0); L];
+        for _ in 0..s {
+            unroll8!(j, {
+                if j < L {
+                    t[j] = S::add_i(t[j], a.0[j]);
+                }
+            });
+        }
         self.normalize(t)
     }
 

@@ -1,22 +1,22 @@
-//! Which lane arithmetics a curve's points take. The lane engines work on
-//! prime fields only ([`LaneField`] takes a [`PrimeField`](zkmsm_field::PrimeField)); a curve names
-//! its points' form for each arithmetic ([`LaneCurve`]), G1 the engines'
-//! sized points, G2 (coordinates in Fq2) [`NoLanes`], so the batch-affine
-//! backend runs G2 on its portable arithmetic without a run-time check that
-//! could be forgotten.
+//! Which lane arithmetics a curve's points take. A curve names its points'
+//! form for each arithmetic ([`LaneCurve`]): G1 the engines' sized points
+//! over Fq, G2 those over Fq2 ([`super::tower`]) where the arithmetic has
+//! an extension, else [`NoLanes`], so that the batch-affine backend runs it
+//! on its portable arithmetic without a run-time check that could be
+//! forgotten.
 
+use super::arith::LaneArith;
 use super::engine::LanePoint;
 use super::sized::{SizedPoints, SizedWindow};
-use super::LaneField;
 use crate::pipeline::plan::Plan;
 use crate::scheduler::{ScheduleStats, Scheduler};
 use crate::store::{Record, Store};
 use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 
-pub use super::prime::PrimeCurve;
-
 /// Points converted for one lane arithmetic.
 pub trait LaneSet<C: MsmCurve>: Sized + Send + Sync {
+    /// One converted point (a prepared file's record).
+    type Point: Record;
     /// One window's buckets, filled in lanes.
     type Window<'a>: LaneBuckets<C>
     where
@@ -28,9 +28,9 @@ pub trait LaneSet<C: MsmCurve>: Sized + Send + Sync {
     /// As [`Self::prepare`], freeing the affine points as they are converted.
     fn prepare_owned(points: Vec<Affine<C>>) -> Self;
     /// Points from a prepared file; `None` where the arithmetic does not take the field.
-    fn from_store(points: Store<LanePoint>, radix: u32) -> Option<Self>;
+    fn from_store(points: Store<Self::Point>, radix: u32) -> Option<Self>;
     /// The converted records, in input order.
-    fn points(&self) -> &Store<LanePoint>;
+    fn points(&self) -> &Store<Self::Point>;
     /// One window's buckets.
     fn accumulate<'a>(
         &'a self,
@@ -49,7 +49,8 @@ pub trait LaneBuckets<C: MsmCurve> {
     fn into_buckets(self) -> Vec<Xyzz<C>>;
 }
 
-impl<C: PrimeCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> LaneSet<C> for SizedPoints<C, W, N> {
+impl<C: MsmCurve, W: LaneArith<C::Base>, N: LaneArith<C::Base, Elem = W::Elem>> LaneSet<C> for SizedPoints<C, W, N> {
+    type Point = LanePoint<W::Elem>;
     type Window<'a>
         = SizedWindow<'a, C, W, N>
     where
@@ -63,10 +64,10 @@ impl<C: PrimeCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> LaneSet<C> for
     fn prepare_owned(points: Vec<Affine<C>>) -> Self {
         SizedPoints::prepare_owned(points)
     }
-    fn from_store(points: Store<LanePoint>, radix: u32) -> Option<Self> {
+    fn from_store(points: Store<LanePoint<W::Elem>>, radix: u32) -> Option<Self> {
         SizedPoints::from_store(points, radix)
     }
-    fn points(&self) -> &Store<LanePoint> {
+    fn points(&self) -> &Store<LanePoint<W::Elem>> {
         SizedPoints::points(self)
     }
     fn accumulate<'a>(
@@ -80,7 +81,9 @@ impl<C: PrimeCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> LaneSet<C> for
     }
 }
 
-impl<C: PrimeCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> LaneBuckets<C> for SizedWindow<'_, C, W, N> {
+impl<C: MsmCurve, W: LaneArith<C::Base>, N: LaneArith<C::Base, Elem = W::Elem>> LaneBuckets<C>
+    for SizedWindow<'_, C, W, N>
+{
     fn sum(self) -> Xyzz<C> {
         SizedWindow::sum(self)
     }
@@ -94,6 +97,7 @@ impl<C: PrimeCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> LaneBuckets<C>
 pub enum NoLanes {}
 
 impl<C: MsmCurve> LaneSet<C> for NoLanes {
+    type Point = LanePoint;
     type Window<'a> = NoLanes;
     fn fits() -> bool {
         false

@@ -11,19 +11,22 @@
 //!
 //! Each arithmetic has its limb count as a type parameter (eight for the
 //! 381-bit BLS12 fields, fewer for BN254's 254 bits); [`sized`] picks the
-//! count from the curve's field when points are prepared.
+//! count from the curve's field when points are prepared. The engine
+//! computes with [`arith::LaneArith`]: a prime field's arithmetic as it
+//! stands, or the quadratic extension built over it ([`tower`]) for G2.
 
 // The trait's `# Safety` section covers every `unsafe fn` in it.
 #![allow(clippy::missing_safety_doc)]
 
+pub mod arith;
 pub mod engine;
 pub mod field51;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
 pub mod lane_curve;
-pub mod prime;
 pub mod simd;
 pub mod sized;
+pub mod tower;
 mod words;
 
 use simd::{Kernel, Simd};

@@ -6,17 +6,16 @@
 //! becomes a value. Both forms store the same records (eight limbs, the
 //! unused ones zero), so a prepared file does not depend on it.
 
+use super::arith::LaneArith;
 use super::engine::{self, LanePoint, LanePoints, LaneWindow};
-use super::LaneField;
-use crate::backend::lanes::prime::PrimeCurve;
 use crate::pipeline::plan::Plan;
 use crate::scheduler::{ScheduleStats, Scheduler};
 use crate::store::Store;
-use zkmsm_curve::{Affine, Xyzz};
+use zkmsm_curve::{Affine, MsmCurve, Xyzz};
 
 /// Points converted for `Wide` (eight limbs) or, where the field fits it,
 /// `Narrow` (fewer limbs, fewer products per multiplication).
-pub enum SizedPoints<C: PrimeCurve, Wide: LaneField<C::Base>, Narrow: LaneField<C::Base>> {
+pub enum SizedPoints<C: MsmCurve, Wide: LaneArith<C::Base>, Narrow: LaneArith<C::Base, Elem = Wide::Elem>> {
     /// The wide arithmetic's points.
     Wide(LanePoints<C, Wide>),
     /// The narrow arithmetic's points.
@@ -24,14 +23,14 @@ pub enum SizedPoints<C: PrimeCurve, Wide: LaneField<C::Base>, Narrow: LaneField<
 }
 
 /// One window's buckets from either form.
-pub enum SizedWindow<'a, C: PrimeCurve, Wide: LaneField<C::Base>, Narrow: LaneField<C::Base>> {
+pub enum SizedWindow<'a, C: MsmCurve, Wide: LaneArith<C::Base>, Narrow: LaneArith<C::Base, Elem = Wide::Elem>> {
     /// Filled by the wide arithmetic.
     Wide(LaneWindow<'a, C, Wide>),
     /// Filled by the narrow arithmetic.
     Narrow(LaneWindow<'a, C, Narrow>),
 }
 
-impl<C: PrimeCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> SizedPoints<C, W, N> {
+impl<C: MsmCurve, W: LaneArith<C::Base>, N: LaneArith<C::Base, Elem = W::Elem>> SizedPoints<C, W, N> {
     /// Whether either form takes C's base field.
     pub fn fits() -> bool {
         N::fits() || W::fits()
@@ -62,7 +61,7 @@ impl<C: PrimeCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> SizedPoints<C,
 
     /// Points from a prepared file ([`LanePoints::from_store`]); `None` also
     /// where neither form takes the field.
-    pub fn from_store(points: Store<LanePoint>, radix: u32) -> Option<Self> {
+    pub fn from_store(points: Store<LanePoint<W::Elem>>, radix: u32) -> Option<Self> {
         if !Self::fits() {
             return None;
         }
@@ -74,7 +73,7 @@ impl<C: PrimeCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> SizedPoints<C,
     }
 
     /// The converted records, in input order.
-    pub fn points(&self) -> &Store<LanePoint> {
+    pub fn points(&self) -> &Store<LanePoint<W::Elem>> {
         match self {
             Self::Wide(p) => &p.points,
             Self::Narrow(p) => &p.points,
@@ -102,7 +101,7 @@ impl<C: PrimeCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> SizedPoints<C,
     }
 }
 
-impl<C: PrimeCurve, W: LaneField<C::Base>, N: LaneField<C::Base>> SizedWindow<'_, C, W, N> {
+impl<C: MsmCurve, W: LaneArith<C::Base>, N: LaneArith<C::Base, Elem = W::Elem>> SizedWindow<'_, C, W, N> {
     /// The buckets as XYZZ points ([`LaneWindow::into_buckets`]).
     pub fn into_buckets(self) -> Vec<Xyzz<C>> {
         match self {
