@@ -332,14 +332,14 @@ lane_curves!(
     quadratic: zkmsm_curve::Bls12_377G2, zkmsm_curve::Bls12_381G2, zkmsm_curve::Bn254G2
 );
 
-/// G2 (coordinates in Fq2): no lane engine takes Fq2, so batch-affine runs
-/// its portable arithmetic and `auto` has G2's own crossover; no twisted
-/// Edwards form.
+/// G2 (coordinates in Fq2): batch-affine on the FMA lanes over Fq2 where
+/// they run (portable arithmetic elsewhere), `auto` with G2's own
+/// crossovers; no twisted Edwards form.
 macro_rules! g2_engine_curve {
     ($($c:ty),*) => {$(
         impl EngineCurve for $c {
             fn auto_backend(n: usize) -> BackendChoice {
-                crate::backend::choice::auto_backend_g2(n)
+                crate::backend::choice::auto_backend_g2(crate::backend::lanes::fma_enabled(), n)
             }
             fn twisted_edwards(
                 _: &MsmBuilder,
